@@ -1,0 +1,20 @@
+//! Writes the crate and ABI versions into `$OUT_DIR/version.rs` for the library and, later, the
+//! generated C header. Never writes to the source tree.
+
+use std::env;
+use std::fs;
+use std::path::PathBuf;
+
+/// Bumped on every incompatible change to the C ABI; the shared library's SONAME carries it.
+const ABI_VERSION: u32 = 1;
+
+fn main() {
+    let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
+    let version = env::var("CARGO_PKG_VERSION").expect("cargo sets CARGO_PKG_VERSION");
+    let body = format!(
+        "/// The crate version.\npub const VERSION: &str = {version:?};\n\
+         /// The C ABI version (the SONAME suffix of libcapsched.so).\npub const ABI_VERSION: u32 = {ABI_VERSION};\n"
+    );
+    fs::write(out.join("version.rs"), body).expect("write version.rs");
+    println!("cargo:rerun-if-changed=build.rs");
+}

@@ -1,0 +1,97 @@
+//! Command-line front end: argument parsing and dispatch. Each subcommand lives in its own file.
+
+mod queues;
+mod validate;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{Parser, Subcommand};
+
+use capsched::config::{CapacitySchedulerConfiguration, ConfigErrors};
+
+#[derive(Parser)]
+#[command(
+    name = "capsched",
+    version,
+    about = "YARN's CapacityScheduler, re-implemented in Rust"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check a capacity-scheduler.xml (or key=value properties file) with YARN's rules.
+    ///
+    /// Exit 0 and a summary of the queue tree when valid; exit 1 with YARN's message, the queue
+    /// path and the key of every problem when not. Without FILE, checks the built-in default.
+    Validate {
+        /// Hadoop configuration XML or properties file.
+        file: Option<PathBuf>,
+    },
+    /// Print every queue's derived capacities and limits for a cluster of a given size.
+    Queues {
+        /// Hadoop configuration XML or properties file (default: the built-in configuration).
+        file: Option<PathBuf>,
+        /// Number of NodeManagers.
+        #[arg(long, default_value_t = 10)]
+        nodes: u32,
+        /// Memory of each node, MB.
+        #[arg(long = "node-memory", default_value_t = 10240)]
+        node_memory: i64,
+        /// Vcores of each node.
+        #[arg(long = "node-vcores", default_value_t = 10)]
+        node_vcores: i64,
+        /// Print the ResourceManager REST API's scheduler JSON (`/ws/v1/cluster/scheduler`).
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Validate { file } => validate::run(file.as_deref()),
+        Command::Queues {
+            file,
+            nodes,
+            node_memory,
+            node_vcores,
+            json,
+        } => queues::run(file.as_deref(), nodes, node_memory, node_vcores, json),
+    }
+}
+
+/// Loads FILE, or the built-in default configuration when none is given.
+fn load(file: Option<&Path>) -> Result<Arc<CapacitySchedulerConfiguration>, ConfigErrors> {
+    match file {
+        Some(path) => CapacitySchedulerConfiguration::from_file(path).map(Arc::new),
+        None => Ok(Arc::new(CapacitySchedulerConfiguration::seed_default())),
+    }
+}
+
+/// Prints every error as YARN's message followed by where to look.
+fn print_errors(source: &str, errors: &ConfigErrors) {
+    eprintln!(
+        "{source}: invalid configuration ({} problem{})",
+        errors.len(),
+        if errors.len() == 1 { "" } else { "s" }
+    );
+    for e in errors.iter() {
+        eprintln!("error: {}", e.message);
+        if let Some(q) = &e.queue {
+            eprintln!("  queue: {q}");
+        }
+        if let Some(k) = &e.key {
+            eprintln!("  key:   {k}");
+        }
+    }
+}
+
+fn source_name(file: Option<&Path>) -> String {
+    file.map(|p| p.display().to_string())
+        .unwrap_or_else(|| "built-in default".to_string())
+}

@@ -1,0 +1,22 @@
+//! Configuration: Hadoop's key/value `Configuration` (XML and properties, `${var}`
+//! substitution) and, on top of it, the typed and validated CapacityScheduler configuration.
+
+pub mod acl;
+mod capacity;
+mod error;
+pub mod hadoop;
+pub mod java;
+pub mod keys;
+mod queue_conf;
+mod reader;
+mod settings;
+mod validate;
+
+pub use acl::AccessControlList;
+pub use capacity::{CapacitySchedulerConfiguration, SEED_PROPERTIES};
+pub use error::{ConfigError, ConfigErrors};
+pub use hadoop::Configuration;
+pub use queue_conf::*;
+pub use settings::{
+    AsyncSchedulingSettings, IntraQueuePreemptionOrder, PreemptionSettings, SchedulerSettings,
+};

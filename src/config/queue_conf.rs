@@ -1,0 +1,176 @@
+//! One queue's configuration as written in capacity-scheduler.xml, typed but not yet derived
+//! (derived values — absolute capacities, limits — live in `state::queue`).
+
+use std::collections::BTreeMap;
+
+use super::acl::AccessControlList;
+use crate::resource::{AbsoluteResource, Resource};
+
+/// Index of a queue in [`super::CapacitySchedulerConfiguration::queues`] (pre-order, root = 0).
+pub type QueueIndex = usize;
+
+/// `yarn.scheduler.capacity.<q>.capacity`, in one of YARN's three forms (spec §1.2).
+#[derive(Debug, Clone, PartialEq)]
+pub enum CapacityValue {
+    /// A percentage of the parent, stored as YARN stores it: a fraction (`12.5` ⇒ 0.125).
+    Percent(f32),
+    /// `2.0w`: a weight among siblings ([3.4+]).
+    Weight(f32),
+    /// `[memory=10240,vcores=12]`: a guaranteed absolute resource.
+    Absolute(AbsoluteResource),
+}
+
+impl CapacityValue {
+    /// The capacity mode, as YARN's `QueueCapacityType` decides it for the children check:
+    /// a percentage of 0 counts as "not set", so it mixes with anything.
+    pub fn mode(&self) -> Option<CapacityMode> {
+        match self {
+            CapacityValue::Percent(p) if *p > 0.0 => Some(CapacityMode::Percent),
+            CapacityValue::Percent(_) => None,
+            CapacityValue::Weight(_) => Some(CapacityMode::Weight),
+            CapacityValue::Absolute(_) => Some(CapacityMode::Absolute),
+        }
+    }
+
+    /// The fraction the percentage code sees: 0 for weight and absolute forms.
+    pub fn percent_fraction(&self) -> f32 {
+        match self {
+            CapacityValue::Percent(p) => *p,
+            _ => 0.0,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CapacityMode {
+    Percent,
+    Weight,
+    Absolute,
+}
+
+impl CapacityMode {
+    pub fn describe(self) -> &'static str {
+        match self {
+            CapacityMode::Percent => "percentage",
+            CapacityMode::Weight => "weight",
+            CapacityMode::Absolute => "absolute",
+        }
+    }
+}
+
+/// `yarn.scheduler.capacity.<q>.maximum-capacity`: a percentage (fraction) or absolute.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MaxCapacityValue {
+    Percent(f32),
+    Absolute(AbsoluteResource),
+}
+
+/// YARN's `QueueState`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QueueState {
+    Running,
+    Stopped,
+    /// Only ever reached at run time: a RUNNING queue stopped while it still has applications.
+    Draining,
+}
+
+impl QueueState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            QueueState::Running => "RUNNING",
+            QueueState::Stopped => "STOPPED",
+            QueueState::Draining => "DRAINING",
+        }
+    }
+}
+
+/// How a leaf orders its applications (`<leaf>.ordering-policy`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AppOrderingPolicy {
+    Fifo,
+    Fair { size_based_weight: bool },
+    FifoWithPartitions,
+    FifoForPendingApps,
+}
+
+impl AppOrderingPolicy {
+    pub fn name(&self) -> &'static str {
+        match self {
+            AppOrderingPolicy::Fifo => "fifo",
+            AppOrderingPolicy::Fair { .. } => "fair",
+            AppOrderingPolicy::FifoWithPartitions => "fifo-with-partitions",
+            AppOrderingPolicy::FifoForPendingApps => "fifo-for-pending-apps",
+        }
+    }
+}
+
+/// How a parent orders its children (`<parent>.ordering-policy`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QueueOrderingPolicy {
+    Utilization,
+    PriorityUtilization,
+}
+
+impl QueueOrderingPolicy {
+    pub fn name(self) -> &'static str {
+        match self {
+            QueueOrderingPolicy::Utilization => "utilization",
+            QueueOrderingPolicy::PriorityUtilization => "priority-utilization",
+        }
+    }
+}
+
+/// Settings only a leaf uses. YARN reads them for parents too and ignores them there.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LeafConf {
+    /// Per-queue `maximum-applications`; negative ⇒ unset (derived from capacity).
+    pub maximum_applications: i32,
+    pub maximum_am_resource_percent: f32,
+    /// `minimum-user-limit-percent` (UL%), 0–100.
+    pub user_limit_percent: f32,
+    /// `user-limit-factor`; −1 ⇒ disabled ([3.4+]).
+    pub user_limit_factor: f32,
+    /// `user-settings.<user>.weight`.
+    pub user_weights: BTreeMap<String, f32>,
+    pub ordering_policy: AppOrderingPolicy,
+    pub default_application_priority: i32,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueueConf {
+    /// Full path (`root.a.b`).
+    pub path: String,
+    /// Last path component (`b`).
+    pub name: String,
+    pub parent: Option<QueueIndex>,
+    pub children: Vec<QueueIndex>,
+    pub capacity: CapacityValue,
+    pub maximum_capacity: MaxCapacityValue,
+    /// The configured state; `None` ⇒ inherit the parent's at load.
+    pub configured_state: Option<QueueState>,
+    /// The effective state at load (configured, or inherited: spec §1.3).
+    pub state: QueueState,
+    pub acl_submit_applications: AccessControlList,
+    pub acl_administer_queue: AccessControlList,
+    /// Per-queue `max-parallel-apps`; `None` ⇒ the global default (unlimited when unset).
+    pub max_parallel_apps: Option<i32>,
+    /// Per-component maximum allocation: configured values, else the parent's, else the
+    /// cluster setting.
+    pub maximum_allocation: Resource,
+    /// `priority`, used by the `priority-utilization` ordering of the parent.
+    pub priority: i32,
+    /// `disable_preemption` as configured (inheritance is resolved by the preemption policy).
+    pub disable_preemption: Option<bool>,
+    pub intra_queue_disable_preemption: Option<bool>,
+    pub allow_zero_capacity_sum: bool,
+    /// Present for leaves only.
+    pub leaf: Option<LeafConf>,
+    /// Present for parents only.
+    pub queue_ordering_policy: Option<QueueOrderingPolicy>,
+}
+
+impl QueueConf {
+    pub fn is_leaf(&self) -> bool {
+        self.children.is_empty()
+    }
+}

@@ -1,0 +1,7 @@
+//! The `capsched` command-line tool.
+
+mod cli;
+
+fn main() -> std::process::ExitCode {
+    cli::main()
+}

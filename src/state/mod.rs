@@ -1,0 +1,3 @@
+//! The scheduler's state: pure data, no threads, no clocks.
+
+pub mod queue;

@@ -1,0 +1,256 @@
+//! The queue tree: an arena of parent and leaf queues in pre-order (root = 0), with every
+//! value YARN derives from the configuration and the cluster size (spec §2).
+//!
+//! Usage (`used`) is kept per queue so that the limits that depend on it — the limit a parent
+//! hands to a child, the AM limit, used capacity — are computed exactly as YARN computes them;
+//! the scheduler core updates it as containers come and go.
+
+pub mod capacities;
+mod limits;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use smallvec::SmallVec;
+
+pub use capacities::QueueCapacities;
+pub use limits::LeafLimits;
+
+use crate::config::{CapacitySchedulerConfiguration, QueueConf, QueueState, SchedulerSettings};
+use crate::resource::Resource;
+
+/// Index of a queue in its [`QueueTree`] (the same index as in the configuration).
+pub type QueueId = usize;
+
+#[derive(Debug, Clone)]
+pub struct Queue {
+    pub id: QueueId,
+    /// Derived capacities for the current cluster size.
+    pub capacities: QueueCapacities,
+    /// Run-time state: starts as configured, may become DRAINING on refresh.
+    pub state: QueueState,
+    /// Allocated plus reserved resources of the whole subtree.
+    pub used: Resource,
+    /// The limit the parent hands down (`getResourceLimitsOfChild`), recomputed with the
+    /// cluster resource and usage; root's is the cluster.
+    pub limit_from_parent: Resource,
+    /// Leaf-only derived limits.
+    pub leaf: Option<LeafLimits>,
+}
+
+/// Why a queue name did not resolve (spec §1.1: short names only when unique).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum QueueLookupError {
+    Unknown(String),
+    Ambiguous(String),
+}
+
+impl std::fmt::Display for QueueLookupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            QueueLookupError::Unknown(q) => write!(f, "unknown queue: {q}"),
+            QueueLookupError::Ambiguous(q) => write!(
+                f,
+                "ambiguous queue: {q} please use full queue path instead."
+            ),
+        }
+    }
+}
+
+impl std::error::Error for QueueLookupError {}
+
+#[derive(Debug, Clone)]
+pub struct QueueTree {
+    conf: Arc<CapacitySchedulerConfiguration>,
+    queues: Vec<Queue>,
+    by_path: HashMap<String, QueueId>,
+    by_name: HashMap<String, SmallVec<[QueueId; 1]>>,
+    cluster: Resource,
+}
+
+impl QueueTree {
+    /// A tree for an empty cluster (no node registered yet).
+    pub fn new(conf: Arc<CapacitySchedulerConfiguration>) -> Self {
+        let mut by_path = HashMap::new();
+        let mut by_name: HashMap<String, SmallVec<[QueueId; 1]>> = HashMap::new();
+        let queues = conf
+            .queues()
+            .iter()
+            .enumerate()
+            .map(|(id, qc)| {
+                by_path.insert(qc.path.clone(), id);
+                by_name.entry(qc.name.clone()).or_default().push(id);
+                Queue {
+                    id,
+                    capacities: QueueCapacities::default(),
+                    state: qc.state,
+                    used: Resource::ZERO,
+                    limit_from_parent: Resource::ZERO,
+                    leaf: None,
+                }
+            })
+            .collect();
+        let mut tree = QueueTree {
+            conf,
+            queues,
+            by_path,
+            by_name,
+            cluster: Resource::ZERO,
+        };
+        tree.update_cluster_resource(Resource::ZERO);
+        tree
+    }
+
+    pub fn configuration(&self) -> &Arc<CapacitySchedulerConfiguration> {
+        &self.conf
+    }
+
+    pub fn settings(&self) -> &SchedulerSettings {
+        self.conf.settings()
+    }
+
+    pub fn cluster_resource(&self) -> Resource {
+        self.cluster
+    }
+
+    /// Recomputes every derived value top-down for a new cluster size (node added, removed or
+    /// resized), as YARN's `updateClusterResource` does.
+    pub fn update_cluster_resource(&mut self, cluster: Resource) {
+        self.cluster = cluster;
+        let caps = capacities::derive_capacities(self.conf.queues(), self.conf.settings(), cluster);
+        for (q, c) in self.queues.iter_mut().zip(caps) {
+            q.capacities = c;
+        }
+        self.recompute_limits();
+    }
+
+    /// Recomputes the parent-to-child limits and leaf limits (after a usage change).
+    pub fn recompute_limits(&mut self) {
+        limits::recompute(self);
+    }
+
+    pub fn len(&self) -> usize {
+        self.queues.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.queues.is_empty()
+    }
+
+    pub fn root(&self) -> &Queue {
+        &self.queues[0]
+    }
+
+    pub fn queue(&self, id: QueueId) -> &Queue {
+        &self.queues[id]
+    }
+
+    pub fn queue_mut(&mut self, id: QueueId) -> &mut Queue {
+        &mut self.queues[id]
+    }
+
+    pub fn queues(&self) -> &[Queue] {
+        &self.queues
+    }
+
+    pub fn conf(&self, id: QueueId) -> &QueueConf {
+        &self.conf.queues()[id]
+    }
+
+    pub fn path(&self, id: QueueId) -> &str {
+        &self.conf(id).path
+    }
+
+    pub fn parent(&self, id: QueueId) -> Option<QueueId> {
+        self.conf(id).parent
+    }
+
+    pub fn children(&self, id: QueueId) -> &[QueueId] {
+        &self.conf(id).children
+    }
+
+    pub fn is_leaf(&self, id: QueueId) -> bool {
+        self.conf(id).is_leaf()
+    }
+
+    /// Resolves a full path (`root.a.b`) or a unique short name (`b`).
+    pub fn find(&self, name: &str) -> Result<QueueId, QueueLookupError> {
+        if let Some(&id) = self.by_path.get(name) {
+            return Ok(id);
+        }
+        match self.by_name.get(name).map(|v| v.as_slice()) {
+            Some([id]) => Ok(*id),
+            Some([_, _, ..]) => Err(QueueLookupError::Ambiguous(name.to_string())),
+            _ => Err(QueueLookupError::Unknown(name.to_string())),
+        }
+    }
+
+    /// Leaves in pre-order.
+    pub fn leaves(&self) -> impl Iterator<Item = QueueId> + '_ {
+        (0..self.queues.len()).filter(move |&id| self.is_leaf(id))
+    }
+
+    /// Spec P1.3: with the monitor off every queue is non-preemptable; otherwise a queue's own
+    /// `disable_preemption`, else its parent's effective value (root: false).
+    pub fn preemption_disabled(&self, id: QueueId) -> bool {
+        if !self.conf.preemption().monitor_enabled {
+            return true;
+        }
+        self.inherited_flag(id, |q| q.disable_preemption)
+    }
+
+    /// Intra-queue preemption is off when globally off, when the inherited intra-queue flag is
+    /// set, or when cross-queue preemption is disabled for the queue.
+    pub fn intra_queue_preemption_disabled(&self, id: QueueId) -> bool {
+        !self.conf.preemption().intra_queue_enabled
+            || self.preemption_disabled(id)
+            || self.inherited_flag(id, |q| q.intra_queue_disable_preemption)
+    }
+
+    /// The nearest explicit setting walking up from `id`, false when none is set.
+    fn inherited_flag(&self, id: QueueId, flag: impl Fn(&QueueConf) -> Option<bool>) -> bool {
+        let mut at = Some(id);
+        while let Some(q) = at {
+            if let Some(v) = flag(self.conf(q)) {
+                return v;
+            }
+            at = self.parent(q);
+        }
+        false
+    }
+
+    /// `usedCapacity = divide(used, max(effectiveMin, minAlloc))` (spec §2).
+    pub fn used_capacity(&self, id: QueueId) -> f32 {
+        let rc = self.settings().resource_calculator;
+        let q = &self.queues[id];
+        let base = rc.max(
+            &self.cluster,
+            &q.capacities.effective_min,
+            &self.settings().minimum_allocation,
+        );
+        divide_or_zero(rc, self.cluster, q.used, base)
+    }
+
+    /// `absoluteUsedCapacity = divide(used, cluster)`.
+    pub fn absolute_used_capacity(&self, id: QueueId) -> f32 {
+        let rc = self.settings().resource_calculator;
+        divide_or_zero(rc, self.cluster, self.queues[id].used, self.cluster)
+    }
+}
+
+fn divide_or_zero(
+    rc: crate::resource::ResourceCalculator,
+    cluster: Resource,
+    a: Resource,
+    b: Resource,
+) -> f32 {
+    if b.is_zero() || rc.is_invalid_divisor(&b) {
+        return 0.0;
+    }
+    let v = rc.divide(&cluster, &a, &b);
+    if v.is_finite() {
+        v
+    } else {
+        0.0
+    }
+}

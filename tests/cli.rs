@@ -1,0 +1,128 @@
+//! The `capsched` binary: `validate` and `queues`, as an operator runs them.
+
+use std::process::Command;
+
+fn capsched(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_capsched"))
+        .args(args)
+        .output()
+        .expect("run capsched");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+fn write_temp(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("capsched-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn validate_accepts_the_default_and_the_sls_sample() {
+    let (code, out, _) = capsched(&["validate"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("valid (3 queues, 2 leaves)"), "{out}");
+    assert!(out.contains("default") && out.contains("low"));
+    let sample = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/sls/capacity-scheduler.xml"
+    );
+    let (code, out, err) = capsched(&["validate", sample]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("sls_queue_3"));
+}
+
+#[test]
+fn validate_rejects_children_summing_to_110() {
+    let p = write_temp(
+        "bad.xml",
+        "<configuration>\
+         <property><name>yarn.scheduler.capacity.root.queues</name><value>a,b</value></property>\
+         <property><name>yarn.scheduler.capacity.root.a.capacity</name><value>60</value></property>\
+         <property><name>yarn.scheduler.capacity.root.b.capacity</name><value>50</value></property>\
+         </configuration>",
+    );
+    let (code, out, err) = capsched(&["validate", p.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    assert!(err.contains("Illegal capacity sum of 1.1 for children of queue root for label=. It should be either 0 or 1.0"), "{err}");
+    assert!(err.contains("queue: root"), "{err}");
+    assert!(
+        err.contains("key:   yarn.scheduler.capacity.root.queues"),
+        "{err}"
+    );
+}
+
+#[test]
+fn validate_reports_unreadable_files() {
+    let (code, _, err) = capsched(&["validate", "/nonexistent/capacity-scheduler.xml"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("/nonexistent/capacity-scheduler.xml"), "{err}");
+    let p = write_temp("broken.xml", "<configuration><property><name>x</name>");
+    let (code, _, err) = capsched(&["validate", p.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(!err.is_empty());
+}
+
+#[test]
+fn queues_json_on_the_default_matches_the_issue() {
+    let (code, out, err) = capsched(&[
+        "queues",
+        "--nodes",
+        "10",
+        "--node-memory",
+        "10240",
+        "--node-vcores",
+        "8",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+    let info = &v["scheduler"]["schedulerInfo"];
+    assert_eq!(info["type"], "capacityScheduler");
+    let queues = info["queues"]["queue"].as_array().expect("queue list");
+    let find = |path: &str| {
+        queues
+            .iter()
+            .find(|q| q["queuePath"] == path)
+            .unwrap_or_else(|| panic!("{path} in {out}"))
+    };
+    let d = find("root.default");
+    assert_eq!(d["maxApplications"], 8000);
+    assert_eq!(d["AMResourceLimit"]["memory"], 16384);
+    assert_eq!(d["capacity"], 80.0);
+    assert_eq!(d["queueName"], "default");
+    let l = find("root.low");
+    assert_eq!(l["maxApplications"], 2000);
+    assert_eq!(l["AMResourceLimit"]["memory"], 8192);
+    assert_eq!(l["maxCapacity"], 40.0);
+    assert_eq!(l["absoluteMaxCapacity"], 40.0);
+}
+
+#[test]
+fn queues_table_is_aligned_and_complete() {
+    let (code, out, _) = capsched(&[
+        "queues",
+        "--nodes",
+        "10",
+        "--node-memory",
+        "10240",
+        "--node-vcores",
+        "8",
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("root.default") && out.contains("16384MB"),
+        "{out}"
+    );
+    let lines: Vec<&str> = out.lines().skip(1).collect();
+    let width = lines[0].len();
+    assert!(
+        lines.iter().all(|l| l.len() == width),
+        "table rows differ in width:\n{out}"
+    );
+}
