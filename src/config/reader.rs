@@ -38,35 +38,34 @@ impl<'a> Reader<'a> {
     }
 
     pub fn float(&mut self, queue: Option<&str>, key: &str, default: f32) -> f32 {
-        let Some(v) = self.trimmed(key) else {
-            return default;
-        };
-        match java::parse_float(&v) {
-            Ok(f) if f.is_nan() => {
-                self.error(queue, key, format!("Illegal value NaN for {key}"));
-                default
-            }
-            Ok(f) => f,
-            Err(e) => {
-                self.error(queue, key, e.to_string());
-                default
-            }
-        }
+        self.parsed(queue, key, java::parse_float, f32::is_nan)
+            .unwrap_or(default)
     }
 
     pub fn double(&mut self, queue: Option<&str>, key: &str, default: f64) -> f64 {
-        let Some(v) = self.trimmed(key) else {
-            return default;
-        };
-        match java::parse_double(&v) {
-            Ok(f) if f.is_nan() => {
+        self.parsed(queue, key, java::parse_double, f64::is_nan)
+            .unwrap_or(default)
+    }
+
+    /// Parses a present value with `parse`, recording Java's error text, or a NaN (which Java
+    /// accepts but no range check of YARN catches) as an error of its own.
+    fn parsed<T: Copy>(
+        &mut self,
+        queue: Option<&str>,
+        key: &str,
+        parse: impl Fn(&str) -> Result<T, java::NumberFormatError>,
+        is_nan: impl Fn(T) -> bool,
+    ) -> Option<T> {
+        let v = self.trimmed(key)?;
+        match parse(&v) {
+            Ok(f) if is_nan(f) => {
                 self.error(queue, key, format!("Illegal value NaN for {key}"));
-                default
+                None
             }
-            Ok(f) => f,
+            Ok(f) => Some(f),
             Err(e) => {
                 self.error(queue, key, e.to_string());
-                default
+                None
             }
         }
     }

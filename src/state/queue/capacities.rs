@@ -5,6 +5,7 @@
 //! Arithmetic follows YARN's types: capacities are Java `float` (f32), `Resources.multiply`
 //! widens the float to double and truncates, the absolute-mode scaling ratio stays a float.
 
+use super::divide_or_zero;
 use crate::config::{CapacityValue, MaxCapacityValue, QueueConf, SchedulerSettings};
 use crate::resource::{Resource, ResourceCalculator};
 
@@ -139,7 +140,7 @@ fn derive_child(
                 parent_configured_max,
             );
             caps.maximum_capacity =
-                safe_divide(rc, cluster, caps.effective_max, parent.effective_max);
+                divide_or_zero(rc, cluster, caps.effective_max, parent.effective_max);
             caps.absolute_maximum_capacity =
                 caps.maximum_capacity * parent.absolute_maximum_capacity;
         }
@@ -171,23 +172,9 @@ fn derive_child(
                 }
             }
             caps.effective_min = min;
-            caps.capacity = safe_divide(rc, cluster, min, parent.effective_min);
+            caps.capacity = divide_or_zero(rc, cluster, min, parent.effective_min);
             caps.absolute_capacity = caps.capacity * parent.absolute_capacity;
         }
     }
     caps
-}
-
-/// `rc.divide(cluster, a, b)`, 0 when the divisor is empty (no nodes yet).
-fn safe_divide(rc: ResourceCalculator, cluster: Resource, a: Resource, b: Resource) -> f32 {
-    if b.is_zero() || rc.is_invalid_divisor(&b) {
-        0.0
-    } else {
-        let v = rc.divide(&cluster, &a, &b);
-        if v.is_finite() {
-            v
-        } else {
-            0.0
-        }
-    }
 }

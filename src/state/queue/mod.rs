@@ -238,7 +238,9 @@ impl QueueTree {
     }
 }
 
-fn divide_or_zero(
+/// `rc.divide(cluster, a, b)`, 0 when the divisor is empty (no nodes yet) or the result is
+/// not finite: a derived capacity is never NaN.
+pub(crate) fn divide_or_zero(
     rc: crate::resource::ResourceCalculator,
     cluster: Resource,
     a: Resource,
