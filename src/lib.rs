@@ -6,9 +6,12 @@
 //! queue tree and its derived limits; the deterministic core grows here), and the `capsched`
 //! command-line tool on top.
 
+pub mod alloc;
 pub mod config;
+pub mod ids;
 pub mod report;
 pub mod resource;
+pub mod scheduler;
 pub mod state;
 
 include!(concat!(env!("OUT_DIR"), "/version.rs"));

@@ -190,6 +190,75 @@ pub fn parse_long_radix(s: &str, radix: u32) -> Result<i64, NumberFormatError> {
 }
 
 // ---------------------------------------------------------------------------------------
+// float and double
+// ---------------------------------------------------------------------------------------
+
+/// What Java's float parsing and printing need to know about `float` (`f32`) and `double`
+/// (`f64`): one generic implementation then serves both types.
+trait JavaFloat:
+    Copy + PartialEq + std::str::FromStr + std::fmt::LowerExp + std::ops::Neg<Output = Self>
+{
+    const NAN: Self;
+    const INFINITY: Self;
+    const ZERO: Self;
+    /// Significand bits, the implicit leading one included.
+    const PRECISION: u32;
+    /// The exponents of the smallest and the largest normal values.
+    const EMIN: i64;
+    const EMAX: i64;
+    /// Significant decimal digits that always suffice to tell values apart.
+    const MAX_DIGITS: usize;
+    /// Fractional digits of `{:.N e}` that print every value exactly.
+    const EXACT_FRACTION_DIGITS: usize;
+
+    /// The value whose bit pattern is `bits` (a magnitude from [`round_binary`]).
+    fn from_magnitude_bits(bits: u64) -> Self;
+    fn is_nan(self) -> bool;
+    fn is_infinite(self) -> bool;
+    fn is_sign_negative(self) -> bool;
+    fn abs(self) -> Self;
+}
+
+macro_rules! impl_java_float {
+    ($t:ident, $bits:ident, precision: $p:expr, emin: $emin:expr, emax: $emax:expr,
+     max_digits: $max_digits:expr, exact_fraction_digits: $exact:expr) => {
+        impl JavaFloat for $t {
+            const NAN: Self = $t::NAN;
+            const INFINITY: Self = $t::INFINITY;
+            const ZERO: Self = 0.0;
+            const PRECISION: u32 = $p;
+            const EMIN: i64 = $emin;
+            const EMAX: i64 = $emax;
+            const MAX_DIGITS: usize = $max_digits;
+            const EXACT_FRACTION_DIGITS: usize = $exact;
+
+            fn from_magnitude_bits(bits: u64) -> Self {
+                // round_binary never returns more bits than the format has.
+                $t::from_bits(bits as $bits)
+            }
+            fn is_nan(self) -> bool {
+                $t::is_nan(self)
+            }
+            fn is_infinite(self) -> bool {
+                $t::is_infinite(self)
+            }
+            fn is_sign_negative(self) -> bool {
+                $t::is_sign_negative(self)
+            }
+            fn abs(self) -> Self {
+                $t::abs(self)
+            }
+        }
+    };
+}
+
+// f32 values have at most 112 significant decimal digits, f64 values at most 767.
+impl_java_float!(f32, u32, precision: 24, emin: -126, emax: 127,
+    max_digits: 9, exact_fraction_digits: 130);
+impl_java_float!(f64, u64, precision: 53, emin: -1022, emax: 1023,
+    max_digits: 17, exact_fraction_digits: 780);
+
+// ---------------------------------------------------------------------------------------
 // Floating point parsing
 // ---------------------------------------------------------------------------------------
 
@@ -434,17 +503,15 @@ fn hex_significand(digits: &str, frac_digits: usize, exp2: i64) -> Option<(u64, 
     Some((mant, sticky, e))
 }
 
-/// Java's `Float.parseFloat(s)`.
-pub fn parse_float(s: &str) -> Result<f32, NumberFormatError> {
+/// `Float.parseFloat` / `Double.parseDouble`: the literal rounded directly to `F`.
+fn parse_java_float<F: JavaFloat>(s: &str) -> Result<F, NumberFormatError> {
     match read_java_format(s)? {
-        FloatLiteral::NaN => Ok(f32::NAN),
-        FloatLiteral::Infinity { negative } => Ok(if negative {
-            f32::NEG_INFINITY
-        } else {
-            f32::INFINITY
-        }),
+        FloatLiteral::NaN => Ok(F::NAN),
+        FloatLiteral::Infinity { negative } => {
+            Ok(if negative { -F::INFINITY } else { F::INFINITY })
+        }
         FloatLiteral::Decimal(d) => d
-            .parse::<f32>()
+            .parse::<F>()
             .map_err(|_| NumberFormatError::for_input_string(java_trim(s), 10)),
         FloatLiteral::Hex {
             negative,
@@ -453,45 +520,27 @@ pub fn parse_float(s: &str) -> Result<f32, NumberFormatError> {
             exp2,
         } => {
             let magnitude = match hex_significand(digits, frac_digits, exp2) {
-                None => 0.0,
-                Some((m, sticky, e)) => match round_binary(m, sticky, e, 24, -126, 127) {
-                    Some(bits) => f32::from_bits(bits as u32),
-                    None => f32::INFINITY,
-                },
+                None => F::ZERO,
+                Some((m, sticky, e)) => {
+                    match round_binary(m, sticky, e, F::PRECISION, F::EMIN, F::EMAX) {
+                        Some(bits) => F::from_magnitude_bits(bits),
+                        None => F::INFINITY,
+                    }
+                }
             };
             Ok(if negative { -magnitude } else { magnitude })
         }
     }
 }
 
+/// Java's `Float.parseFloat(s)`.
+pub fn parse_float(s: &str) -> Result<f32, NumberFormatError> {
+    parse_java_float(s)
+}
+
 /// Java's `Double.parseDouble(s)`.
 pub fn parse_double(s: &str) -> Result<f64, NumberFormatError> {
-    match read_java_format(s)? {
-        FloatLiteral::NaN => Ok(f64::NAN),
-        FloatLiteral::Infinity { negative } => Ok(if negative {
-            f64::NEG_INFINITY
-        } else {
-            f64::INFINITY
-        }),
-        FloatLiteral::Decimal(d) => d
-            .parse::<f64>()
-            .map_err(|_| NumberFormatError::for_input_string(java_trim(s), 10)),
-        FloatLiteral::Hex {
-            negative,
-            digits,
-            frac_digits,
-            exp2,
-        } => {
-            let magnitude = match hex_significand(digits, frac_digits, exp2) {
-                None => 0.0,
-                Some((m, sticky, e)) => match round_binary(m, sticky, e, 53, -1022, 1023) {
-                    Some(bits) => f64::from_bits(bits),
-                    None => f64::INFINITY,
-                },
-            };
-            Ok(if negative { -magnitude } else { magnitude })
-        }
-    }
+    parse_java_float(s)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -662,28 +711,32 @@ fn java_format(negative: bool, digits: &[u8], e: i32) -> String {
     out
 }
 
+/// `Float.toString` / `Double.toString` (JDK 19+ output; see the module documentation).
+fn java_to_string<F: JavaFloat>(x: F) -> String {
+    if x.is_nan() {
+        return "NaN".to_string();
+    }
+    let negative = x.is_sign_negative();
+    if x.is_infinite() {
+        return if negative { "-Infinity" } else { "Infinity" }.to_string();
+    }
+    if x == F::ZERO {
+        return if negative { "-0.0" } else { "0.0" }.to_string();
+    }
+    let v = x.abs();
+    let (exact, exp) = exact_digits(&format!("{v:.prec$e}", prec = F::EXACT_FRACTION_DIGITS));
+    let (digits, e) = select_decimal(&exact, exp, F::MAX_DIGITS, &|lit: &str| {
+        lit.parse::<F>().is_ok_and(|y| y == v)
+    });
+    java_format(negative, &digits, e)
+}
+
 /// Java's `Float.toString(f)` (JDK 19+ output; see the module documentation).
 ///
 /// `1.1f` → `"1.1"`, `100.0f` → `"100.0"`, `1.0E-4f` → `"1.0E-4"`, `1.0E7f` → `"1.0E7"`,
 /// `Float.MIN_VALUE` → `"1.4E-45"`, `-0.0f` → `"-0.0"`, NaN → `"NaN"`.
 pub fn float_to_string(f: f32) -> String {
-    if f.is_nan() {
-        return "NaN".to_string();
-    }
-    if f.is_infinite() {
-        return if f > 0.0 { "Infinity" } else { "-Infinity" }.to_string();
-    }
-    let negative = f.is_sign_negative();
-    if f == 0.0 {
-        return if negative { "-0.0" } else { "0.0" }.to_string();
-    }
-    let v = f.abs();
-    // f32 values have at most 112 significant decimal digits.
-    let (exact, exp) = exact_digits(&format!("{v:.130e}"));
-    let (digits, e) = select_decimal(&exact, exp, 9, &|lit: &str| {
-        lit.parse::<f32>().is_ok_and(|x| x == v)
-    });
-    java_format(negative, &digits, e)
+    java_to_string(f)
 }
 
 /// Java's `Double.toString(d)` (JDK 19+ output; see the module documentation).
@@ -691,23 +744,7 @@ pub fn float_to_string(f: f32) -> String {
 /// `0.1` → `"0.1"`, `100.0` → `"100.0"`, `2.0E-3` → `"0.002"`, `1.0E23` → `"1.0E23"`,
 /// `Double.MIN_VALUE` → `"4.9E-324"`.
 pub fn double_to_string(d: f64) -> String {
-    if d.is_nan() {
-        return "NaN".to_string();
-    }
-    if d.is_infinite() {
-        return if d > 0.0 { "Infinity" } else { "-Infinity" }.to_string();
-    }
-    let negative = d.is_sign_negative();
-    if d == 0.0 {
-        return if negative { "-0.0" } else { "0.0" }.to_string();
-    }
-    let v = d.abs();
-    // f64 values have at most 767 significant decimal digits.
-    let (exact, exp) = exact_digits(&format!("{v:.780e}"));
-    let (digits, e) = select_decimal(&exact, exp, 17, &|lit: &str| {
-        lit.parse::<f64>().is_ok_and(|x| x == v)
-    });
-    java_format(negative, &digits, e)
+    java_to_string(d)
 }
 
 #[cfg(test)]

@@ -175,6 +175,15 @@ impl Resource {
     /// `Resources.multiply(r, by)`: each component `(long) (v * by)` — the product is a `double`
     /// and the cast truncates toward zero (saturating, NaN → 0, as Java's `d2l`).
     #[inline]
+    /// `self × count` per component (a request's total: capability × number of containers).
+    pub fn multiply_count(&self, count: i32) -> Resource {
+        let mut r = *self;
+        for v in r.v.iter_mut() {
+            *v = v.wrapping_mul(count as i64);
+        }
+        r
+    }
+
     pub fn multiply(&self, by: f64) -> Resource {
         let mut r = *self;
         for x in &mut r.v {

@@ -1,3 +1,9 @@
 //! The scheduler's state: pure data, no threads, no clocks.
 
+pub mod app;
+pub mod container;
+pub mod leaf;
+pub mod node;
 pub mod queue;
+pub mod request;
+pub mod users;

@@ -70,3 +70,4 @@ pub fn assert_error(errors: &ConfigErrors, message: &str, queue: Option<&str>, k
             .join("\n")
     );
 }
+pub mod cluster;

@@ -1,0 +1,359 @@
+//! One application on one node (`RegularContainerAllocator`, spec §4.7, §4.9, §4.10): keys in
+//! order, pre-checks, delay scheduling across node, rack and off-switch, and the choice
+//! between allocating, reserving and unreserving elsewhere.
+
+use super::{Limits, NodeCtx, Outcome};
+use crate::ids::{AppId, ContainerId};
+use crate::resource::Resource;
+use crate::scheduler::types::{NodeType, SchedulerKey};
+use crate::scheduler::CapacityScheduler;
+
+/// The allocator's per-key result (`AllocationState` + what to do).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum KeyResult {
+    Allocate {
+        node_type: NodeType,
+        unreserve: Option<ContainerId>,
+    },
+    Reserve {
+        node_type: NodeType,
+    },
+    PrioritySkipped,
+    LocalitySkipped,
+    AppSkipped,
+    QueueSkipped,
+}
+
+impl CapacityScheduler {
+    /// Tries `app` on the node; `reserved` = fulfilling that reservation (§4.10).
+    pub(crate) fn assign_app(
+        &mut self,
+        now_ms: i64,
+        app: AppId,
+        ctx: &NodeCtx,
+        limits: &Limits,
+        reserved: Option<ContainerId>,
+    ) -> Outcome {
+        if let Some(rc) = reserved {
+            let key = self.containers[rc].key;
+            let result = self.try_key(app, key, ctx, limits, Some(rc));
+            return self.apply_key_result(now_ms, app, key, ctx, result, Some(rc));
+        }
+        let keys: smallvec::SmallVec<[SchedulerKey; 4]> = match self.apps[app].attempt.as_ref() {
+            Some(t) if !t.requests.pending().is_zero() => {
+                t.requests.keys().map(|(k, _)| *k).collect()
+            }
+            _ => return Outcome::AppSkipped,
+        };
+        for key in keys {
+            let result = self.try_key(app, key, ctx, limits, None);
+            if result == KeyResult::PrioritySkipped {
+                continue;
+            }
+            return self.apply_key_result(now_ms, app, key, ctx, result, None);
+        }
+        // Every key skipped: the application is skipped (SkippedType.OTHER), not the leaf.
+        Outcome::AppSkipped
+    }
+
+    fn apply_key_result(
+        &mut self,
+        now_ms: i64,
+        app: AppId,
+        key: SchedulerKey,
+        ctx: &NodeCtx,
+        result: KeyResult,
+        reserved: Option<ContainerId>,
+    ) -> Outcome {
+        match result {
+            KeyResult::Allocate {
+                node_type,
+                unreserve,
+            } => {
+                match self.commit_allocation(now_ms, app, key, ctx, node_type, unreserve, reserved)
+                {
+                    Some(_) => Outcome::Allocated { node_type },
+                    None => Outcome::Null,
+                }
+            }
+            KeyResult::Reserve { node_type } => {
+                if self.commit_reservation(now_ms, app, key, ctx, node_type, reserved) {
+                    Outcome::Reserved
+                } else {
+                    Outcome::Null
+                }
+            }
+            KeyResult::AppSkipped => Outcome::AppSkipped,
+            // The leaf reports its queue headroom upward.
+            KeyResult::QueueSkipped => Outcome::QueueLimit {
+                headroom: Resource::ZERO,
+            },
+            KeyResult::PrioritySkipped => Outcome::AppSkipped,
+            KeyResult::LocalitySkipped => Outcome::Null,
+        }
+    }
+
+    /// `shouldAllocOrReserveNewContainer` (spec §4.9).
+    fn should_alloc_or_reserve_new(
+        &self,
+        app: AppId,
+        key: &SchedulerKey,
+        required: &Resource,
+    ) -> bool {
+        let a = &self.apps[app];
+        let Some(k) = a.attempt.as_ref().and_then(|t| t.requests.get(key)) else {
+            return false;
+        };
+        let required_containers = k.outstanding();
+        let reserved_containers = k.reserved as i32;
+        let mut starvation = 0;
+        if reserved_containers > 0 {
+            let s = self.tree.settings();
+            let max_alloc = self.tree.conf(a.queue).maximum_allocation;
+            let node_factor = s.resource_calculator.ratio(required, &max_alloc);
+            let factor = 1.0 - node_factor.min(self.tree.minimum_allocation_factor(a.queue));
+            starvation = ((k.re_reservations as f32 / reserved_containers as f32) * factor) as i32;
+        }
+        starvation + required_containers - reserved_containers > 0
+    }
+
+    /// One key on one node: pre-checks, delay scheduling, placement.
+    fn try_key(
+        &mut self,
+        app: AppId,
+        key: SchedulerKey,
+        ctx: &NodeCtx,
+        limits: &Limits,
+        reserved: Option<ContainerId>,
+    ) -> KeyResult {
+        let s = self.tree.settings();
+        let rc = s.resource_calculator;
+        let continue_looking = s.reservations_continue_look_all_nodes;
+        let node_locality_delay = s.node_locality_delay;
+        let rack_additional_delay = s.rack_locality_additional_delay;
+        let num_nodes = self.nodes.len() as i64;
+        let a = &self.apps[app];
+        let t = a.attempt.as_ref().expect("an active attempt");
+        let Some(k) = t.requests.get(&key) else {
+            return KeyResult::PrioritySkipped;
+        };
+        let outstanding = k.outstanding();
+        let capability = k.capability();
+        if reserved.is_none() {
+            // 1. Nothing outstanding at this key.
+            if outstanding <= 0 {
+                return KeyResult::PrioritySkipped;
+            }
+            // 4. Without continue-looking, no new container beyond what reservations cover.
+            if !continue_looking && !self.should_alloc_or_reserve_new(app, &key, &capability) {
+                return KeyResult::PrioritySkipped;
+            }
+            // 5. The ask must fit in the queue's headroom (plus what we could unreserve).
+            let could_unreserve = if continue_looking {
+                t.reserved
+            } else {
+                Resource::ZERO
+            };
+            if !rc.fits_in(&capability, &(limits.headroom + could_unreserve)) {
+                return KeyResult::QueueSkipped;
+            }
+        }
+        // 6. Blacklisted node or rack (checked for reservations too).
+        if t.blacklist.contains(&ctx.host) || t.blacklist.contains(&ctx.rack) {
+            return KeyResult::AppSkipped;
+        }
+        let unique_locations = k.unique_locations();
+        let host_count = k.location(ctx.host).map(|r| r.count).unwrap_or(0);
+        let rack_req = k.location(ctx.rack).copied();
+        let any_req = k.any;
+        // The visit counts as a scheduling opportunity for this key.
+        let missed = {
+            let k = self.apps[app]
+                .attempt
+                .as_mut()
+                .expect("attempt")
+                .requests
+                .get_mut(&key)
+                .expect("key");
+            k.missed_opportunities += 1;
+            k.missed_opportunities as i64
+        };
+        let rack_count = rack_req.map(|r| r.count).unwrap_or(0);
+
+        let mut result = KeyResult::PrioritySkipped;
+        // Node-local: a host entry here (and the rack still needs containers).
+        if host_count > 0 {
+            if rack_count > 0 {
+                result = self.place(
+                    app,
+                    key,
+                    capability,
+                    ctx,
+                    limits,
+                    NodeType::NodeLocal,
+                    reserved,
+                );
+                if matches!(
+                    result,
+                    KeyResult::Allocate { .. } | KeyResult::Reserve { .. }
+                ) {
+                    return result;
+                }
+            }
+            result = KeyResult::LocalitySkipped;
+        }
+        // Rack-local: delayed by node-locality-delay missed opportunities.
+        if rack_count > 0 {
+            if !rack_req.is_some_and(|r| r.relax_locality) {
+                return self.undo_opportunity(app, key, reserved, KeyResult::PrioritySkipped);
+            }
+            if node_locality_delay.min(num_nodes as i32) as i64 >= missed {
+                result = KeyResult::LocalitySkipped;
+            } else {
+                result = self.place(
+                    app,
+                    key,
+                    capability,
+                    ctx,
+                    limits,
+                    NodeType::RackLocal,
+                    reserved,
+                );
+                if matches!(
+                    result,
+                    KeyResult::Allocate { .. } | KeyResult::Reserve { .. }
+                ) {
+                    return result;
+                }
+            }
+        }
+        // Off-switch.
+        if let Some(any) = any_req.filter(|r| r.count > 0) {
+            if !any.relax_locality {
+                return self.undo_opportunity(app, key, reserved, KeyResult::PrioritySkipped);
+            }
+            let allowed = reserved.is_some()
+                || (num_nodes > 0
+                    && (unique_locations == 1
+                        || if rack_additional_delay > -1 {
+                            missed
+                                > num_nodes
+                                    .min(node_locality_delay as i64 + rack_additional_delay as i64)
+                        } else {
+                            let lwf = ((unique_locations as f32 - 1.0) / num_nodes as f32).min(1.0);
+                            (num_nodes as f32).min(any.count as f32 * lwf) < missed as f32
+                        }));
+            let placed = if allowed {
+                self.place(
+                    app,
+                    key,
+                    capability,
+                    ctx,
+                    limits,
+                    NodeType::OffSwitch,
+                    reserved,
+                )
+            } else {
+                KeyResult::LocalitySkipped
+            };
+            // In the off-switch branch a locality skip skips the whole application.
+            return if placed == KeyResult::LocalitySkipped {
+                KeyResult::AppSkipped
+            } else {
+                placed
+            };
+        }
+        if result == KeyResult::PrioritySkipped {
+            return self.undo_opportunity(app, key, reserved, result);
+        }
+        result
+    }
+
+    /// A key that ended PRIORITY_SKIPPED gives back its opportunity (never for a reservation).
+    fn undo_opportunity(
+        &mut self,
+        app: AppId,
+        key: SchedulerKey,
+        reserved: Option<ContainerId>,
+        r: KeyResult,
+    ) -> KeyResult {
+        if reserved.is_none() {
+            if let Some(k) = self.apps[app]
+                .attempt
+                .as_mut()
+                .and_then(|t| t.requests.get_mut(&key))
+            {
+                k.missed_opportunities = k.missed_opportunities.saturating_sub(1);
+            }
+        }
+        r
+    }
+
+    /// `assignContainer` (spec §4.7 "Placing the container").
+    #[allow(clippy::too_many_arguments)]
+    fn place(
+        &self,
+        app: AppId,
+        key: SchedulerKey,
+        capability: Resource,
+        ctx: &NodeCtx,
+        limits: &Limits,
+        node_type: NodeType,
+        reserved: Option<ContainerId>,
+    ) -> KeyResult {
+        let s = self.tree.settings();
+        let rc = s.resource_calculator;
+        let cluster = self.tree.cluster_resource();
+        if !rc.fits_in(&capability, &ctx.total) {
+            return KeyResult::LocalitySkipped;
+        }
+        let should_new = self.should_alloc_or_reserve_new(app, &key, &capability);
+        let available = rc.compute_available_containers(&ctx.unallocated, &capability);
+        let mut need_unreserve = rc.max(
+            &cluster,
+            &(capability - limits.headroom),
+            &limits.amount_needed_unreserve,
+        );
+        let need_to_unreserve = rc.is_any_major_resource_above_zero(&need_unreserve);
+        let continue_looking = s.reservations_continue_look_all_nodes;
+        if available > 0 {
+            let mut unreserve = None;
+            if reserved.is_none() && continue_looking && (!should_new || need_to_unreserve) {
+                if !need_to_unreserve {
+                    need_unreserve = capability;
+                }
+                unreserve = self.find_reservation_to_release(app, &key, ctx, &need_unreserve);
+                if unreserve.is_none() {
+                    return KeyResult::LocalitySkipped;
+                }
+            }
+            return KeyResult::Allocate {
+                node_type,
+                unreserve,
+            };
+        }
+        if should_new || reserved.is_some() {
+            if continue_looking && reserved.is_none() && need_to_unreserve {
+                return KeyResult::LocalitySkipped;
+            }
+            return KeyResult::Reserve { node_type };
+        }
+        KeyResult::LocalitySkipped
+    }
+
+    /// `findNodeToUnreserve`: a reservation of this key on another node, at least `need`.
+    fn find_reservation_to_release(
+        &self,
+        app: AppId,
+        key: &SchedulerKey,
+        ctx: &NodeCtx,
+        need: &Resource,
+    ) -> Option<ContainerId> {
+        let rc = self.tree.settings().resource_calculator;
+        let t = self.apps[app].attempt.as_ref()?;
+        t.reservations.iter().copied().find(|r| {
+            let c = &self.containers[*r];
+            c.key == *key && c.node != ctx.node && rc.fits_in(need, &c.resource)
+        })
+    }
+}

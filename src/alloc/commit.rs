@@ -1,0 +1,253 @@
+//! Commit (`tryCommit` → `accept`, then `apply`; spec §4.11): every proposal is re-checked
+//! against the current state before anything changes, then applied in one step.
+
+use super::NodeCtx;
+use crate::ids::{AppId, ApplicationAttemptId, ContainerId, YarnContainerId};
+use crate::resource::Resource;
+use crate::scheduler::containers::Completion;
+use crate::scheduler::types::{
+    diagnostics, exit_status, ContainerState, ExecutionType, NodeType, SchedulerKey,
+};
+use crate::scheduler::CapacityScheduler;
+use crate::state::container::RmContainer;
+
+impl CapacityScheduler {
+    /// `accept`: the node has room, and — unless fulfilling a reservation — every queue up to
+    /// root stays within its maximum and the user was within its limit before this container.
+    fn accept(
+        &self,
+        app: AppId,
+        ctx: &NodeCtx,
+        capability: Resource,
+        released: Resource,
+        from_reservation: bool,
+    ) -> bool {
+        let s = self.tree.settings();
+        let rc = s.resource_calculator;
+        let node = &self.nodes[ctx.node];
+        if !rc.fits_in(&capability, &(node.unallocated() + released)) {
+            return false;
+        }
+        if from_reservation {
+            return true;
+        }
+        let a = &self.apps[app];
+        let mut at = Some(a.queue);
+        while let Some(q) = at {
+            let queue = self.tree.queue(q);
+            if !rc.fits_in(
+                &(queue.used + capability - released),
+                &queue.capacities.effective_max,
+            ) {
+                return false;
+            }
+            at = self.tree.parent(q);
+        }
+        let cluster = self.tree.cluster_resource();
+        let user_used = self
+            .leaf(a.queue)
+            .and_then(|l| l.users.get(&a.user))
+            .map(|u| u.used)
+            .unwrap_or(Resource::ZERO);
+        !rc.greater_than(
+            &cluster,
+            &(user_used - released),
+            &self.user_limit(a.queue, &a.user),
+        )
+    }
+
+    fn next_yarn_id(&mut self, app: AppId) -> YarnContainerId {
+        let a = &mut self.apps[app];
+        let t = a.attempt.as_mut().expect("attempt");
+        let seq = t.next_container_sequence;
+        t.next_container_sequence += 1;
+        YarnContainerId::new(
+            ApplicationAttemptId {
+                application: a.application_id,
+                attempt: t.attempt_id,
+            },
+            0,
+            seq,
+        )
+    }
+
+    /// Applies an allocation; returns the container, or `None` if `accept` refused it.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn commit_allocation(
+        &mut self,
+        now_ms: i64,
+        app: AppId,
+        key: SchedulerKey,
+        ctx: &NodeCtx,
+        node_type: NodeType,
+        unreserve: Option<ContainerId>,
+        from_reservation: Option<ContainerId>,
+    ) -> Option<ContainerId> {
+        let (leaf, user) = (self.apps[app].queue, self.apps[app].user.clone());
+        let capability = self.apps[app]
+            .attempt
+            .as_ref()?
+            .requests
+            .get(&key)?
+            .capability();
+        let released = unreserve
+            .and_then(|r| self.containers.get(r))
+            .map(|c| c.resource)
+            .unwrap_or(Resource::ZERO);
+        if !self.accept(app, ctx, capability, released, from_reservation.is_some()) {
+            return None;
+        }
+        if let Some(r) = unreserve {
+            self.unreserve(now_ms, r);
+        }
+        let is_am = {
+            let t = self.apps[app].attempt.as_ref().expect("attempt");
+            key == Self::AM_KEY
+                && t.am_container.is_none()
+                && !t.unmanaged_am
+                && t.live_containers.is_empty()
+        };
+        let id = match from_reservation {
+            Some(rid) => {
+                // Same container id; the reservation's charge becomes an allocation's.
+                let old = self.containers[rid].resource;
+                self.add_queue_reserved(leaf, -old);
+                self.add_queue_used(leaf, &user, capability - old);
+                let t = self.apps[app].attempt.as_mut().expect("attempt");
+                t.reserved -= old;
+                t.reservations.retain(|r| *r != rid);
+                if let Some(k) = t.requests.get_mut(&key) {
+                    k.reserved = k.reserved.saturating_sub(1);
+                    k.re_reservations = 0;
+                }
+                let c = &mut self.containers[rid];
+                c.state = ContainerState::Allocated;
+                c.resource = capability;
+                c.node_type = node_type;
+                c.created_ms = now_ms;
+                c.is_am = is_am;
+                self.nodes[ctx.node].reserved = None;
+                rid
+            }
+            None => {
+                let yarn_id = self.next_yarn_id(app);
+                self.add_queue_used(leaf, &user, capability);
+                self.containers.insert(RmContainer {
+                    yarn_id,
+                    app,
+                    node: ctx.node,
+                    resource: capability,
+                    key,
+                    state: ContainerState::Allocated,
+                    execution_type: ExecutionType::Guaranteed,
+                    node_type,
+                    is_am,
+                    created_ms: now_ms,
+                })
+            }
+        };
+        let node = &mut self.nodes[ctx.node];
+        node.allocated += capability;
+        node.containers.insert(id);
+        let full_reset = self.tree.settings().rack_locality_full_reset;
+        let t = self.apps[app].attempt.as_mut().expect("attempt");
+        t.used += capability;
+        t.live_containers.insert(id);
+        t.newly_allocated.push(id);
+        if is_am {
+            t.am_container = Some(id);
+        }
+        // Delay scheduling restarts after a local allocation (not after fulfilling a reservation).
+        if from_reservation.is_none() {
+            if let Some(k) = t.requests.get_mut(&key) {
+                match node_type {
+                    NodeType::NodeLocal => k.missed_opportunities = 0,
+                    NodeType::RackLocal if full_reset => k.missed_opportunities = 0,
+                    _ => {}
+                }
+            }
+        }
+        let delta = t.requests.allocate(&key, node_type, ctx.host, ctx.rack);
+        self.apply_pending_delta(leaf, &user, delta);
+        Some(id)
+    }
+
+    /// Reserves the node for `app`'s key, or counts a re-reservation (spec §4.9).
+    pub(crate) fn commit_reservation(
+        &mut self,
+        now_ms: i64,
+        app: AppId,
+        key: SchedulerKey,
+        ctx: &NodeCtx,
+        node_type: NodeType,
+        existing: Option<ContainerId>,
+    ) -> bool {
+        if existing.is_some() {
+            if let Some(k) = self.apps[app]
+                .attempt
+                .as_mut()
+                .and_then(|t| t.requests.get_mut(&key))
+            {
+                k.re_reservations += 1;
+            }
+            return true;
+        }
+        if self.nodes[ctx.node].reserved.is_some() {
+            return false;
+        }
+        let Some(capability) = self.apps[app]
+            .attempt
+            .as_ref()
+            .and_then(|t| t.requests.get(&key))
+            .map(|k| k.capability())
+        else {
+            return false;
+        };
+        // Queue maxima hold for reservations too (they count as used).
+        let rc = self.tree.settings().resource_calculator;
+        let mut at = Some(self.apps[app].queue);
+        while let Some(q) = at {
+            let queue = self.tree.queue(q);
+            if !rc.fits_in(&(queue.used + capability), &queue.capacities.effective_max) {
+                return false;
+            }
+            at = self.tree.parent(q);
+        }
+        let (leaf, user) = (self.apps[app].queue, self.apps[app].user.clone());
+        let yarn_id = self.next_yarn_id(app);
+        let id = self.containers.insert(RmContainer {
+            yarn_id,
+            app,
+            node: ctx.node,
+            resource: capability,
+            key,
+            state: ContainerState::Reserved,
+            execution_type: ExecutionType::Guaranteed,
+            node_type,
+            is_am: false,
+            created_ms: now_ms,
+        });
+        self.nodes[ctx.node].reserved = Some(id);
+        self.add_queue_used(leaf, &user, capability);
+        self.add_queue_reserved(leaf, capability);
+        let t = self.apps[app].attempt.as_mut().expect("attempt");
+        t.reserved += capability;
+        t.reservations.push(id);
+        if let Some(k) = t.requests.get_mut(&key) {
+            k.reserved += 1;
+            k.re_reservations = 0;
+        }
+        true
+    }
+
+    /// Drops a reservation ("Container reservation no longer required.").
+    pub(crate) fn unreserve(&mut self, now_ms: i64, reservation: ContainerId) {
+        self.complete_container(
+            now_ms,
+            reservation,
+            exit_status::ABORTED,
+            diagnostics::UNRESERVED,
+            Completion::Killed,
+        );
+    }
+}

@@ -1,0 +1,386 @@
+//! One node's allocation (spec §4): fulfil the node's reservation, else descend from root —
+//! children in ordering-policy order, queue limits, the leaf's applications in order with
+//! user limits — and repeat while YARN's per-heartbeat limits allow.
+
+mod app;
+mod commit;
+mod ordering;
+
+use smallvec::SmallVec;
+
+use crate::ids::{AppId, ContainerId, NodeId};
+use crate::resource::Resource;
+use crate::scheduler::types::NodeType;
+use crate::scheduler::CapacityScheduler;
+use crate::state::queue::QueueId;
+use crate::state::users::UsersManager;
+
+/// What one descent produced (`CSAssignment`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Outcome {
+    Allocated {
+        node_type: NodeType,
+    },
+    Reserved,
+    /// Nothing; the leaf should not try further applications ("respect FIFO").
+    Null,
+    /// The application could not use this node (`SkippedType.OTHER`): try the next one.
+    AppSkipped,
+    /// The ask did not fit in the queue's headroom (`QUEUE_LIMIT`): the parent records the
+    /// headroom as blocked for later siblings.
+    QueueLimit {
+        headroom: Resource,
+    },
+}
+
+impl Outcome {
+    fn assigned(&self) -> bool {
+        matches!(self, Outcome::Allocated { .. } | Outcome::Reserved)
+    }
+}
+
+/// `ResourceLimits` handed down the tree.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Limits {
+    pub limit: Resource,
+    /// Set by the queue check: currentLimit − used.
+    pub headroom: Resource,
+    /// How much the user is over its limit, to be released from a reservation (§4.5b).
+    pub amount_needed_unreserve: Resource,
+}
+
+/// The node being offered, resolved once per visit.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct NodeCtx {
+    pub node: NodeId,
+    pub host: u32,
+    pub rack: u32,
+    pub total: Resource,
+    pub unallocated: Resource,
+}
+
+impl CapacityScheduler {
+    fn node_ctx(&self, node: NodeId) -> NodeCtx {
+        let n = &self.nodes[node];
+        NodeCtx {
+            node,
+            host: n.host_name,
+            rack: n.rack_name,
+            total: n.total,
+            unallocated: n.unallocated(),
+        }
+    }
+
+    /// `allocateContainersToNode` (spec §4.1). `multiple` = the heartbeat's repeat loop (the
+    /// asynchronous loop makes one attempt per visit). Returns containers allocated.
+    pub fn allocate_containers_to_node(
+        &mut self,
+        now_ms: i64,
+        node: NodeId,
+        multiple: bool,
+    ) -> u32 {
+        if !self.nodes.contains(node) {
+            return 0;
+        }
+        if let Some(reserved) = self.nodes[node].reserved {
+            // A reserved node serves its reservation only, whatever comes of it.
+            return u32::from(self.allocate_from_reserved(now_ms, node, reserved));
+        }
+        let s = self.tree.settings();
+        let (rc, min) = (s.resource_calculator, s.minimum_allocation);
+        let multiple = multiple && s.multiple_assignments_enabled;
+        let max_offswitch = s.maximum_offswitch_assignments;
+        let max_assignments = s.maximum_container_assignments;
+        let (mut assigned, mut offswitch) = (0u32, 0i32);
+        loop {
+            let ctx = self.node_ctx(node);
+            if self.nodes[node].reserved.is_some()
+                || rc.compute_available_containers(&ctx.unallocated, &min) == 0
+            {
+                break;
+            }
+            let cluster = self.tree.cluster_resource();
+            let mut limits = Limits {
+                limit: cluster,
+                headroom: cluster,
+                amount_needed_unreserve: Resource::ZERO,
+            };
+            match self.assign_to_queue(now_ms, 0, &ctx, &mut limits) {
+                Outcome::Allocated { node_type } => {
+                    assigned += 1;
+                    if node_type == NodeType::OffSwitch {
+                        offswitch += 1;
+                    }
+                }
+                _ => break,
+            }
+            if !multiple
+                || offswitch >= max_offswitch
+                || (max_assignments != -1 && assigned as i32 >= max_assignments)
+            {
+                break;
+            }
+        }
+        assigned
+    }
+
+    fn assign_to_queue(
+        &mut self,
+        now_ms: i64,
+        q: QueueId,
+        ctx: &NodeCtx,
+        limits: &mut Limits,
+    ) -> Outcome {
+        if self.tree.is_leaf(q) {
+            self.assign_leaf(now_ms, q, ctx, limits)
+        } else {
+            self.assign_parent(now_ms, q, ctx, limits)
+        }
+    }
+
+    /// Whether the queue has asks worth a visit (`hasPendingResourceRequest`).
+    fn has_pending(&self, q: QueueId) -> bool {
+        let rc = self.tree.settings().resource_calculator;
+        rc.is_any_major_resource_above_zero(&self.queue_pending[q])
+    }
+
+    /// `canAssignToThisQueue` (spec §4.4): sets the headroom; denies when the queue is at its
+    /// current limit, unless releasing `could_unreserve` would bring it under (continue-looking).
+    pub(crate) fn can_assign_to_queue(
+        &self,
+        q: QueueId,
+        limits: &mut Limits,
+        could_unreserve: Resource,
+    ) -> bool {
+        let s = self.tree.settings();
+        let rc = s.resource_calculator;
+        let cluster = self.tree.cluster_resource();
+        let current_limit = rc.min(
+            &cluster,
+            &self.tree.queue(q).capacities.effective_max,
+            &limits.limit,
+        );
+        let used = self.tree.queue(q).used;
+        limits.headroom = current_limit - used;
+        if rc.greater_than_or_equal(&cluster, &used, &current_limit) {
+            return s.reservations_continue_look_all_nodes
+                && rc.greater_than(&cluster, &could_unreserve, &Resource::ZERO)
+                && rc.less_than(&cluster, &(used - could_unreserve), &current_limit);
+        }
+        true
+    }
+
+    /// `ParentQueue.assignContainers` (spec §4.2).
+    fn assign_parent(
+        &mut self,
+        now_ms: i64,
+        q: QueueId,
+        ctx: &NodeCtx,
+        limits: &mut Limits,
+    ) -> Outcome {
+        let s = self.tree.settings();
+        let (rc, min) = (s.resource_calculator, s.minimum_allocation);
+        if !self.has_pending(q) || !rc.fits_in(&min, &ctx.unallocated) {
+            return Outcome::Null;
+        }
+        if !self.can_assign_to_queue(q, limits, self.queue_reserved[q]) {
+            return Outcome::Null;
+        }
+        let cluster = self.tree.cluster_resource();
+        let parent_max = self.tree.queue(q).capacities.effective_max;
+        let parent_used = self.tree.queue(q).used;
+        let mut blocked = Resource::ZERO;
+        for child in self.sorted_children(q) {
+            // getResourceLimitsOfChild: min(parent limit − blocked, parent max) − parent used + child used.
+            let net = limits.limit - blocked;
+            let l = rc.min(&cluster, &net, &parent_max);
+            let child_limit = rc.round_down(&(l - parent_used + self.tree.queue(child).used), &min);
+            let mut child_limits = Limits {
+                limit: child_limit,
+                headroom: child_limit,
+                amount_needed_unreserve: Resource::ZERO,
+            };
+            match self.assign_to_queue(now_ms, child, ctx, &mut child_limits) {
+                out if out.assigned() => return out,
+                Outcome::QueueLimit { headroom } => {
+                    blocked += rc.max(&cluster, &headroom, &Resource::ZERO);
+                }
+                _ => {}
+            }
+        }
+        if blocked.is_zero() {
+            Outcome::Null
+        } else {
+            Outcome::QueueLimit { headroom: blocked }
+        }
+    }
+
+    /// `LeafQueue.assignContainers` (spec §4.5).
+    fn assign_leaf(
+        &mut self,
+        now_ms: i64,
+        q: QueueId,
+        ctx: &NodeCtx,
+        limits: &mut Limits,
+    ) -> Outcome {
+        if !self.has_pending(q) {
+            return Outcome::Null;
+        }
+        let s = self.tree.settings();
+        let rc = s.resource_calculator;
+        let continue_looking = s.reservations_continue_look_all_nodes;
+        let cluster = self.tree.cluster_resource();
+        let order = self.leaf_application_order(q);
+        let inputs = self.limit_inputs(q);
+        let queue_user_limit = self
+            .leaf(q)
+            .expect("a leaf")
+            .users
+            .compute_queue_user_limit(&inputs);
+        // Users found over their limit in this pass are skipped without recomputing.
+        let mut blocked_users: SmallVec<[String; 4]> = SmallVec::new();
+        let mut check_queue = true;
+        for app in order {
+            let (user, reserved, pending) = {
+                let a = &self.apps[app];
+                let t = a.attempt.as_ref().expect("active apps have an attempt");
+                (&a.user, t.reserved, t.requests.pending())
+            };
+            if pending.is_zero() {
+                continue;
+            }
+            if check_queue {
+                if !self.can_assign_to_queue(q, limits, reserved) {
+                    return Outcome::Null;
+                }
+                check_queue = continue_looking && !reserved.is_zero();
+            }
+            if blocked_users.iter().any(|u| u == user) {
+                continue;
+            }
+            let lr = self.leaf(q).expect("a leaf");
+            let u = lr.users.get(user);
+            let user_used = u.map(|u| u.used).unwrap_or(Resource::ZERO);
+            let weight = u.map(|u| u.weight).unwrap_or(1.0);
+            let user_limit = UsersManager::user_limit(&inputs, queue_user_limit, weight);
+            limits.amount_needed_unreserve = Resource::ZERO;
+            if rc.greater_than(&cluster, &user_used, &user_limit) {
+                if continue_looking
+                    && rc.less_than_or_equal(&cluster, &(user_used - reserved), &user_limit)
+                {
+                    limits.amount_needed_unreserve = user_used - user_limit;
+                } else {
+                    blocked_users.push(user.clone());
+                    continue;
+                }
+            }
+            match self.assign_app(now_ms, app, ctx, limits, None) {
+                out if out.assigned() => return out,
+                Outcome::AppSkipped => continue,
+                Outcome::QueueLimit { .. } => {
+                    return Outcome::QueueLimit {
+                        headroom: limits.headroom,
+                    }
+                }
+                _ => return Outcome::Null,
+            }
+        }
+        Outcome::Null
+    }
+
+    /// The leaf's active applications in its ordering policy's order.
+    fn leaf_application_order(&self, q: QueueId) -> SmallVec<[AppId; 32]> {
+        use crate::config::AppOrderingPolicy;
+        let lr = self.leaf(q).expect("a leaf");
+        let mut apps: SmallVec<[AppId; 32]> = lr.active.iter().map(|e| e.2).collect();
+        if let Some(AppOrderingPolicy::Fair { size_based_weight }) =
+            self.tree.conf(q).leaf.as_ref().map(|l| &l.ordering_policy)
+        {
+            let key = |app: &AppId| {
+                let a = &self.apps[*app];
+                let t = a.attempt.as_ref().expect("active");
+                let used = t.used.memory_mb() as f64;
+                let demand = (t.used + t.requests.pending()).memory_mb() as f64;
+                let usage = if *size_based_weight && demand > 0.0 {
+                    used / (1.0 + demand).log2()
+                } else {
+                    used
+                };
+                (
+                    usage,
+                    a.submit_time_ms,
+                    t.requests.pending().is_zero(),
+                    a.application_id,
+                )
+            };
+            apps.sort_by(|x, y| {
+                let (kx, ky) = (key(x), key(y));
+                kx.0.partial_cmp(&ky.0)
+                    .unwrap_or(std::cmp::Ordering::Equal)
+                    .then(kx.1.cmp(&ky.1))
+                    .then(kx.2.cmp(&ky.2))
+                    .then(kx.3.cmp(&ky.3))
+            });
+        }
+        apps
+    }
+
+    /// §4.10: a node holding a reservation serves only the reserving application's key.
+    fn allocate_from_reserved(&mut self, now_ms: i64, node: NodeId, reserved: ContainerId) -> bool {
+        let Some(c) = self.containers.get(reserved) else {
+            self.nodes[node].reserved = None;
+            return false;
+        };
+        let (app, key) = (c.app, c.key);
+        let outstanding = self
+            .apps
+            .get(app)
+            .and_then(|a| a.attempt.as_ref())
+            .and_then(|t| t.requests.get(&key))
+            .map(|k| k.outstanding())
+            .unwrap_or(0);
+        if outstanding <= 0 {
+            self.unreserve(now_ms, reserved);
+            return false;
+        }
+        let ctx = self.node_ctx(node);
+        let cluster = self.tree.cluster_resource();
+        let limits = Limits {
+            limit: cluster,
+            headroom: cluster,
+            amount_needed_unreserve: Resource::ZERO,
+        };
+        matches!(
+            self.assign_app(now_ms, app, &ctx, &limits, Some(reserved)),
+            Outcome::Allocated { .. }
+        )
+    }
+}
+
+impl CapacityScheduler {
+    /// One pass of YARN's asynchronous scheduling thread (spec §6): from a random node, visit
+    /// `[start, n)` then `[0, start]` — the start node twice, as YARN does — skipping nodes
+    /// silent for more than two heartbeat intervals; one attempt per visit. Returns containers
+    /// allocated.
+    pub fn schedule_pass(&mut self, now_ms: i64) -> u32 {
+        use rand_core::Rng;
+        let mut nodes: Vec<NodeId> = self.nodes.iter().map(|(id, _)| id).collect();
+        if nodes.is_empty() {
+            return 0;
+        }
+        nodes.sort_by_key(|id| id.index());
+        let start = (self.rng.next_u64() % nodes.len() as u64) as usize;
+        let silence = 2 * self.tree.settings().node_heartbeat_interval_ms;
+        let mut allocated = 0;
+        for &node in nodes[start..].iter().chain(nodes[..=start].iter()) {
+            let alive = self
+                .nodes
+                .get(node)
+                .is_some_and(|n| now_ms - n.last_heartbeat_ms <= silence);
+            if alive {
+                allocated += self.allocate_containers_to_node(now_ms, node, false);
+            }
+        }
+        allocated
+    }
+}

@@ -1,0 +1,244 @@
+//! `<xi:include href="…">`: loading another XML file in place, with `<xi:fallback>` for a
+//! missing one (the rules are in the [module documentation](super)).
+
+use super::xml::{parse_xml, Parser, XmlContext};
+use super::{read_text, ConfError, MAX_INCLUDE_DEPTH};
+use std::path::{Path, PathBuf};
+
+/// Where an include's `href` points, if it can be loaded from the file system.
+enum IncludeTarget {
+    File(PathBuf),
+    /// Not loadable here: treated as Hadoop treats a resource it cannot fetch.
+    Missing,
+}
+
+/// A `file:` URL's path (percent-decoded), or `None` if `href` is not a `file:` URL.
+fn file_url_path(href: &str) -> Option<PathBuf> {
+    let rest = href
+        .get(..5)
+        .filter(|p| p.eq_ignore_ascii_case("file:"))
+        .map(|_| &href[5..])?;
+    let path = match rest.strip_prefix("//") {
+        // file://host/path: keep the path (only local hosts make sense).
+        Some(after) => &after[after.find('/').unwrap_or(after.len())..],
+        None => rest,
+    };
+    let bytes = path.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            if let Ok(v) = u8::from_str_radix(
+                std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("zz"),
+                16,
+            ) {
+                out.push(v);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    Some(PathBuf::from(String::from_utf8_lossy(&out).into_owned()))
+}
+
+/// Whether `href` has a URL scheme Java's `URL` knows (other than `file`).
+fn is_other_url(href: &str) -> bool {
+    let Some((scheme, _)) = href.split_once(':') else {
+        return false;
+    };
+    ["http", "https", "ftp", "jar", "mailto", "jrt"]
+        .iter()
+        .any(|s| s.eq_ignore_ascii_case(scheme))
+}
+
+impl Parser<'_> {
+    /// `<xi:include>`'s start: loads the file in place, or notes that a fallback is needed.
+    pub(super) fn handle_include(
+        &mut self,
+        node: roxmltree::Node<'_, '_>,
+    ) -> Result<(), ConfError> {
+        self.state.conf_include = None;
+        for attr in node.attributes() {
+            if attr.name() == "href" {
+                self.state.conf_include = Some(attr.value().to_string());
+            }
+        }
+        let Some(href) = self.state.conf_include.clone() else {
+            return Ok(());
+        };
+        let target = if let Some(path) = file_url_path(&href) {
+            if path.exists() {
+                IncludeTarget::File(path)
+            } else {
+                IncludeTarget::Missing
+            }
+        } else if is_other_url(&href) {
+            IncludeTarget::Missing
+        } else {
+            let p = Path::new(&href);
+            let p = if p.is_absolute() {
+                p.to_path_buf()
+            } else {
+                match self.ctx.base_dir {
+                    Some(base) => base.join(p),
+                    None => {
+                        return Err(ConfError::Include {
+                            resource: self.ctx.resource_name.to_string(),
+                            message: format!(
+                                "cannot resolve the relative xi:include href '{href}': the resource was not loaded from a file"
+                            ),
+                        })
+                    }
+                }
+            };
+            if p.exists() {
+                IncludeTarget::File(p)
+            } else {
+                IncludeTarget::Missing
+            }
+        };
+        match target {
+            IncludeTarget::Missing => {
+                // Non-fatal only if the include has a fallback (checked at its end).
+                self.state.fallback_allowed = true;
+            }
+            IncludeTarget::File(path) => {
+                if self.ctx.depth + 1 > MAX_INCLUDE_DEPTH {
+                    return Err(ConfError::Include {
+                        resource: self.ctx.resource_name.to_string(),
+                        message: format!(
+                            "xi:include of '{}' nests more than {MAX_INCLUDE_DEPTH} levels deep (an include cycle?)",
+                            path.display()
+                        ),
+                    });
+                }
+                let text = read_text(&path)?;
+                let nested = XmlContext {
+                    depth: self.ctx.depth + 1,
+                    ..*self.ctx
+                };
+                parse_xml(&text, &path.display().to_string(), &nested, self.out)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::xml;
+    use super::super::{ConfError, Configuration};
+    use std::path::PathBuf;
+
+    fn tmpdir(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("capsched-hadoop-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn add_file_detects_the_form_and_follows_includes() {
+        let dir = tmpdir("include");
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        std::fs::write(
+            dir.join("inc.xml"),
+            xml("<property><name>a</name><value>from-inc</value></property>"),
+        )
+        .unwrap();
+        // Nested relative includes resolve against the top-level file's directory.
+        std::fs::write(
+            dir.join("sub/nested.xml"),
+            xml("<xi:include href=\"inc.xml\" xmlns:xi=\"http://www.w3.org/2001/XInclude\"/>"),
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("main.xml"),
+            format!(
+                "\u{FEFF}{}",
+                xml(&format!(
+                    r#"<xi:include href="sub/nested.xml" xmlns:xi="http://www.w3.org/2001/XInclude"/>
+                       <property><name>b</name><value>from-main</value></property>
+                       <xi:include href="missing.xml" xmlns:xi="http://www.w3.org/2001/XInclude">
+                         <xi:fallback><property><name>c</name><value>fallback</value></property></xi:fallback>
+                       </xi:include>
+                       <xi:include href="inc.xml" xmlns:xi="http://www.w3.org/2001/XInclude">
+                         <xi:fallback><property><name>d</name><value>unused</value></property></xi:fallback>
+                       </xi:include>
+                       <xi:include href="file:{}" xmlns:xi="http://www.w3.org/2001/XInclude"/>"#,
+                    dir.join("url.xml").display()
+                ))
+            ),
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("url.xml"),
+            xml("<property><name>u</name><value>by-url</value></property>"),
+        )
+        .unwrap();
+        let mut c = Configuration::new();
+        c.add_file(&dir.join("main.xml")).unwrap();
+        assert_eq!(c.get_raw("a"), Some("from-inc"));
+        assert_eq!(c.get_raw("b"), Some("from-main"));
+        assert_eq!(c.get_raw("c"), Some("fallback"));
+        assert_eq!(c.get_raw("d"), None);
+        assert_eq!(c.get_raw("u"), Some("by-url"));
+
+        // A missing include without a fallback.
+        std::fs::write(
+            dir.join("nofb.xml"),
+            xml("<xi:include href=\"gone.xml\" xmlns:xi=\"http://www.w3.org/2001/XInclude\"/>"),
+        )
+        .unwrap();
+        let e = c.add_file(&dir.join("nofb.xml")).unwrap_err();
+        let name = dir.join("nofb.xml").display().to_string();
+        assert_eq!(
+            e,
+            ConfError::Include {
+                resource: name.clone(),
+                message: format!(
+                    "Fetch fail on include for 'gone.xml' with no fallback while loading '{name}'"
+                )
+            }
+        );
+        // An include cycle fails instead of recursing forever.
+        std::fs::write(
+            dir.join("loop.xml"),
+            xml("<xi:include href=\"loop.xml\" xmlns:xi=\"http://www.w3.org/2001/XInclude\"/>"),
+        )
+        .unwrap();
+        assert!(matches!(
+            c.add_file(&dir.join("loop.xml")),
+            Err(ConfError::Include { .. })
+        ));
+        // Malformed included XML names the included file.
+        std::fs::write(dir.join("broken.xml"), "<configuration>").unwrap();
+        std::fs::write(
+            dir.join("inc-broken.xml"),
+            xml("<xi:include href=\"broken.xml\" xmlns:xi=\"http://www.w3.org/2001/XInclude\"/>"),
+        )
+        .unwrap();
+        match c.add_file(&dir.join("inc-broken.xml")) {
+            Err(ConfError::Xml { resource, .. }) => assert!(resource.ends_with("broken.xml")),
+            other => panic!("{other:?}"),
+        }
+        // Relative includes need a file resource.
+        let e = Configuration::new()
+            .add_xml_str(
+                &xml("<xi:include href=\"inc.xml\" xmlns:xi=\"http://www.w3.org/2001/XInclude\"/>"),
+                "s.xml",
+            )
+            .unwrap_err();
+        assert!(matches!(e, ConfError::Include { .. }), "{e}");
+        // The properties form from a file, and a missing file.
+        std::fs::write(dir.join("p.properties"), "\n  # c\nx = 1\n").unwrap();
+        c.add_file(&dir.join("p.properties")).unwrap();
+        assert_eq!(c.get_raw("x"), Some("1"));
+        let e = c.add_file(&dir.join("absent.xml")).unwrap_err();
+        assert!(matches!(e, ConfError::Io { .. }));
+        assert!(e.to_string().contains("absent.xml"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,302 @@
+//! Identifiers. Hosts see generation-tagged `u64` ids (slab index + generation), so a stale id
+//! is an error, never a use of whatever now lives in that slot. YARN's own string ids
+//! (`application_<ts>_<seq>`, `container_e<epoch>_<ts>_<app>_<attempt>_<seq>`) are formatted
+//! and parsed here, at the edge.
+
+use std::fmt;
+
+use slab::Slab;
+
+macro_rules! tagged_id {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+        pub struct $name(u64);
+
+        impl $name {
+            fn new(index: usize, generation: u32) -> Self {
+                $name(((generation as u64) << 32) | index as u64)
+            }
+            /// The slab slot (dense, reused after removal).
+            pub fn index(self) -> usize {
+                (self.0 & 0xFFFF_FFFF) as usize
+            }
+            pub fn generation(self) -> u32 {
+                (self.0 >> 32) as u32
+            }
+            /// The host-facing value.
+            pub fn as_u64(self) -> u64 {
+                self.0
+            }
+            pub fn from_u64(v: u64) -> Self {
+                $name(v)
+            }
+        }
+
+        impl GenId for $name {
+            fn new(index: usize, generation: u32) -> Self {
+                $name::new(index, generation)
+            }
+            fn index(self) -> usize {
+                $name::index(self)
+            }
+            fn generation(self) -> u32 {
+                $name::generation(self)
+            }
+        }
+    };
+}
+
+tagged_id!(
+    /// A registered NodeManager.
+    NodeId
+);
+tagged_id!(
+    /// A submitted application (and its current attempt).
+    AppId
+);
+tagged_id!(
+    /// A container (allocated, reserved or recovered) until it completes.
+    ContainerId
+);
+
+pub trait GenId: Copy {
+    fn new(index: usize, generation: u32) -> Self;
+    fn index(self) -> usize;
+    fn generation(self) -> u32;
+}
+
+/// A slab whose keys carry a generation: removing and reusing a slot changes the id.
+#[derive(Debug, Clone)]
+pub struct GenSlab<I: GenId, T> {
+    slab: Slab<(u32, T)>,
+    /// Generation of the next value stored in each slot ever used.
+    generations: Vec<u32>,
+    _id: std::marker::PhantomData<I>,
+}
+
+impl<I: GenId, T> Default for GenSlab<I, T> {
+    fn default() -> Self {
+        GenSlab {
+            slab: Slab::new(),
+            generations: Vec::new(),
+            _id: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<I: GenId, T> GenSlab<I, T> {
+    pub fn with_capacity(n: usize) -> Self {
+        GenSlab {
+            slab: Slab::with_capacity(n),
+            generations: Vec::with_capacity(n),
+            _id: std::marker::PhantomData,
+        }
+    }
+
+    pub fn insert(&mut self, value: T) -> I {
+        let entry = self.slab.vacant_entry();
+        let index = entry.key();
+        if index >= self.generations.len() {
+            self.generations.resize(index + 1, 0);
+        }
+        let generation = self.generations[index];
+        entry.insert((generation, value));
+        I::new(index, generation)
+    }
+
+    pub fn get(&self, id: I) -> Option<&T> {
+        match self.slab.get(id.index()) {
+            Some((g, v)) if *g == id.generation() => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn get_mut(&mut self, id: I) -> Option<&mut T> {
+        match self.slab.get_mut(id.index()) {
+            Some((g, v)) if *g == id.generation() => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn contains(&self, id: I) -> bool {
+        self.get(id).is_some()
+    }
+
+    pub fn remove(&mut self, id: I) -> Option<T> {
+        if !self.contains(id) {
+            return None;
+        }
+        let (_, v) = self.slab.remove(id.index());
+        self.generations[id.index()] = self.generations[id.index()].wrapping_add(1);
+        Some(v)
+    }
+
+    pub fn len(&self) -> usize {
+        self.slab.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.slab.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (I, &T)> {
+        self.slab.iter().map(|(i, (g, v))| (I::new(i, *g), v))
+    }
+
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (I, &mut T)> {
+        self.slab.iter_mut().map(|(i, (g, v))| (I::new(i, *g), v))
+    }
+}
+
+impl<I: GenId, T> std::ops::Index<I> for GenSlab<I, T> {
+    type Output = T;
+    fn index(&self, id: I) -> &T {
+        self.get(id).expect("live id")
+    }
+}
+
+impl<I: GenId, T> std::ops::IndexMut<I> for GenSlab<I, T> {
+    fn index_mut(&mut self, id: I) -> &mut T {
+        self.get_mut(id).expect("live id")
+    }
+}
+
+/// YARN's `ApplicationId`: the RM's start time and a sequence number.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct ApplicationId {
+    pub cluster_timestamp: i64,
+    pub id: i32,
+}
+
+impl fmt::Display for ApplicationId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "application_{}_{:04}", self.cluster_timestamp, self.id)
+    }
+}
+
+/// YARN's `ApplicationAttemptId`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct ApplicationAttemptId {
+    pub application: ApplicationId,
+    pub attempt: i32,
+}
+
+impl fmt::Display for ApplicationAttemptId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let a = &self.application;
+        write!(
+            f,
+            "appattempt_{}_{:04}_{:06}",
+            a.cluster_timestamp, a.id, self.attempt
+        )
+    }
+}
+
+/// YARN's `ContainerId`: the attempt plus a 64-bit number whose top 24 bits are the RM epoch.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct YarnContainerId {
+    pub attempt: ApplicationAttemptId,
+    pub container_id: i64,
+}
+
+impl YarnContainerId {
+    const EPOCH_SHIFT: u32 = 40;
+    const SEQUENCE_MASK: i64 = (1 << Self::EPOCH_SHIFT) - 1;
+
+    pub fn new(attempt: ApplicationAttemptId, epoch: i64, sequence: i64) -> Self {
+        YarnContainerId {
+            attempt,
+            container_id: (epoch << Self::EPOCH_SHIFT) | (sequence & Self::SEQUENCE_MASK),
+        }
+    }
+    pub fn epoch(&self) -> i64 {
+        self.container_id >> Self::EPOCH_SHIFT
+    }
+    pub fn sequence(&self) -> i64 {
+        self.container_id & Self::SEQUENCE_MASK
+    }
+
+    /// Parses `container_[e<epoch>_]<ts>_<app>_<attempt>_<seq>`.
+    pub fn parse(s: &str) -> Option<Self> {
+        let rest = s.strip_prefix("container_")?;
+        let mut parts: Vec<&str> = rest.split('_').collect();
+        let epoch = match parts.first() {
+            Some(p) if p.starts_with('e') => {
+                let e = p[1..].parse::<i64>().ok()?;
+                parts.remove(0);
+                e
+            }
+            _ => 0,
+        };
+        let [ts, app, attempt, seq] = parts.as_slice() else {
+            return None;
+        };
+        let application = ApplicationId {
+            cluster_timestamp: ts.parse().ok()?,
+            id: app.parse().ok()?,
+        };
+        let attempt = ApplicationAttemptId {
+            application,
+            attempt: attempt.parse().ok()?,
+        };
+        Some(YarnContainerId::new(attempt, epoch, seq.parse().ok()?))
+    }
+}
+
+impl fmt::Display for YarnContainerId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let a = &self.attempt.application;
+        f.write_str("container_")?;
+        if self.epoch() > 0 {
+            write!(f, "e{:02}_", self.epoch())?;
+        }
+        write!(
+            f,
+            "{}_{:04}_{:02}_{:06}",
+            a.cluster_timestamp,
+            a.id,
+            self.attempt.attempt,
+            self.sequence()
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stale_ids_are_rejected_after_reuse() {
+        let mut s: GenSlab<NodeId, &str> = GenSlab::default();
+        let a = s.insert("a");
+        assert_eq!(s.remove(a), Some("a"));
+        let b = s.insert("b");
+        assert_eq!(a.index(), b.index());
+        assert_ne!(a, b);
+        assert_eq!(s.get(a), None);
+        assert_eq!(s.get(b), Some(&"b"));
+        assert_eq!(s.remove(a), None);
+    }
+
+    #[test]
+    fn yarn_string_ids_round_trip() {
+        let app = ApplicationId {
+            cluster_timestamp: 1410901177871,
+            id: 1,
+        };
+        assert_eq!(app.to_string(), "application_1410901177871_0001");
+        let attempt = ApplicationAttemptId {
+            application: app,
+            attempt: 1,
+        };
+        assert_eq!(attempt.to_string(), "appattempt_1410901177871_0001_000001");
+        let c = YarnContainerId::new(attempt, 0, 5);
+        assert_eq!(c.to_string(), "container_1410901177871_0001_01_000005");
+        assert_eq!(YarnContainerId::parse(&c.to_string()), Some(c));
+        let e = YarnContainerId::new(attempt, 17, 5);
+        assert_eq!(e.to_string(), "container_e17_1410901177871_0001_01_000005");
+        assert_eq!(YarnContainerId::parse(&e.to_string()), Some(e));
+        assert_eq!(YarnContainerId::parse("container_x"), None);
+    }
+}

@@ -1,0 +1,207 @@
+//! The AM heartbeat (`allocate`, spec §5): YARN's response-id rule, request validation with
+//! YARN's messages (the whole call fails on any bad part, nothing applied), releases,
+//! blacklist changes, asks, and the response.
+
+use super::containers::Completion;
+use super::types::{
+    diagnostics, exit_status, AllocateRequest, AllocateResponse, AllocatedContainer,
+    ContainerState, ExecutionType, ANY,
+};
+use super::{CapacityScheduler, SchedulerError};
+use crate::ids::{AppId, ApplicationAttemptId};
+use crate::resource::Resource;
+use crate::state::queue::QueueId;
+
+impl CapacityScheduler {
+    /// The largest container a queue may be given: its maximum allocation, capped by the
+    /// configured cluster maximum and, once nodes are registered, by the largest node (§5.2).
+    pub fn cluster_max_allocation(&self, queue: QueueId) -> Resource {
+        let s = self.tree.settings();
+        let mut max = Resource::component_min(
+            self.tree.conf(queue).maximum_allocation,
+            s.maximum_allocation,
+        );
+        if !self.nodes.is_empty() {
+            let largest = self.nodes.iter().fold(Resource::ZERO, |m, (_, n)| {
+                Resource::component_max(m, n.total)
+            });
+            max = Resource::component_min(max, largest);
+        }
+        max
+    }
+
+    /// `allocate`: validates everything first; then releases, updates asks and the blacklist,
+    /// and returns what was allocated and completed since the last call.
+    pub fn allocate(
+        &mut self,
+        now_ms: i64,
+        app: AppId,
+        req: &AllocateRequest,
+    ) -> Result<AllocateResponse, SchedulerError> {
+        let a = self.apps.get(app).ok_or_else(|| {
+            SchedulerError::UnknownApplication(format!("unknown application id {}", app.as_u64()))
+        })?;
+        let attempt = a.attempt.as_ref().ok_or_else(|| {
+            SchedulerError::NoAttempt(format!(
+                "Application {} has no running attempt",
+                a.application_id
+            ))
+        })?;
+        let attempt_id = ApplicationAttemptId {
+            application: a.application_id,
+            attempt: attempt.attempt_id,
+        };
+        let leaf = a.queue;
+
+        // 1. Response ids (ApplicationMasterService): a repeat of the last call gets the last
+        //    answer again; anything else out of step is an error.
+        let last_id = attempt
+            .last_response
+            .as_ref()
+            .map(|r| r.response_id)
+            .unwrap_or(0);
+        if let Some(last) = &attempt.last_response {
+            if (req.response_id.wrapping_add(1)) & 0x7fff_ffff == last.response_id {
+                return Ok(last.clone());
+            }
+        }
+        if req.response_id != last_id {
+            return Err(SchedulerError::InvalidResponseId(format!(
+                "Invalid responseId in AllocateRequest from application attempt: {attempt_id}, expect responseId to be {last_id}, but get {}",
+                req.response_id
+            )));
+        }
+
+        // 2. Asks against the queue's maximum allocation (SchedulerUtils.validateResourceRequest).
+        let max = self.cluster_max_allocation(leaf);
+        let configured_max = self.tree.settings().maximum_allocation;
+        let types = self.tree.settings().resource_types.clone();
+        for ask in &req.asks {
+            if ask.num_containers < 0 {
+                return Err(SchedulerError::InvalidResourceRequest(format!(
+                    "Invalid resource request, requested number of containers {} is negative for {}",
+                    ask.num_containers, ask.resource_name
+                )));
+            }
+            for i in 0..types.count() {
+                let v = ask.capability.get(i);
+                if v < 0 {
+                    return Err(SchedulerError::InvalidResourceRequest(format!(
+                        "Invalid resource request! Cannot allocate containers as requested resource is less than 0! \
+                         Requested resource type=[{}], Requested resource={}",
+                        types.name(i),
+                        ask.capability
+                    )));
+                }
+                if v > max.get(i) {
+                    return Err(SchedulerError::InvalidResourceRequest(format!(
+                        "Invalid resource request! Cannot allocate containers as requested resource is greater than \
+                         maximum allowed allocation. Requested resource type=[{}], Requested resource={}, maximum \
+                         allowed allocation={max}, please note that maximum allowed allocation is calculated by \
+                         scheduler based on maximum resource of registered NodeManagers, which might be less than \
+                         configured maximum allocation={configured_max}",
+                        types.name(i),
+                        ask.capability
+                    )));
+                }
+            }
+        }
+        // 3. Blacklist and releases.
+        if req.blacklist_additions.iter().any(|b| b == ANY) {
+            return Err(SchedulerError::InvalidBlacklist(
+                "Cannot add * to the blacklist!".to_string(),
+            ));
+        }
+        for id in &req.releases {
+            let ours = self
+                .containers
+                .get(*id)
+                .is_some_and(|c| c.app == app && !c.is_reserved());
+            if !ours {
+                return Err(SchedulerError::InvalidContainerRelease(format!(
+                    "Cannot release container : {} not belonging to this application attempt : {attempt_id}",
+                    id.as_u64()
+                )));
+            }
+        }
+
+        // Everything is valid: apply.
+        for id in &req.releases {
+            self.complete_container(
+                now_ms,
+                *id,
+                exit_status::ABORTED,
+                diagnostics::RELEASED_BY_APPLICATION,
+                Completion::Released,
+            );
+        }
+        let s = self.tree.settings();
+        let (rc, min) = (s.resource_calculator, s.minimum_allocation);
+        let mut asks = Vec::with_capacity(req.asks.len());
+        for ask in &req.asks {
+            // Opportunistic asks belong to the opportunistic allocator, not the capacity scheduler.
+            if ask.execution_type == ExecutionType::Opportunistic {
+                continue;
+            }
+            let mut ask = ask.clone();
+            ask.capability = rc.normalize(&ask.capability, &min, &max, &min);
+            asks.push(ask);
+        }
+        self.update_asks(app, &asks);
+        let additions: Vec<u32> = req
+            .blacklist_additions
+            .iter()
+            .map(|b| self.names.intern(b))
+            .collect();
+        let removals: Vec<u32> = req
+            .blacklist_removals
+            .iter()
+            .filter_map(|b| self.names.lookup(b))
+            .collect();
+        let headroom = self.headroom(leaf, &self.apps[app].user);
+        let num_cluster_nodes = self.nodes.len() as u32;
+
+        let t = self.apps[app].attempt.as_mut().expect("checked above");
+        t.blacklist.extend(additions);
+        for r in removals {
+            t.blacklist.remove(&r);
+        }
+        let newly = std::mem::take(&mut t.newly_allocated);
+        let completed = std::mem::take(&mut t.completed);
+        let mut allocated = Vec::with_capacity(newly.len());
+        for id in newly {
+            let Some(c) = self.containers.get_mut(id) else {
+                continue;
+            };
+            if c.state == ContainerState::Allocated {
+                c.state = ContainerState::Acquired;
+            }
+            let host = self
+                .nodes
+                .get(c.node)
+                .map(|n| n.host.clone())
+                .unwrap_or_default();
+            allocated.push(AllocatedContainer {
+                id,
+                yarn_id: c.yarn_id,
+                node: c.node,
+                host,
+                resource: c.resource,
+                key: c.key,
+                execution_type: c.execution_type,
+                is_am: c.is_am,
+            });
+        }
+        let response = AllocateResponse {
+            response_id: (last_id.wrapping_add(1)) & 0x7fff_ffff,
+            allocated,
+            completed,
+            headroom,
+            num_cluster_nodes,
+            preemption: None,
+        };
+        let t = self.apps[app].attempt.as_mut().expect("checked above");
+        t.last_response = Some(response.clone());
+        Ok(response)
+    }
+}

@@ -1,0 +1,759 @@
+//! Application and attempt lifecycle (spec §3.1–§3.4): submission with YARN's rejection
+//! reasons, attempts, activation under the AM limits, removal; moving and re-prioritising.
+
+use super::types::{diagnostics, exit_status, Rejection, ResourceRequest, SchedulerKey};
+use super::{CapacityScheduler, SchedulerError};
+use crate::config::QueueState;
+use crate::ids::{AppId, ApplicationId};
+use crate::resource::Resource;
+use crate::state::app::{Attempt, AttemptState, SchedulerApp};
+use crate::state::queue::{QueueId, QueueLookupError};
+use crate::state::request::LocationRequest;
+
+/// A new application (APP_ADDED).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AppSubmission {
+    /// Full queue path or unique short leaf name.
+    pub queue: String,
+    pub user: String,
+    /// The user's groups, for queue ACLs (`yarn.acl.enable`).
+    pub groups: Vec<String>,
+    /// Application priority; `None` ⇒ the leaf's default.
+    pub priority: Option<i32>,
+}
+
+impl AppSubmission {
+    pub fn new(queue: &str, user: &str) -> Self {
+        AppSubmission {
+            queue: queue.to_string(),
+            user: user.to_string(),
+            groups: Vec::new(),
+            priority: None,
+        }
+    }
+}
+
+/// A new attempt (APP_ATTEMPT_ADDED).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AttemptSubmission {
+    /// The AM container's size (normalised here).
+    pub am_resource: Resource,
+    /// An unmanaged AM runs outside the cluster: no AM container is asked for.
+    pub unmanaged: bool,
+    /// Work-preserving AM restart: take over the previous attempt's running containers.
+    pub keep_containers: bool,
+}
+
+impl AttemptSubmission {
+    pub fn with_am(am_resource: Resource) -> Self {
+        AttemptSubmission {
+            am_resource,
+            unmanaged: false,
+            keep_containers: false,
+        }
+    }
+}
+
+fn access_denied(message: String) -> Rejection {
+    Rejection {
+        message: format!("org.apache.hadoop.security.AccessControlException: {message}"),
+    }
+}
+
+impl CapacityScheduler {
+    fn app_or_err(&self, app: AppId) -> Result<&SchedulerApp, SchedulerError> {
+        self.apps.get(app).ok_or_else(|| {
+            SchedulerError::UnknownApplication(format!("unknown application id {}", app.as_u64()))
+        })
+    }
+
+    /// APP_ADDED: accepts the application or rejects it with YARN's message (spec §3.1).
+    pub fn submit_application(
+        &mut self,
+        now_ms: i64,
+        sub: &AppSubmission,
+    ) -> Result<AppId, Rejection> {
+        let application_id = ApplicationId {
+            cluster_timestamp: self.cluster_timestamp,
+            id: self.next_application_id,
+        };
+        let settings = self.tree.settings();
+        // 1. The system-wide cap counts submissions at root.
+        if self.num_applications[0] >= settings.maximum_applications {
+            return Err(Rejection {
+                message: format!(
+                    "Maximum system application limit reached,cannot accept submission of application: {application_id}"
+                ),
+            });
+        }
+        // 2–3. The queue must exist and be a leaf.
+        let leaf = match self.tree.find(&sub.queue) {
+            Ok(q) => q,
+            Err(QueueLookupError::Unknown(q)) => {
+                return Err(Rejection {
+                    message: format!("Application {application_id} submitted by user {} to unknown queue: {q}", sub.user),
+                })
+            }
+            Err(QueueLookupError::Ambiguous(q)) => {
+                return Err(Rejection {
+                    message: format!(
+                        "Application {application_id} submitted by user {} to ambiguous queue: {q} please use full queue path instead.",
+                        sub.user
+                    ),
+                })
+            }
+        };
+        if !self.tree.is_leaf(leaf) {
+            return Err(Rejection {
+                message: format!(
+                    "Application {application_id} submitted by user : {} to non-leaf queue : {}",
+                    sub.user, sub.queue
+                ),
+            });
+        }
+        // ACLs are the RM's check (ClientRMService/RMAppManager), enforced only with yarn.acl.enable.
+        if settings.acl_enabled && !self.can_submit(leaf, &sub.user, &sub.groups) {
+            return Err(Rejection {
+                message: format!(
+                    "User {} does not have permission to submit {application_id} to queue {}",
+                    sub.user,
+                    self.tree.path(leaf)
+                ),
+            });
+        }
+        // 4. The leaf's own checks, then every ancestor's state.
+        self.validate_submit_to_leaf(leaf, &sub.user, &application_id.to_string())?;
+
+        let max_priority = settings.max_cluster_application_priority;
+        let default_priority = self
+            .tree
+            .conf(leaf)
+            .leaf
+            .as_ref()
+            .map(|l| l.default_application_priority)
+            .unwrap_or(0);
+        let priority = sub
+            .priority
+            .unwrap_or(default_priority)
+            .min(max_priority.max(default_priority));
+        self.next_application_id += 1;
+        let mut at = self.tree.parent(leaf);
+        while let Some(q) = at {
+            self.num_applications[q] += 1;
+            at = self.tree.parent(q);
+        }
+        let id = self.apps.insert(SchedulerApp {
+            application_id,
+            queue: leaf,
+            user: sub.user.clone(),
+            priority,
+            attempt: None,
+            attempts_made: 0,
+            submit_time_ms: now_ms,
+        });
+        Ok(id)
+    }
+
+    /// Queue ACL: allowed at the queue or any ancestor, by SUBMIT_APPLICATIONS or
+    /// ADMINISTER_QUEUE (spec §1.4).
+    pub fn can_submit(&self, queue: QueueId, user: &str, groups: &[String]) -> bool {
+        let groups: Vec<&str> = groups.iter().map(String::as_str).collect();
+        let mut at = Some(queue);
+        while let Some(q) = at {
+            let c = self.tree.conf(q);
+            if c.acl_submit_applications.is_user_allowed(user, &groups)
+                || c.acl_administer_queue.is_user_allowed(user, &groups)
+            {
+                return true;
+            }
+            at = self.tree.parent(q);
+        }
+        false
+    }
+
+    /// `LeafQueue.validateSubmitApplication` and the ancestors' state checks.
+    fn validate_submit_to_leaf(
+        &self,
+        leaf: QueueId,
+        user: &str,
+        app: &str,
+    ) -> Result<(), Rejection> {
+        let path = self.tree.path(leaf);
+        if self.tree.queue(leaf).state != QueueState::Running {
+            return Err(access_denied(format!(
+                "Queue {path} is STOPPED. Cannot accept submission of application: {app}"
+            )));
+        }
+        let lr = self.leaf(leaf).expect("a leaf");
+        let limits = self.tree.queue(leaf).leaf.expect("leaf limits");
+        let n = lr.num_attempts() as i32;
+        if n >= limits.max_applications {
+            return Err(access_denied(format!(
+                "Queue {path} already has {n} applications, cannot accept submission of application: {app}"
+            )));
+        }
+        let user_apps = lr
+            .users
+            .get(user)
+            .map(|u| (u.pending_apps + u.active_apps) as i32)
+            .unwrap_or(0);
+        if user_apps >= limits.max_applications_per_user {
+            return Err(access_denied(format!(
+                "Queue {path} already has {user_apps} applications from user {user} cannot accept submission of application: {app}"
+            )));
+        }
+        let mut at = self.tree.parent(leaf);
+        while let Some(q) = at {
+            if self.tree.queue(q).state != QueueState::Running {
+                return Err(access_denied(format!(
+                    "Queue {} is STOPPED. Cannot accept submission of application: {app}",
+                    self.tree.path(q)
+                )));
+            }
+            at = self.tree.parent(q);
+        }
+        Ok(())
+    }
+
+    /// APP_ATTEMPT_ADDED (spec §3.2): the attempt becomes pending (or non-runnable under
+    /// max-parallel-apps), asks for its AM container, and activation runs.
+    pub fn add_attempt(
+        &mut self,
+        now_ms: i64,
+        app: AppId,
+        attempt: AttemptSubmission,
+    ) -> Result<(), SchedulerError> {
+        let a = self.app_or_err(app)?;
+        if a.attempt.is_some() {
+            return Err(SchedulerError::Refused(format!(
+                "application {} already has a live attempt",
+                a.application_id
+            )));
+        }
+        let (leaf, user) = (a.queue, a.user.clone());
+        let s = self.tree.settings();
+        let min = s.minimum_allocation;
+        let am_resource = if attempt.unmanaged {
+            min
+        } else {
+            s.resource_calculator.normalize(
+                &attempt.am_resource,
+                &min,
+                &self.cluster_max_allocation(leaf),
+                &min,
+            )
+        };
+        let weight = self.user_weight(leaf, &user);
+        let runnable = self.is_runnable(leaf, &user);
+        {
+            let a = &mut self.apps[app];
+            a.attempts_made += 1;
+            let mut at = Attempt::new(a.attempts_made, am_resource, attempt.unmanaged);
+            at.state = if runnable {
+                AttemptState::Pending
+            } else {
+                AttemptState::NonRunnable
+            };
+            a.attempt = Some(at);
+        }
+        // Work-preserving AM restart: the new attempt adopts the running containers kept from
+        // the last one; otherwise they are killed.
+        for c in self.kept_containers_take(app) {
+            if attempt.keep_containers {
+                let r = self.containers[c].resource;
+                let t = self.apps[app].attempt.as_mut().expect("just created");
+                t.live_containers.insert(c);
+                t.used += r;
+            } else {
+                self.complete_container(
+                    now_ms,
+                    c,
+                    exit_status::ABORTED,
+                    diagnostics::COMPLETED_APPLICATION,
+                    super::containers::Completion::Killed,
+                );
+            }
+        }
+        let entry = (self.apps[app].priority, self.apps[app].application_id, app);
+        let lr = self.leaf_mut(leaf);
+        let u = lr.users.entry(&user, weight);
+        if runnable {
+            u.pending_apps += 1;
+            lr.insert_pending(entry);
+        } else {
+            lr.non_runnable.push(app);
+        }
+        if !attempt.unmanaged {
+            // The RM asks for the AM container on the attempt's behalf: priority 0, ANY, one.
+            let ask = ResourceRequest::any(0, am_resource, 1);
+            self.update_asks(app, std::slice::from_ref(&ask));
+        }
+        if !self.tree.cluster_resource().is_zero() {
+            self.activate_applications(leaf, now_ms);
+        }
+        Ok(())
+    }
+
+    /// Max-parallel-apps: the user and the leaf and every ancestor must have room.
+    fn is_runnable(&self, leaf: QueueId, user: &str) -> bool {
+        let s = self.tree.settings();
+        let user_cap = s
+            .user_max_parallel_apps_by_user
+            .get(user)
+            .copied()
+            .or(s.user_max_parallel_apps);
+        if let Some(cap) = user_cap {
+            let running = self
+                .apps
+                .iter()
+                .filter(|(_, a)| {
+                    a.user == user
+                        && a.attempt
+                            .as_ref()
+                            .is_some_and(|t| t.state != AttemptState::NonRunnable)
+                })
+                .count() as i32;
+            if running >= cap {
+                return false;
+            }
+        }
+        let mut at = Some(leaf);
+        while let Some(q) = at {
+            if let Some(cap) = self.tree.conf(q).max_parallel_apps.or(s.max_parallel_apps) {
+                if self.runnable_in_subtree(q) >= cap {
+                    return false;
+                }
+            }
+            at = self.tree.parent(q);
+        }
+        true
+    }
+
+    fn runnable_in_subtree(&self, q: QueueId) -> i32 {
+        self.apps
+            .iter()
+            .filter(|(_, a)| {
+                a.attempt
+                    .as_ref()
+                    .is_some_and(|t| t.state != AttemptState::NonRunnable)
+                    && self.is_ancestor_or_self(q, a.queue)
+            })
+            .count() as i32
+    }
+
+    fn is_ancestor_or_self(&self, ancestor: QueueId, mut q: QueueId) -> bool {
+        loop {
+            if q == ancestor {
+                return true;
+            }
+            match self.tree.parent(q) {
+                Some(p) => q = p,
+                None => return false,
+            }
+        }
+    }
+
+    /// `LeafQueue.activateApplications` (spec §3.2): pending attempts become active while the
+    /// queue and user AM limits allow, skipping (not stopping at) those that do not fit.
+    pub(crate) fn activate_applications(&mut self, leaf: QueueId, _now_ms: i64) {
+        let rc = self.tree.settings().resource_calculator;
+        let pending: Vec<(i32, ApplicationId, AppId)> = self
+            .leaf(leaf)
+            .map(|l| l.pending.clone())
+            .unwrap_or_default();
+        if pending.is_empty() {
+            return;
+        }
+        let am_limit = self.tree.am_resource_limit(leaf);
+        // YARN computes the user AM limit once per pass, with the first candidate's weight.
+        let first_weight = self.user_weight(leaf, &self.apps[pending[0].2].user);
+        let active_users = self
+            .leaf(leaf)
+            .map(|l| l.users.active_users_for_am_limit())
+            .unwrap_or(0);
+        let user_am_limit = self
+            .tree
+            .user_am_resource_limit(leaf, active_users, first_weight);
+        for (priority, application_id, app) in pending {
+            let (user, am) = {
+                let a = &self.apps[app];
+                (
+                    a.user.clone(),
+                    a.attempt
+                        .as_ref()
+                        .map(|t| t.am_resource)
+                        .unwrap_or(Resource::ZERO),
+                )
+            };
+            let lr = self.leaf(leaf).expect("a leaf");
+            let queue_am_used = lr.am_used;
+            let exempt = lr.active.is_empty() || queue_am_used.is_zero();
+            if !rc.fits_in(&(queue_am_used + am), &am_limit) && !exempt {
+                continue;
+            }
+            let user_am_used = lr
+                .users
+                .get(&user)
+                .map(|u| u.am_used)
+                .unwrap_or(Resource::ZERO);
+            if !rc.fits_in(&(user_am_used + am), &user_am_limit) && !exempt {
+                continue;
+            }
+            let lr = self.leaf_mut(leaf);
+            lr.pending.retain(|e| e.2 != app);
+            lr.insert_active((priority, application_id, app));
+            lr.am_used += am;
+            if let Some(u) = lr.users.get_mut(&user) {
+                u.pending_apps -= 1;
+                u.active_apps += 1;
+                u.am_used += am;
+            }
+            if let Some(t) = self.apps[app].attempt.as_mut() {
+                t.state = AttemptState::Active;
+                t.am_counted = true;
+            }
+        }
+    }
+
+    /// APP_ATTEMPT_REMOVED (spec §3.3).
+    pub fn remove_attempt(
+        &mut self,
+        now_ms: i64,
+        app: AppId,
+        keep_containers: bool,
+    ) -> Result<(), SchedulerError> {
+        let a = self.app_or_err(app)?;
+        let Some(attempt) = a.attempt.as_ref() else {
+            return Err(SchedulerError::NoAttempt(format!(
+                "application {} has no attempt",
+                a.application_id
+            )));
+        };
+        let (leaf, user) = (a.queue, a.user.clone());
+        let state = attempt.state;
+        let containers: Vec<_> = attempt
+            .live_containers
+            .iter()
+            .chain(attempt.reservations.iter())
+            .copied()
+            .collect();
+        let kept: Vec<_> = containers
+            .iter()
+            .copied()
+            .filter(|c| {
+                keep_containers
+                    && self
+                        .containers
+                        .get(*c)
+                        .is_some_and(|c| c.state == super::types::ContainerState::Running)
+            })
+            .collect();
+        for c in containers.iter().copied().filter(|c| !kept.contains(c)) {
+            let reserved = self.containers.get(c).is_some_and(|c| c.is_reserved());
+            let diag = if reserved {
+                diagnostics::APPLICATION_COMPLETE
+            } else {
+                diagnostics::COMPLETED_APPLICATION
+            };
+            self.complete_container(
+                now_ms,
+                c,
+                exit_status::ABORTED,
+                diag,
+                super::containers::Completion::Killed,
+            );
+        }
+        let delta = self.apps[app]
+            .attempt
+            .as_mut()
+            .expect("attempt")
+            .requests
+            .clear();
+        self.apply_pending_delta(leaf, &user, delta);
+        let attempt = self.apps[app].attempt.take().expect("attempt");
+        // Containers kept across attempts stay charged to the app; the next attempt adopts them.
+        if !kept.is_empty() {
+            self.apps[app].attempt = None;
+            self.kept_containers_insert(app, kept);
+        }
+        let lr = self.leaf_mut(leaf);
+        lr.remove(app);
+        if attempt.am_counted {
+            lr.am_used -= attempt.am_resource;
+        }
+        if let Some(u) = lr.users.get_mut(&user) {
+            match state {
+                AttemptState::Active => u.active_apps -= 1,
+                AttemptState::Pending => u.pending_apps -= 1,
+                AttemptState::NonRunnable => {}
+            }
+            if attempt.am_counted {
+                u.am_used -= attempt.am_resource;
+            }
+        }
+        lr.users.remove_if_empty(&user);
+        self.promote_non_runnable(now_ms);
+        self.activate_applications(leaf, now_ms);
+        Ok(())
+    }
+
+    /// Non-runnable attempts that now have room become pending (max-parallel-apps).
+    fn promote_non_runnable(&mut self, now_ms: i64) {
+        let leaves: Vec<QueueId> = self.tree.leaves().collect();
+        for leaf in leaves {
+            let waiting: Vec<AppId> = self
+                .leaf(leaf)
+                .map(|l| l.non_runnable.clone())
+                .unwrap_or_default();
+            for app in waiting {
+                let user = self.apps[app].user.clone();
+                if !self.is_runnable(leaf, &user) {
+                    continue;
+                }
+                let entry = (self.apps[app].priority, self.apps[app].application_id, app);
+                if let Some(t) = self.apps[app].attempt.as_mut() {
+                    t.state = AttemptState::Pending;
+                }
+                let lr = self.leaf_mut(leaf);
+                lr.non_runnable.retain(|a| *a != app);
+                lr.insert_pending(entry);
+                if let Some(u) = lr.users.get_mut(&user) {
+                    u.pending_apps += 1;
+                }
+            }
+            self.activate_applications(leaf, now_ms);
+        }
+    }
+
+    /// APP_REMOVED (spec §3.4): the ancestors' counters drop; a DRAINING queue with no
+    /// applications left becomes STOPPED.
+    pub fn remove_application(&mut self, now_ms: i64, app: AppId) -> Result<(), SchedulerError> {
+        self.app_or_err(app)?;
+        if self.apps[app].attempt.is_some() {
+            self.remove_attempt(now_ms, app, false)?;
+        }
+        for c in self.kept_containers_take(app) {
+            self.complete_container(
+                now_ms,
+                c,
+                exit_status::ABORTED,
+                diagnostics::COMPLETED_APPLICATION,
+                super::containers::Completion::Killed,
+            );
+        }
+        let a = self.apps.remove(app).expect("checked above");
+        let leaf = a.queue;
+        let mut at = self.tree.parent(leaf);
+        while let Some(q) = at {
+            self.num_applications[q] -= 1;
+            at = self.tree.parent(q);
+        }
+        if let Some(lr) = self.leaves[leaf].as_mut() {
+            lr.users.remove_if_empty(&a.user);
+        }
+        self.drain_stopped_queues();
+        Ok(())
+    }
+
+    /// DRAINING queues with no applications left become STOPPED, bottom-up.
+    pub(crate) fn drain_stopped_queues(&mut self) {
+        for q in (0..self.tree.len()).rev() {
+            if self.tree.queue(q).state != QueueState::Draining {
+                continue;
+            }
+            let apps = match self.leaf(q) {
+                Some(lr) => {
+                    lr.num_attempts() as i32
+                        + self
+                            .apps
+                            .iter()
+                            .filter(|(_, a)| a.queue == q && a.attempt.is_none())
+                            .count() as i32
+                }
+                None => self.num_applications[q],
+            };
+            if apps == 0 {
+                self.tree.queue_mut(q).state = QueueState::Stopped;
+            }
+        }
+    }
+
+    /// `yarn application -movetoqueue`: the application, its usage and asks move to another
+    /// leaf, which must accept it as a new submission would (state, application limits).
+    pub fn move_application(
+        &mut self,
+        now_ms: i64,
+        app: AppId,
+        target: &str,
+    ) -> Result<(), SchedulerError> {
+        let a = self.app_or_err(app)?;
+        let (source, user, application_id) = (a.queue, a.user.clone(), a.application_id);
+        let dest = self
+            .tree
+            .find(target)
+            .map_err(|e| SchedulerError::Refused(format!("Move to queue {target} failed: {e}")))?;
+        if !self.tree.is_leaf(dest) {
+            return Err(SchedulerError::Refused(format!(
+                "Move to queue {target} failed: {target} is not a leaf queue"
+            )));
+        }
+        if dest == source {
+            return Err(SchedulerError::Refused(format!(
+                "App {application_id} is already in queue {}",
+                self.tree.path(dest)
+            )));
+        }
+        self.validate_submit_to_leaf(dest, &user, &application_id.to_string())
+            .map_err(|r| SchedulerError::Refused(r.message))?;
+
+        // Detach from the source: usage, asks, AM usage and the attempt's place.
+        let (used, reserved, pending, state, am, am_counted) = match self.apps[app].attempt.as_ref()
+        {
+            Some(t) => (
+                t.used,
+                t.reserved,
+                t.requests.pending(),
+                Some(t.state),
+                t.am_resource,
+                t.am_counted,
+            ),
+            None => (
+                Resource::ZERO,
+                Resource::ZERO,
+                Resource::ZERO,
+                None,
+                Resource::ZERO,
+                false,
+            ),
+        };
+        let kept_used: Resource = self
+            .kept_containers_of(app)
+            .iter()
+            .filter_map(|c| self.containers.get(*c))
+            .map(|c| c.resource)
+            .sum();
+        let total_used = used + reserved + kept_used;
+        let had_demand = !pending.is_zero();
+        self.add_queue_used(source, &user, -total_used);
+        self.add_queue_reserved(source, -reserved);
+        self.apply_pending_delta(
+            source,
+            &user,
+            crate::state::request::PendingDelta {
+                before: pending,
+                after: Resource::ZERO,
+            },
+        );
+        let weight = self.user_weight(dest, &user);
+        let lr = self.leaf_mut(source);
+        lr.remove(app);
+        if am_counted {
+            lr.am_used -= am;
+        }
+        if let Some(u) = lr.users.get_mut(&user) {
+            match state {
+                Some(AttemptState::Active) => u.active_apps -= 1,
+                Some(AttemptState::Pending) => u.pending_apps -= 1,
+                _ => {}
+            }
+            if am_counted {
+                u.am_used -= am;
+            }
+        }
+        lr.users.remove_if_empty(&user);
+        let mut at = self.tree.parent(source);
+        while let Some(q) = at {
+            self.num_applications[q] -= 1;
+            at = self.tree.parent(q);
+        }
+
+        // Attach to the target, keeping the attempt's state (an active attempt stays active).
+        self.apps[app].queue = dest;
+        let mut at = self.tree.parent(dest);
+        while let Some(q) = at {
+            self.num_applications[q] += 1;
+            at = self.tree.parent(q);
+        }
+        let entry = (self.apps[app].priority, application_id, app);
+        let lr = self.leaf_mut(dest);
+        lr.users.entry(&user, weight);
+        match state {
+            Some(AttemptState::Active) => {
+                lr.insert_active(entry);
+                if am_counted {
+                    lr.am_used += am;
+                }
+                let u = lr.users.get_mut(&user).expect("just created");
+                u.active_apps += 1;
+                if am_counted {
+                    u.am_used += am;
+                }
+            }
+            Some(AttemptState::Pending) => {
+                lr.insert_pending(entry);
+                lr.users.get_mut(&user).expect("just created").pending_apps += 1;
+            }
+            Some(AttemptState::NonRunnable) => lr.non_runnable.push(app),
+            None => {}
+        }
+        self.add_queue_used(dest, &user, total_used);
+        self.add_queue_reserved(dest, reserved);
+        if had_demand {
+            self.apply_pending_delta(
+                dest,
+                &user,
+                crate::state::request::PendingDelta {
+                    before: Resource::ZERO,
+                    after: pending,
+                },
+            );
+        }
+        self.activate_applications(source, now_ms);
+        self.activate_applications(dest, now_ms);
+        Ok(())
+    }
+
+    /// `updateApplicationPriority`: clamps to `yarn.cluster.max-application-priority` and
+    /// re-orders the leaf. Returns the priority in force.
+    pub fn update_application_priority(
+        &mut self,
+        app: AppId,
+        priority: i32,
+    ) -> Result<i32, SchedulerError> {
+        self.app_or_err(app)?;
+        let max = self.tree.settings().max_cluster_application_priority;
+        let effective = priority.min(max);
+        let leaf = self.apps[app].queue;
+        self.apps[app].priority = effective;
+        self.leaf_mut(leaf).reprioritise(app, effective);
+        Ok(effective)
+    }
+
+    /// Asks for an attempt (AM allocate or the RM's AM ask), replacing entries (spec §4.8).
+    pub(crate) fn update_asks(&mut self, app: AppId, asks: &[ResourceRequest]) {
+        let (leaf, user) = (self.apps[app].queue, self.apps[app].user.clone());
+        for ask in asks {
+            let name = if ask.resource_name == super::types::ANY {
+                None
+            } else {
+                Some(self.names.intern(&ask.resource_name))
+            };
+            let req = LocationRequest {
+                count: ask.num_containers,
+                capability: ask.capability,
+                relax_locality: ask.relax_locality,
+            };
+            let Some(t) = self.apps[app].attempt.as_mut() else {
+                return;
+            };
+            let delta = t.requests.update(ask.key, name, req);
+            self.apply_pending_delta(leaf, &user, delta);
+        }
+    }
+
+    /// The scheduler key of AM containers.
+    pub(crate) const AM_KEY: SchedulerKey = SchedulerKey {
+        priority: 0,
+        allocation_request_id: 0,
+    };
+}

@@ -1,0 +1,148 @@
+//! The end of a container, whatever ends it (spec §3.6): NM completion, AM release, scheduler
+//! kill, expiry, unreservation. One path, so the accounting cannot drift.
+
+use super::types::{ContainerState, ContainerStatus};
+use super::{CapacityScheduler, SchedulerError};
+use crate::ids::{AppId, ContainerId};
+
+/// Who ended the container; decides its final state and whether the NM must kill it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Completion {
+    /// The NodeManager reported it finished.
+    Finished,
+    /// The AM released it.
+    Released,
+    /// The scheduler or RM killed it (attempt end, lost node, unreservation, preemption).
+    Killed,
+    /// Allocated but never launched within the expiry interval.
+    Expired,
+}
+
+impl CapacityScheduler {
+    /// Completes a live or reserved container: frees the node, the app, the queue and user
+    /// usage; reports the status to the attempt; re-adds the ask of a container the AM never
+    /// acquired; tells the NM to kill a container the scheduler ended while it runs.
+    pub(crate) fn complete_container(
+        &mut self,
+        _now_ms: i64,
+        id: ContainerId,
+        exit_status: i32,
+        diagnostics: &str,
+        how: Completion,
+    ) -> bool {
+        let Some(c) = self.containers.remove(id) else {
+            return false;
+        };
+        let app = c.app;
+        let (leaf, user) = match self.apps.get(app) {
+            Some(a) => (a.queue, a.user.clone()),
+            None => return true,
+        };
+        let reserved = c.state == ContainerState::Reserved;
+        if let Some(node) = self.nodes.get_mut(c.node) {
+            if reserved {
+                if node.reserved == Some(id) {
+                    node.reserved = None;
+                }
+            } else {
+                node.allocated -= c.resource;
+                node.containers.remove(&id);
+                let ran_there =
+                    matches!(c.state, ContainerState::Acquired | ContainerState::Running);
+                if ran_there
+                    && matches!(
+                        how,
+                        Completion::Released | Completion::Killed | Completion::Expired
+                    )
+                {
+                    node.to_kill.push(id);
+                }
+            }
+        }
+        self.add_queue_used(leaf, &user, -c.resource);
+        if reserved {
+            self.add_queue_reserved(leaf, -c.resource);
+        }
+        let mut restore = None;
+        if let Some(t) = self.apps[app].attempt.as_mut() {
+            if reserved {
+                t.reserved -= c.resource;
+                t.reservations.retain(|r| *r != id);
+                if let Some(k) = t.requests.get_mut(&c.key) {
+                    k.reserved = k.reserved.saturating_sub(1);
+                    k.re_reservations = 0;
+                }
+            } else if t.live_containers.remove(&id) {
+                t.used -= c.resource;
+                t.newly_allocated.retain(|n| *n != id);
+                if t.am_container == Some(id) {
+                    t.am_container = None;
+                }
+                t.completed.push(ContainerStatus {
+                    id,
+                    yarn_id: c.yarn_id,
+                    exit_status,
+                    diagnostics: diagnostics.to_string(),
+                });
+                // Killed before the AM acquired it: put the ask back so the AM need not re-ask.
+                if c.state == ContainerState::Allocated
+                    && how != Completion::Released
+                    && how != Completion::Finished
+                {
+                    restore = Some((c.key, c.resource));
+                }
+            }
+        } else if let Some(kept) = self.kept_containers.get_mut(&app) {
+            kept.retain(|k| *k != id);
+        }
+        if let Some((key, capability)) = restore {
+            let delta = self.apps[app]
+                .attempt
+                .as_mut()
+                .expect("attempt")
+                .requests
+                .restore(key, capability);
+            self.apply_pending_delta(leaf, &user, delta);
+        }
+        true
+    }
+
+    /// CONTAINER_EXPIRED: allocated (or acquired) but never launched within
+    /// `yarn.resourcemanager.rm.container-allocation.expiry-interval-ms`.
+    pub fn container_expired(
+        &mut self,
+        now_ms: i64,
+        id: ContainerId,
+    ) -> Result<(), SchedulerError> {
+        let state = self.containers.get(id).map(|c| c.state).ok_or_else(|| {
+            SchedulerError::UnknownContainer(format!("unknown container id {}", id.as_u64()))
+        })?;
+        if !matches!(state, ContainerState::Allocated | ContainerState::Acquired) {
+            // Terminal states and launched containers ignore the event, as RMContainerImpl does.
+            return Ok(());
+        }
+        self.complete_container(
+            now_ms,
+            id,
+            super::types::exit_status::ABORTED,
+            super::types::diagnostics::EXPIRED,
+            Completion::Expired,
+        );
+        Ok(())
+    }
+
+    pub(crate) fn kept_containers_insert(&mut self, app: AppId, containers: Vec<ContainerId>) {
+        self.kept_containers
+            .entry(app)
+            .or_default()
+            .extend(containers);
+    }
+
+    pub(crate) fn kept_containers_take(&mut self, app: AppId) -> Vec<ContainerId> {
+        self.kept_containers.remove(&app).unwrap_or_default()
+    }
+
+    pub(crate) fn kept_containers_of(&self, app: AppId) -> Vec<ContainerId> {
+        self.kept_containers.get(&app).cloned().unwrap_or_default()
+    }
+}

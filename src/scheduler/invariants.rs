@@ -1,0 +1,318 @@
+//! The invariant checker run after every step in tests and simulations: every container is
+//! accounted for exactly once, and every total equals the sum of its parts.
+
+use std::collections::HashMap;
+
+use super::CapacityScheduler;
+use crate::resource::Resource;
+use crate::state::app::AttemptState;
+
+impl CapacityScheduler {
+    /// Checks every invariant; returns all violations found.
+    pub fn check_invariants(&self) -> Result<(), Vec<String>> {
+        let mut v = Vec::new();
+        let rc = self.tree.settings().resource_calculator;
+        let cluster = self.tree.cluster_resource();
+
+        // Nodes: allocated = Σ their containers; reservations match.
+        for (nid, n) in self.nodes.iter() {
+            let mut sum = Resource::ZERO;
+            for c in &n.containers {
+                match self.containers.get(*c) {
+                    Some(rc) if rc.node == nid && !rc.is_reserved() => sum += rc.resource,
+                    _ => v.push(format!(
+                        "node {} lists container {} that is not running there",
+                        n.host,
+                        c.as_u64()
+                    )),
+                }
+            }
+            if sum != n.allocated {
+                v.push(format!(
+                    "node {}: allocated {} but its containers sum to {sum}",
+                    n.host, n.allocated
+                ));
+            }
+            if let Some(r) = n.reserved {
+                if !self
+                    .containers
+                    .get(r)
+                    .is_some_and(|c| c.is_reserved() && c.node == nid)
+                {
+                    v.push(format!(
+                        "node {} reserved by {} which is not its reservation",
+                        n.host,
+                        r.as_u64()
+                    ));
+                }
+            }
+            if !n.allocated.fits_in(&n.total) && !n.total.is_zero() {
+                v.push(format!(
+                    "node {}: allocated {} exceeds total {}",
+                    n.host, n.allocated, n.total
+                ));
+            }
+        }
+
+        // Containers: each on exactly the node and app that list it.
+        let mut per_app_used: HashMap<_, Resource> = HashMap::new();
+        let mut per_app_reserved: HashMap<_, Resource> = HashMap::new();
+        for (cid, c) in self.containers.iter() {
+            if c.state.is_terminal() {
+                v.push(format!(
+                    "container {} is terminal ({:?}) but still tracked",
+                    c.yarn_id, c.state
+                ));
+            }
+            match self.nodes.get(c.node) {
+                None => v.push(format!("container {} on an unknown node", c.yarn_id)),
+                Some(n) if c.is_reserved() => {
+                    if n.reserved != Some(cid) {
+                        v.push(format!(
+                            "reservation {} not held by its node {}",
+                            c.yarn_id, n.host
+                        ));
+                    }
+                }
+                Some(n) => {
+                    if !n.containers.contains(&cid) {
+                        v.push(format!(
+                            "container {} missing from node {}",
+                            c.yarn_id, n.host
+                        ));
+                    }
+                }
+            }
+            let Some(a) = self.apps.get(c.app) else {
+                v.push(format!("container {} of an unknown application", c.yarn_id));
+                continue;
+            };
+            let listed = match a.attempt.as_ref() {
+                Some(t) if c.is_reserved() => t.reservations.contains(&cid),
+                Some(t) => t.live_containers.contains(&cid),
+                None => self
+                    .kept_containers
+                    .get(&c.app)
+                    .is_some_and(|k| k.contains(&cid)),
+            };
+            if !listed {
+                v.push(format!(
+                    "container {} ({:?}) not listed by application {}",
+                    c.yarn_id, c.state, a.application_id
+                ));
+            }
+            if c.is_reserved() {
+                *per_app_reserved.entry(c.app).or_default() += c.resource;
+            } else {
+                *per_app_used.entry(c.app).or_default() += c.resource;
+            }
+        }
+
+        // Applications, leaves, users, queues.
+        let n = self.tree.len();
+        let mut queue_used = vec![Resource::ZERO; n];
+        let mut queue_pending = vec![Resource::ZERO; n];
+        let mut queue_reserved = vec![Resource::ZERO; n];
+        let mut apps_in = vec![0i32; n];
+        let mut user_used: HashMap<(usize, &str), Resource> = HashMap::new();
+        for (aid, a) in self.apps.iter() {
+            let used = per_app_used.get(&aid).copied().unwrap_or_default();
+            let reserved = per_app_reserved.get(&aid).copied().unwrap_or_default();
+            if let Some(t) = a.attempt.as_ref() {
+                if t.used != used {
+                    v.push(format!(
+                        "{}: used {} but its containers sum to {used}",
+                        a.application_id, t.used
+                    ));
+                }
+                if t.reserved != reserved {
+                    v.push(format!(
+                        "{}: reserved {} but its reservations sum to {reserved}",
+                        a.application_id, t.reserved
+                    ));
+                }
+                for c in t.live_containers.iter().chain(&t.newly_allocated) {
+                    if !self.containers.contains(*c) {
+                        v.push(format!(
+                            "{} lists a container that no longer exists",
+                            a.application_id
+                        ));
+                    }
+                }
+                let mut at = Some(a.queue);
+                while let Some(q) = at {
+                    queue_pending[q] += t.requests.pending();
+                    at = self.tree.parent(q);
+                }
+            }
+            let mut at = Some(a.queue);
+            while let Some(q) = at {
+                queue_used[q] += used + reserved;
+                queue_reserved[q] += reserved;
+                apps_in[q] += 1;
+                at = self.tree.parent(q);
+            }
+            *user_used.entry((a.queue, a.user.as_str())).or_default() += used + reserved;
+        }
+        let max_alloc = self.tree.settings().maximum_allocation;
+        for q in 0..n {
+            let queue = self.tree.queue(q);
+            if queue.used != queue_used[q] {
+                v.push(format!(
+                    "queue {}: used {} but its containers sum to {}",
+                    self.tree.path(q),
+                    queue.used,
+                    queue_used[q]
+                ));
+            }
+            if self.queue_pending[q] != queue_pending[q] {
+                v.push(format!(
+                    "queue {}: pending {} but asks sum to {}",
+                    self.tree.path(q),
+                    self.queue_pending[q],
+                    queue_pending[q]
+                ));
+            }
+            if self.queue_reserved[q] != queue_reserved[q] {
+                v.push(format!(
+                    "queue {}: reserved {} but reservations sum to {}",
+                    self.tree.path(q),
+                    self.queue_reserved[q],
+                    queue_reserved[q]
+                ));
+            }
+            // Max capacity is a hard cap at commit; a shrinking cluster may leave a queue above
+            // it, never by more than what it held before, so allow one container of slack.
+            if !cluster.is_zero()
+                && !rc.fits_in(&(queue.used - max_alloc), &queue.capacities.effective_max)
+            {
+                v.push(format!(
+                    "queue {}: used {} is more than a container above its maximum {}",
+                    self.tree.path(q),
+                    queue.used,
+                    queue.capacities.effective_max
+                ));
+            }
+            if !self.tree.is_leaf(q) && q != 0 && self.num_applications[q] != apps_in[q] {
+                v.push(format!(
+                    "queue {}: counts {} applications, holds {}",
+                    self.tree.path(q),
+                    self.num_applications[q],
+                    apps_in[q]
+                ));
+            }
+            if q == 0 && self.num_applications[0] != self.apps.len() as i32 {
+                v.push(format!(
+                    "root counts {} applications, {} exist",
+                    self.num_applications[0],
+                    self.apps.len()
+                ));
+            }
+            if let Some(lr) = self.leaf(q) {
+                self.check_leaf(q, lr, &user_used, &mut v);
+            }
+        }
+        if v.is_empty() {
+            Ok(())
+        } else {
+            Err(v)
+        }
+    }
+
+    fn check_leaf(
+        &self,
+        q: usize,
+        lr: &crate::state::leaf::LeafRuntime,
+        user_used: &HashMap<(usize, &str), Resource>,
+        v: &mut Vec<String>,
+    ) {
+        let path = self.tree.path(q);
+        let mut am_used = Resource::ZERO;
+        let mut pending = Resource::ZERO;
+        // Per user: (pending attempts, active attempts, attempts with outstanding asks).
+        let mut counts: HashMap<&str, (u32, u32, u32)> = HashMap::new();
+        let listed = lr
+            .pending
+            .iter()
+            .map(|e| (e.2, AttemptState::Pending))
+            .chain(lr.active.iter().map(|e| (e.2, AttemptState::Active)))
+            .chain(
+                lr.non_runnable
+                    .iter()
+                    .map(|a| (*a, AttemptState::NonRunnable)),
+            );
+        for (app, state) in listed {
+            let Some(a) = self.apps.get(app) else {
+                v.push(format!("leaf {path} lists an unknown application"));
+                continue;
+            };
+            let Some(t) = a.attempt.as_ref() else {
+                v.push(format!(
+                    "leaf {path} lists {} which has no attempt",
+                    a.application_id
+                ));
+                continue;
+            };
+            if t.state != state || a.queue != q {
+                v.push(format!(
+                    "leaf {path}: {} listed as {state:?} but is {:?}",
+                    a.application_id, t.state
+                ));
+            }
+            if t.am_counted {
+                am_used += t.am_resource;
+            }
+            pending += t.requests.pending();
+            let e = counts.entry(a.user.as_str()).or_default();
+            match state {
+                AttemptState::Active => e.1 += 1,
+                AttemptState::Pending => e.0 += 1,
+                AttemptState::NonRunnable => {}
+            }
+            if !t.requests.pending().is_zero() {
+                e.2 += 1;
+            }
+        }
+        if am_used != lr.am_used {
+            v.push(format!(
+                "leaf {path}: AM used {} but active AMs sum to {am_used}",
+                lr.am_used
+            ));
+        }
+        if pending != lr.pending_resource {
+            v.push(format!(
+                "leaf {path}: pending {} but its attempts ask for {pending}",
+                lr.pending_resource
+            ));
+        }
+        let mut active_users = 0;
+        for (name, u) in lr.users.users() {
+            let (p, a, d) = counts.get(name.as_str()).copied().unwrap_or_default();
+            if (u.pending_apps, u.active_apps, u.apps_with_demand) != (p, a, d) {
+                v.push(format!(
+                    "leaf {path}: user {name} counts {}/{}/{} pending/active/asking, holds {p}/{a}/{d}",
+                    u.pending_apps, u.active_apps, u.apps_with_demand
+                ));
+            }
+            if u.is_active() {
+                active_users += 1;
+            }
+            let used = user_used
+                .get(&(q, name.as_str()))
+                .copied()
+                .unwrap_or_default();
+            if u.used != used {
+                v.push(format!(
+                    "leaf {path}: user {name} used {} but containers sum to {used}",
+                    u.used
+                ));
+            }
+        }
+        if active_users != lr.users.active_users() {
+            v.push(format!(
+                "leaf {path}: {} active users counted, {active_users} have asks",
+                lr.users.active_users()
+            ));
+        }
+    }
+}

@@ -1,0 +1,294 @@
+//! The deterministic CapacityScheduler: every YARN scheduler event is a method; time comes in
+//! as `now_ms`; randomness comes from a seeded PRNG held here. No threads, no clocks, no I/O.
+//!
+//! The per-node allocation algorithm lives in `crate::alloc`; this module holds the state and
+//! the bookkeeping every event shares (usage up the tree, users, pending totals).
+
+mod am;
+pub mod apps;
+
+pub(crate) mod containers;
+pub mod error;
+pub mod invariants;
+pub mod nodes;
+pub mod types;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use rand_core::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+pub use error::SchedulerError;
+
+use crate::config::CapacitySchedulerConfiguration;
+use crate::ids::{AppId, ContainerId, GenSlab, NodeId};
+use crate::resource::Resource;
+use crate::state::app::SchedulerApp;
+use crate::state::container::RmContainer;
+use crate::state::leaf::LeafRuntime;
+use crate::state::node::SchedulerNode;
+use crate::state::queue::{QueueId, QueueTree};
+use crate::state::request::PendingDelta;
+use crate::state::users::{QueueLimitInputs, UsersManager};
+
+/// Interned resource names (hosts and racks share YARN's single resource-name space).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Names {
+    ids: HashMap<String, u32>,
+}
+
+impl Names {
+    pub fn intern(&mut self, name: &str) -> u32 {
+        if let Some(&id) = self.ids.get(name) {
+            return id;
+        }
+        let id = self.ids.len() as u32;
+        self.ids.insert(name.to_string(), id);
+        id
+    }
+
+    pub fn lookup(&self, name: &str) -> Option<u32> {
+        self.ids.get(name).copied()
+    }
+}
+
+/// YARN's CapacityScheduler as a deterministic state machine.
+#[derive(Debug, Clone)]
+pub struct CapacityScheduler {
+    pub(crate) tree: QueueTree,
+    /// Run-time state of each leaf, by queue id (None for parents).
+    pub(crate) leaves: Vec<Option<LeafRuntime>>,
+    /// Applications counted per queue (root counts submissions, leaves count attempts).
+    pub(crate) num_applications: Vec<i32>,
+    /// Outstanding asks per queue subtree.
+    pub(crate) queue_pending: Vec<Resource>,
+    /// Reserved resources per queue subtree (also included in `Queue::used`).
+    pub(crate) queue_reserved: Vec<Resource>,
+    pub(crate) nodes: GenSlab<NodeId, SchedulerNode>,
+    pub(crate) node_by_host: HashMap<String, NodeId>,
+    /// Registered nodes per interned rack name.
+    pub(crate) rack_sizes: HashMap<u32, u32>,
+    pub(crate) apps: GenSlab<AppId, SchedulerApp>,
+    pub(crate) containers: GenSlab<ContainerId, RmContainer>,
+    pub(crate) names: Names,
+    pub(crate) cluster_timestamp: i64,
+    pub(crate) next_application_id: i32,
+    pub(crate) rng: Xoshiro256PlusPlus,
+    /// Used by the per-pass user-limit cache: bumps whenever usage changes.
+    pub(crate) usage_epoch: u64,
+    /// Running containers kept across attempts (work-preserving AM restart), by application,
+    /// until the next attempt adopts them.
+    pub(crate) kept_containers: HashMap<AppId, Vec<ContainerId>>,
+}
+
+impl CapacityScheduler {
+    /// A scheduler for `conf`, with YARN application ids stamped `cluster_timestamp` and the
+    /// PRNG seeded with `seed` (async start nodes, tie-breaks).
+    pub fn new(
+        conf: Arc<CapacitySchedulerConfiguration>,
+        cluster_timestamp: i64,
+        seed: u64,
+    ) -> Self {
+        let tree = QueueTree::new(conf);
+        let n = tree.len();
+        let leaves = (0..n)
+            .map(|id| tree.is_leaf(id).then(LeafRuntime::default))
+            .collect();
+        CapacityScheduler {
+            tree,
+            leaves,
+            num_applications: vec![0; n],
+            queue_pending: vec![Resource::ZERO; n],
+            queue_reserved: vec![Resource::ZERO; n],
+            nodes: GenSlab::default(),
+            node_by_host: HashMap::new(),
+            rack_sizes: HashMap::new(),
+            apps: GenSlab::default(),
+            containers: GenSlab::default(),
+            names: Names::default(),
+            cluster_timestamp,
+            next_application_id: 1,
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            usage_epoch: 0,
+            kept_containers: HashMap::new(),
+        }
+    }
+
+    pub fn configuration(&self) -> &Arc<CapacitySchedulerConfiguration> {
+        self.tree.configuration()
+    }
+
+    pub fn queue_tree(&self) -> &QueueTree {
+        &self.tree
+    }
+
+    pub fn cluster_resource(&self) -> Resource {
+        self.tree.cluster_resource()
+    }
+
+    pub fn num_nodes(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn node(&self, id: NodeId) -> Option<&SchedulerNode> {
+        self.nodes.get(id)
+    }
+
+    pub fn node_id(&self, host: &str) -> Option<NodeId> {
+        self.node_by_host.get(host).copied()
+    }
+
+    pub fn nodes(&self) -> impl Iterator<Item = (NodeId, &SchedulerNode)> {
+        self.nodes.iter()
+    }
+
+    pub fn application(&self, id: AppId) -> Option<&SchedulerApp> {
+        self.apps.get(id)
+    }
+
+    pub fn applications(&self) -> impl Iterator<Item = (AppId, &SchedulerApp)> {
+        self.apps.iter()
+    }
+
+    pub fn container(&self, id: ContainerId) -> Option<&RmContainer> {
+        self.containers.get(id)
+    }
+
+    pub fn containers(&self) -> impl Iterator<Item = (ContainerId, &RmContainer)> {
+        self.containers.iter()
+    }
+
+    pub fn leaf(&self, q: QueueId) -> Option<&LeafRuntime> {
+        self.leaves.get(q).and_then(Option::as_ref)
+    }
+
+    pub fn num_applications(&self, q: QueueId) -> i32 {
+        self.num_applications[q]
+    }
+
+    pub fn queue_pending(&self, q: QueueId) -> Resource {
+        self.queue_pending[q]
+    }
+
+    pub fn queue_reserved(&self, q: QueueId) -> Resource {
+        self.queue_reserved[q]
+    }
+
+    pub(crate) fn leaf_mut(&mut self, q: QueueId) -> &mut LeafRuntime {
+        self.leaves[q].as_mut().expect("a leaf queue")
+    }
+
+    /// Adds `delta` (may be negative) to the used resource of `leaf` and its ancestors, and of
+    /// the user. Reservations count as used (spec §8.3).
+    pub(crate) fn add_queue_used(&mut self, leaf: QueueId, user: &str, delta: Resource) {
+        let mut at = Some(leaf);
+        while let Some(q) = at {
+            let queue = self.tree.queue_mut(q);
+            queue.used += delta;
+            at = self.tree.parent(q);
+        }
+        if let Some(u) = self.leaf_mut(leaf).users.get_mut(user) {
+            u.used += delta;
+        }
+        self.usage_epoch += 1;
+    }
+
+    pub(crate) fn add_queue_reserved(&mut self, leaf: QueueId, delta: Resource) {
+        let mut at = Some(leaf);
+        while let Some(q) = at {
+            self.queue_reserved[q] += delta;
+            at = self.tree.parent(q);
+        }
+    }
+
+    /// Applies a change of an attempt's outstanding asks to the queue totals and to the user's
+    /// active state (a user with outstanding asks is active, spec §4.6).
+    pub(crate) fn apply_pending_delta(&mut self, leaf: QueueId, user: &str, delta: PendingDelta) {
+        let change = delta.after - delta.before;
+        if !change.is_zero() {
+            let mut at = Some(leaf);
+            while let Some(q) = at {
+                self.queue_pending[q] += change;
+                at = self.tree.parent(q);
+            }
+            self.leaf_mut(leaf).pending_resource += change;
+        }
+        let had = !delta.before.is_zero();
+        let has = !delta.after.is_zero();
+        if had != has {
+            self.leaf_mut(leaf).users.set_app_demand(user, has);
+            self.usage_epoch += 1;
+        }
+    }
+
+    /// The inputs of the user-limit formula for a leaf.
+    pub(crate) fn limit_inputs(&self, leaf: QueueId) -> QueueLimitInputs {
+        let s = self.tree.settings();
+        let lc = self.tree.conf(leaf).leaf.as_ref().expect("a leaf queue");
+        let c = &self.tree.queue(leaf).capacities;
+        QueueLimitInputs {
+            rc: s.resource_calculator,
+            partition_total: self.tree.cluster_resource(),
+            effective_min: c.effective_min,
+            effective_max: c.effective_max,
+            minimum_allocation: s.minimum_allocation,
+            user_limit_percent: lc.user_limit_percent,
+            user_limit_factor: lc.user_limit_factor,
+        }
+    }
+
+    /// `user`'s limit in `leaf` now (spec §4.6).
+    pub fn user_limit(&self, leaf: QueueId, user: &str) -> Resource {
+        let inputs = self.limit_inputs(leaf);
+        let lr = self.leaf(leaf).expect("a leaf queue");
+        let queue_limit = lr.users.compute_queue_user_limit(&inputs);
+        let weight = lr.users.get(user).map(|u| u.weight).unwrap_or(1.0);
+        UsersManager::user_limit(&inputs, queue_limit, weight)
+    }
+
+    /// The headroom reported to an AM of `user` in `leaf` (`LeafQueue.getHeadroom`, spec §4.6).
+    pub fn headroom(&self, leaf: QueueId, user: &str) -> Resource {
+        let s = self.tree.settings();
+        let rc = s.resource_calculator;
+        let cluster = self.tree.cluster_resource();
+        let user_used = self
+            .leaf(leaf)
+            .and_then(|l| l.users.get(user))
+            .map(|u| u.used)
+            .unwrap_or(Resource::ZERO);
+        let user_room = (self.user_limit(leaf, user) - user_used).non_negative();
+        let queue_room =
+            (self.tree.queue_current_limit(leaf) - self.tree.queue(leaf).used).non_negative();
+        let h = rc.round_down(
+            &Resource::component_min(user_room, queue_room),
+            &s.minimum_allocation,
+        );
+        let cluster_room = cluster - self.tree.root().used;
+        let mut h = rc.min(&cluster, &h, &cluster_room);
+        if h.memory_mb() < 0 {
+            h.set(crate::resource::MEMORY, 0);
+        }
+        h
+    }
+
+    /// A user's configured weight in `leaf` (`user-settings.<user>.weight`, default 1).
+    pub(crate) fn user_weight(&self, leaf: QueueId, user: &str) -> f32 {
+        self.tree
+            .conf(leaf)
+            .leaf
+            .as_ref()
+            .and_then(|l| l.user_weights.get(user).copied())
+            .unwrap_or(1.0)
+    }
+
+    /// Recomputes everything derived from the cluster size and re-runs activation.
+    pub(crate) fn cluster_resource_changed(&mut self, now_ms: i64) {
+        let total: Resource = self.nodes.iter().map(|(_, n)| n.total).sum();
+        self.tree.update_cluster_resource(total);
+        let leaves: Vec<QueueId> = self.tree.leaves().collect();
+        for q in leaves {
+            self.activate_applications(q, now_ms);
+        }
+    }
+}

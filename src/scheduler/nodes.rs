@@ -1,0 +1,235 @@
+//! Node events (spec §3.5): NODE_ADDED (with container reports, for work-preserving recovery),
+//! NODE_REMOVED, NODE_RESOURCE_UPDATE and NODE_UPDATE (the heartbeat).
+
+use std::collections::HashSet;
+
+use super::containers::Completion;
+use super::types::{
+    diagnostics, exit_status, ContainerReport, ContainerState, ExecutionType, NodeStatus, NodeType,
+    NodeUpdateResponse,
+};
+use super::{CapacityScheduler, SchedulerError};
+use crate::ids::{ApplicationAttemptId, NodeId, YarnContainerId};
+use crate::resource::Resource;
+use crate::state::container::RmContainer;
+use crate::state::node::SchedulerNode;
+
+/// A NodeManager registering (NODE_ADDED).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeSpec {
+    pub host: String,
+    pub rack: String,
+    pub resource: Resource,
+    /// Containers already running there (RM restart or NM re-registration).
+    pub containers: Vec<ContainerReport>,
+}
+
+impl NodeSpec {
+    pub fn new(host: &str, rack: &str, resource: Resource) -> Self {
+        NodeSpec {
+            host: host.to_string(),
+            rack: rack.to_string(),
+            resource,
+            containers: Vec::new(),
+        }
+    }
+}
+
+impl CapacityScheduler {
+    fn node_or_err(&self, node: NodeId) -> Result<&SchedulerNode, SchedulerError> {
+        self.nodes.get(node).ok_or_else(|| {
+            SchedulerError::UnknownNode(format!("unknown node id {}", node.as_u64()))
+        })
+    }
+
+    /// NODE_ADDED: the cluster grows, every derived value is recomputed, activation re-runs,
+    /// and reported containers are re-attached to their applications and queues.
+    pub fn add_node(&mut self, now_ms: i64, spec: &NodeSpec) -> Result<NodeId, SchedulerError> {
+        if self.node_by_host.contains_key(&spec.host) {
+            return Err(SchedulerError::DuplicateNode(format!(
+                "node {} is already registered",
+                spec.host
+            )));
+        }
+        if spec.resource.any_negative() {
+            return Err(SchedulerError::InvalidArgument(format!(
+                "node {} has a negative resource {}",
+                spec.host, spec.resource
+            )));
+        }
+        let host_name = self.names.intern(&spec.host);
+        let rack_name = self.names.intern(&spec.rack);
+        let id = self.nodes.insert(SchedulerNode {
+            host: spec.host.clone(),
+            rack: spec.rack.clone(),
+            host_name,
+            rack_name,
+            total: spec.resource,
+            allocated: Resource::ZERO,
+            containers: HashSet::new(),
+            reserved: None,
+            last_heartbeat_ms: now_ms,
+            to_kill: Vec::new(),
+        });
+        self.node_by_host.insert(spec.host.clone(), id);
+        *self.rack_sizes.entry(rack_name).or_default() += 1;
+        for report in &spec.containers {
+            self.recover_container(now_ms, id, report);
+        }
+        self.cluster_resource_changed(now_ms);
+        Ok(id)
+    }
+
+    /// Re-attaches a container an NM reports on registration. Containers of unknown or
+    /// finished applications are killed on the node, as YARN does.
+    fn recover_container(&mut self, now_ms: i64, node: NodeId, report: &ContainerReport) {
+        let Some(app) = self.apps.get(report.app) else {
+            return;
+        };
+        let Some(attempt) = app.attempt.as_ref() else {
+            return;
+        };
+        let (leaf, user) = (app.queue, app.user.clone());
+        let yarn_id = YarnContainerId::new(
+            ApplicationAttemptId {
+                application: app.application_id,
+                attempt: attempt.attempt_id,
+            },
+            0,
+            report.sequence,
+        );
+        let id = self.containers.insert(RmContainer {
+            yarn_id,
+            app: report.app,
+            node,
+            resource: report.resource,
+            key: report.key,
+            state: ContainerState::Running,
+            execution_type: ExecutionType::Guaranteed,
+            node_type: NodeType::OffSwitch,
+            is_am: report.is_am,
+            created_ms: now_ms,
+        });
+        let n = &mut self.nodes[node];
+        n.allocated += report.resource;
+        n.containers.insert(id);
+        let t = self.apps[report.app]
+            .attempt
+            .as_mut()
+            .expect("checked above");
+        t.live_containers.insert(id);
+        t.used += report.resource;
+        t.next_container_sequence = t.next_container_sequence.max(report.sequence + 1);
+        if report.is_am {
+            t.am_container = Some(id);
+            // The AM is running: the RM no longer needs to ask for it.
+            let delta = t.requests.update(
+                Self::AM_KEY,
+                None,
+                crate::state::request::LocationRequest {
+                    count: 0,
+                    capability: report.resource,
+                    relax_locality: true,
+                },
+            );
+            self.apply_pending_delta(leaf, &user, delta);
+        }
+        self.add_queue_used(leaf, &user, report.resource);
+    }
+
+    /// NODE_REMOVED: every container there is killed (ABORTED, "lost node"), its reservation
+    /// dropped, and the cluster shrinks.
+    pub fn remove_node(&mut self, now_ms: i64, node: NodeId) -> Result<(), SchedulerError> {
+        self.node_or_err(node)?;
+        let (containers, reserved): (Vec<_>, _) = {
+            let n = &self.nodes[node];
+            (n.containers.iter().copied().collect(), n.reserved)
+        };
+        let mut containers = containers;
+        containers.sort();
+        for c in containers.into_iter().chain(reserved) {
+            self.complete_container(
+                now_ms,
+                c,
+                exit_status::ABORTED,
+                diagnostics::LOST_NODE,
+                Completion::Killed,
+            );
+        }
+        let n = self.nodes.remove(node).expect("checked above");
+        self.node_by_host.remove(&n.host);
+        if let Some(size) = self.rack_sizes.get_mut(&n.rack_name) {
+            *size -= 1;
+            if *size == 0 {
+                self.rack_sizes.remove(&n.rack_name);
+            }
+        }
+        self.cluster_resource_changed(now_ms);
+        Ok(())
+    }
+
+    /// NODE_RESOURCE_UPDATE: the node's total changes and the tree is recomputed.
+    pub fn update_node_resource(
+        &mut self,
+        now_ms: i64,
+        node: NodeId,
+        resource: Resource,
+    ) -> Result<(), SchedulerError> {
+        self.node_or_err(node)?;
+        if resource.any_negative() {
+            return Err(SchedulerError::InvalidArgument(format!(
+                "negative node resource {resource}"
+            )));
+        }
+        self.nodes[node].total = resource;
+        self.cluster_resource_changed(now_ms);
+        Ok(())
+    }
+
+    /// NODE_UPDATE (spec §3.5): launched containers become RUNNING, completed ones are
+    /// finished with the NM's exit status, then — unless scheduling is asynchronous — the
+    /// scheduler allocates on this node.
+    pub fn node_update(
+        &mut self,
+        now_ms: i64,
+        node: NodeId,
+        status: &NodeStatus,
+    ) -> Result<NodeUpdateResponse, SchedulerError> {
+        self.node_or_err(node)?;
+        self.nodes[node].last_heartbeat_ms = now_ms;
+        for id in &status.launched {
+            if let Some(c) = self.containers.get_mut(*id) {
+                if c.node == node
+                    && matches!(
+                        c.state,
+                        ContainerState::Allocated | ContainerState::Acquired
+                    )
+                {
+                    c.state = ContainerState::Running;
+                }
+            }
+        }
+        for done in &status.completed {
+            let here = self
+                .containers
+                .get(done.id)
+                .is_some_and(|c| c.node == node && !c.is_reserved());
+            if here {
+                self.complete_container(
+                    now_ms,
+                    done.id,
+                    done.exit_status,
+                    &done.diagnostics,
+                    Completion::Finished,
+                );
+            }
+        }
+        let allocated = if self.tree.settings().async_scheduling.enabled {
+            0
+        } else {
+            self.allocate_containers_to_node(now_ms, node, true)
+        };
+        let to_kill = std::mem::take(&mut self.nodes[node].to_kill);
+        Ok(NodeUpdateResponse { to_kill, allocated })
+    }
+}

@@ -1,0 +1,235 @@
+//! The vocabulary of the scheduler's API, in YARN's terms: resource requests, container states
+//! and exit statuses, node and AM heartbeats, and the answers to them.
+
+use crate::ids::{AppId, ContainerId, NodeId, YarnContainerId};
+use crate::resource::Resource;
+
+/// YARN's `ContainerExitStatus` values (hadoop-yarn-api, spec §3.6).
+pub mod exit_status {
+    pub const SUCCESS: i32 = 0;
+    pub const INVALID: i32 = -1000;
+    pub const ABORTED: i32 = -100;
+    pub const DISKS_FAILED: i32 = -101;
+    pub const PREEMPTED: i32 = -102;
+    pub const KILLED_EXCEEDED_VMEM: i32 = -103;
+    pub const KILLED_EXCEEDED_PMEM: i32 = -104;
+    pub const KILLED_BY_APPMASTER: i32 = -105;
+    pub const KILLED_BY_RESOURCEMANAGER: i32 = -106;
+    pub const KILLED_AFTER_APP_COMPLETION: i32 = -107;
+    pub const KILLED_BY_CONTAINER_SCHEDULER: i32 = -108;
+    pub const KILLED_FOR_EXCESS_LOGS: i32 = -109;
+}
+
+/// Diagnostics YARN attaches to containers the scheduler completes.
+pub mod diagnostics {
+    pub const RELEASED_BY_APPLICATION: &str = "Container released by application";
+    pub const COMPLETED_APPLICATION: &str = "Container of a completed application";
+    pub const LOST_NODE: &str = "Container released on a *lost* node";
+    pub const EXPIRED: &str = "Container expired since it was unused";
+    pub const UNRESERVED: &str = "Container reservation no longer required.";
+    pub const PREEMPTED: &str = "Container preempted by scheduler";
+    pub const APPLICATION_COMPLETE: &str = "Application Complete";
+}
+
+/// `ExecutionType`: guaranteed containers go through the capacity scheduler; opportunistic
+/// ones are recorded for the opportunistic allocator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum ExecutionType {
+    #[default]
+    Guaranteed,
+    Opportunistic,
+}
+
+/// A request's scheduler key: priority (lower number = more important), then allocation id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct SchedulerKey {
+    pub priority: i32,
+    pub allocation_request_id: i64,
+}
+
+impl SchedulerKey {
+    pub const fn new(priority: i32) -> Self {
+        SchedulerKey {
+            priority,
+            allocation_request_id: 0,
+        }
+    }
+}
+
+/// The resource name of an ask that may be satisfied anywhere.
+pub const ANY: &str = "*";
+
+/// One AM ask (`ResourceRequest`): `count` containers of `capability` at `resource_name`
+/// (a host, a rack, or `*`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResourceRequest {
+    pub key: SchedulerKey,
+    pub resource_name: String,
+    pub capability: Resource,
+    pub num_containers: i32,
+    pub relax_locality: bool,
+    pub execution_type: ExecutionType,
+}
+
+impl ResourceRequest {
+    /// An off-switch ask (`*`) with relaxed locality, the common case.
+    pub fn any(priority: i32, capability: Resource, num_containers: i32) -> Self {
+        ResourceRequest {
+            key: SchedulerKey::new(priority),
+            resource_name: ANY.to_string(),
+            capability,
+            num_containers,
+            relax_locality: true,
+            execution_type: ExecutionType::Guaranteed,
+        }
+    }
+
+    pub fn at(
+        priority: i32,
+        resource_name: &str,
+        capability: Resource,
+        num_containers: i32,
+    ) -> Self {
+        ResourceRequest {
+            resource_name: resource_name.to_string(),
+            ..Self::any(priority, capability, num_containers)
+        }
+    }
+}
+
+/// `RMContainerState` (spec §3.6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ContainerState {
+    New,
+    Reserved,
+    Allocated,
+    Acquired,
+    Running,
+    Completed,
+    Released,
+    Killed,
+    Expired,
+}
+
+impl ContainerState {
+    pub fn is_terminal(self) -> bool {
+        matches!(
+            self,
+            ContainerState::Completed
+                | ContainerState::Released
+                | ContainerState::Killed
+                | ContainerState::Expired
+        )
+    }
+}
+
+/// How well an allocation matched its ask.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum NodeType {
+    NodeLocal,
+    RackLocal,
+    OffSwitch,
+}
+
+/// A container handed to an AM.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AllocatedContainer {
+    pub id: ContainerId,
+    pub yarn_id: YarnContainerId,
+    pub node: NodeId,
+    pub host: String,
+    pub resource: Resource,
+    pub key: SchedulerKey,
+    pub execution_type: ExecutionType,
+    pub is_am: bool,
+}
+
+/// A finished container, as reported to its AM (`ContainerStatus` with state COMPLETE).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContainerStatus {
+    pub id: ContainerId,
+    pub yarn_id: YarnContainerId,
+    pub exit_status: i32,
+    pub diagnostics: String,
+}
+
+/// A container the NodeManager reports finished (NODE_UPDATE).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompletedContainer {
+    pub id: ContainerId,
+    pub exit_status: i32,
+    pub diagnostics: String,
+}
+
+/// A NodeManager heartbeat's content.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NodeStatus {
+    /// Containers the NM launched since the last heartbeat (ACQUIRED → RUNNING).
+    pub launched: Vec<ContainerId>,
+    pub completed: Vec<CompletedContainer>,
+}
+
+/// A container a NodeManager reports when it (re)registers: work-preserving recovery.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ContainerReport {
+    pub app: AppId,
+    pub resource: Resource,
+    pub key: SchedulerKey,
+    /// The container's YARN sequence number within its attempt.
+    pub sequence: i64,
+    pub is_am: bool,
+}
+
+/// An AM heartbeat (`AllocateRequest`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AllocateRequest {
+    pub response_id: i32,
+    pub asks: Vec<ResourceRequest>,
+    pub releases: Vec<ContainerId>,
+    pub blacklist_additions: Vec<String>,
+    pub blacklist_removals: Vec<String>,
+}
+
+/// `PreemptionMessage`: room for the preemption monitor's contract.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PreemptionMessage {
+    /// Containers that will be killed (the strict contract).
+    pub strict: Vec<ContainerId>,
+    /// Resources the AM may give back as it sees fit (the negotiable contract).
+    pub negotiable: Vec<ResourceRequest>,
+}
+
+/// `AllocateResponse`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AllocateResponse {
+    pub response_id: i32,
+    pub allocated: Vec<AllocatedContainer>,
+    pub completed: Vec<ContainerStatus>,
+    /// Headroom (`availableResources`).
+    pub headroom: Resource,
+    pub num_cluster_nodes: u32,
+    pub preemption: Option<PreemptionMessage>,
+}
+
+/// Why an application was rejected at submission (APP_REJECTED).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rejection {
+    pub message: String,
+}
+
+impl std::fmt::Display for Rejection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Rejection {}
+
+/// What a node heartbeat returns to the host.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct NodeUpdateResponse {
+    /// Containers the NM must kill (released or killed by the scheduler while running there).
+    pub to_kill: Vec<ContainerId>,
+    /// Containers allocated on this node during the heartbeat.
+    pub allocated: u32,
+}

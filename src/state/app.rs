@@ -1,0 +1,83 @@
+//! `SchedulerApplication` and its current attempt (`FiCaSchedulerApp`).
+
+use std::collections::HashSet;
+
+use crate::ids::{ApplicationId, ContainerId};
+use crate::resource::Resource;
+use crate::scheduler::types::{AllocateResponse, ContainerStatus};
+use crate::state::queue::QueueId;
+use crate::state::request::RequestTable;
+
+/// Where an attempt stands in its leaf (spec §3.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AttemptState {
+    /// Held back by max-parallel-apps.
+    NonRunnable,
+    /// Waiting for AM-limit room.
+    Pending,
+    /// Scheduled by the leaf.
+    Active,
+}
+
+#[derive(Debug, Clone)]
+pub struct Attempt {
+    pub attempt_id: i32,
+    pub state: AttemptState,
+    /// The AM container's size (normalised), counted against the AM limits while active.
+    pub am_resource: Resource,
+    pub unmanaged_am: bool,
+    pub requests: RequestTable,
+    /// Allocated (not reserved) resources of live containers.
+    pub used: Resource,
+    pub reserved: Resource,
+    pub live_containers: HashSet<ContainerId>,
+    pub reservations: Vec<ContainerId>,
+    /// Allocated since the last allocate call, handed out by the next.
+    pub newly_allocated: Vec<ContainerId>,
+    /// Completed since the last allocate call.
+    pub completed: Vec<ContainerStatus>,
+    /// Interned host and rack names the AM blacklisted.
+    pub blacklist: HashSet<u32>,
+    pub next_container_sequence: i64,
+    pub am_container: Option<ContainerId>,
+    /// The last allocate response, for YARN's duplicate-request rule (spec §5.1).
+    pub last_response: Option<AllocateResponse>,
+    /// Whether this attempt's AM usage is counted in its queue and user.
+    pub am_counted: bool,
+}
+
+impl Attempt {
+    pub fn new(attempt_id: i32, am_resource: Resource, unmanaged_am: bool) -> Self {
+        Attempt {
+            attempt_id,
+            state: AttemptState::Pending,
+            am_resource,
+            unmanaged_am,
+            requests: RequestTable::default(),
+            used: Resource::ZERO,
+            reserved: Resource::ZERO,
+            live_containers: HashSet::new(),
+            reservations: Vec::new(),
+            newly_allocated: Vec::new(),
+            completed: Vec::new(),
+            blacklist: HashSet::new(),
+            next_container_sequence: 1,
+            am_container: None,
+            last_response: None,
+            am_counted: false,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct SchedulerApp {
+    pub application_id: ApplicationId,
+    pub queue: QueueId,
+    pub user: String,
+    /// Application priority (higher = more important).
+    pub priority: i32,
+    pub attempt: Option<Attempt>,
+    /// Attempts made so far (the next attempt's number is this + 1).
+    pub attempts_made: i32,
+    pub submit_time_ms: i64,
+}

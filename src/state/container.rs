@@ -1,0 +1,26 @@
+//! `RMContainer`: one container from reservation or allocation until it completes.
+
+use crate::ids::{AppId, NodeId, YarnContainerId};
+use crate::resource::Resource;
+use crate::scheduler::types::{ContainerState, ExecutionType, NodeType, SchedulerKey};
+
+#[derive(Debug, Clone)]
+pub struct RmContainer {
+    pub yarn_id: YarnContainerId,
+    pub app: AppId,
+    pub node: NodeId,
+    pub resource: Resource,
+    pub key: SchedulerKey,
+    pub state: ContainerState,
+    pub execution_type: ExecutionType,
+    pub node_type: NodeType,
+    pub is_am: bool,
+    /// When the container was allocated (or reserved), scheduler time.
+    pub created_ms: i64,
+}
+
+impl RmContainer {
+    pub fn is_reserved(&self) -> bool {
+        self.state == ContainerState::Reserved
+    }
+}

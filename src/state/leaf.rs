@@ -1,0 +1,59 @@
+//! The run-time side of a leaf queue (`LeafQueue`): pending and active attempts, AM usage and
+//! users. Configuration-derived values stay in the queue tree.
+
+use crate::ids::{AppId, ApplicationId};
+use crate::resource::Resource;
+use crate::state::users::UsersManager;
+
+#[derive(Debug, Clone, Default)]
+pub struct LeafRuntime {
+    /// Pending attempts in activation order: recovering first, then priority desc, then id asc.
+    pub pending: Vec<(i32, ApplicationId, AppId)>,
+    /// Active attempts in FIFO order (priority desc, id asc); the fair policy re-sorts a copy.
+    pub active: Vec<(i32, ApplicationId, AppId)>,
+    /// Attempts held back by max-parallel-apps.
+    pub non_runnable: Vec<AppId>,
+    pub am_used: Resource,
+    pub users: UsersManager,
+    /// Total outstanding asks of the active apps (ANY entries).
+    pub pending_resource: Resource,
+}
+
+/// FIFO order key: higher priority first, then lower application id.
+fn order(a: &(i32, ApplicationId, AppId), b: &(i32, ApplicationId, AppId)) -> std::cmp::Ordering {
+    b.0.cmp(&a.0).then(a.1.cmp(&b.1))
+}
+
+impl LeafRuntime {
+    pub fn num_attempts(&self) -> usize {
+        self.pending.len() + self.active.len() + self.non_runnable.len()
+    }
+
+    pub fn insert_pending(&mut self, e: (i32, ApplicationId, AppId)) {
+        let at = self.pending.partition_point(|x| order(x, &e).is_lt());
+        self.pending.insert(at, e);
+    }
+
+    pub fn insert_active(&mut self, e: (i32, ApplicationId, AppId)) {
+        let at = self.active.partition_point(|x| order(x, &e).is_lt());
+        self.active.insert(at, e);
+    }
+
+    pub fn remove(&mut self, app: AppId) {
+        self.pending.retain(|e| e.2 != app);
+        self.active.retain(|e| e.2 != app);
+        self.non_runnable.retain(|a| *a != app);
+    }
+
+    /// Re-sorts after an application's priority changed.
+    pub fn reprioritise(&mut self, app: AppId, priority: i32) {
+        for list in [&mut self.pending, &mut self.active] {
+            if let Some(i) = list.iter().position(|e| e.2 == app) {
+                let mut e = list.remove(i);
+                e.0 = priority;
+                let at = list.partition_point(|x| order(x, &e).is_lt());
+                list.insert(at, e);
+            }
+        }
+    }
+}

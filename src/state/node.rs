@@ -1,0 +1,30 @@
+//! `FiCaSchedulerNode`: a NodeManager as the scheduler sees it.
+
+use std::collections::HashSet;
+
+use crate::ids::ContainerId;
+use crate::resource::Resource;
+
+#[derive(Debug, Clone)]
+pub struct SchedulerNode {
+    pub host: String,
+    pub rack: String,
+    /// Interned resource names of the host and the rack (request-table keys).
+    pub host_name: u32,
+    pub rack_name: u32,
+    pub total: Resource,
+    /// Resources of the containers running (or allocated) here; reservations are not counted.
+    pub allocated: Resource,
+    pub containers: HashSet<ContainerId>,
+    /// At most one reservation per node (spec §4.9).
+    pub reserved: Option<ContainerId>,
+    pub last_heartbeat_ms: i64,
+    /// Containers to kill on the NM at its next heartbeat.
+    pub to_kill: Vec<ContainerId>,
+}
+
+impl SchedulerNode {
+    pub fn unallocated(&self) -> Resource {
+        self.total - self.allocated
+    }
+}

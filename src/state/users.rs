@@ -1,0 +1,170 @@
+//! `UsersManager`: per-leaf users, active users and the user limit (spec §4.6).
+
+use std::collections::HashMap;
+
+use crate::resource::{Resource, ResourceCalculator};
+
+#[derive(Debug, Clone, Default)]
+pub struct User {
+    /// Allocated plus reserved, in this leaf.
+    pub used: Resource,
+    pub am_used: Resource,
+    pub pending_apps: u32,
+    pub active_apps: u32,
+    /// Apps of this user with outstanding ANY asks: > 0 makes the user active.
+    pub apps_with_demand: u32,
+    pub weight: f32,
+}
+
+impl User {
+    pub fn is_active(&self) -> bool {
+        self.apps_with_demand > 0
+    }
+
+    fn is_empty(&self) -> bool {
+        self.pending_apps == 0
+            && self.active_apps == 0
+            && self.used.is_zero()
+            && self.apps_with_demand == 0
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct UsersManager {
+    users: HashMap<String, User>,
+    /// Users with outstanding asks.
+    active_users: u32,
+    active_weight: f32,
+}
+
+/// The inputs of the user-limit formula that come from the queue.
+#[derive(Debug, Clone, Copy)]
+pub struct QueueLimitInputs {
+    pub rc: ResourceCalculator,
+    pub partition_total: Resource,
+    pub effective_min: Resource,
+    pub effective_max: Resource,
+    pub minimum_allocation: Resource,
+    pub user_limit_percent: f32,
+    pub user_limit_factor: f32,
+}
+
+impl UsersManager {
+    pub fn get(&self, user: &str) -> Option<&User> {
+        self.users.get(user)
+    }
+
+    pub fn get_mut(&mut self, user: &str) -> Option<&mut User> {
+        self.users.get_mut(user)
+    }
+
+    /// The user's entry, created with its configured weight on first use.
+    pub fn entry(&mut self, user: &str, weight: f32) -> &mut User {
+        self.users.entry(user.to_string()).or_insert_with(|| User {
+            weight,
+            ..Default::default()
+        })
+    }
+
+    pub fn users(&self) -> impl Iterator<Item = (&String, &User)> {
+        self.users.iter()
+    }
+
+    pub fn num_users(&self) -> usize {
+        self.users.len()
+    }
+
+    pub fn active_users(&self) -> u32 {
+        self.active_users
+    }
+
+    /// Active users plus users whose applications are all still pending: the count the user AM
+    /// limit divides by (`getNumActiveUsers` with pending-only users).
+    pub fn active_users_for_am_limit(&self) -> u32 {
+        self.active_users
+            + self
+                .users
+                .values()
+                .filter(|u| !u.is_active() && u.active_apps == 0 && u.pending_apps > 0)
+                .count() as u32
+    }
+
+    /// An app of `user` gained (true) or lost (false) all of its outstanding asks.
+    pub fn set_app_demand(&mut self, user: &str, has_demand: bool) {
+        let Some(u) = self.users.get_mut(user) else {
+            return;
+        };
+        let was = u.is_active();
+        if has_demand {
+            u.apps_with_demand += 1;
+        } else {
+            u.apps_with_demand = u.apps_with_demand.saturating_sub(1);
+        }
+        match (was, u.is_active()) {
+            (false, true) => {
+                self.active_users += 1;
+                self.active_weight += u.weight;
+            }
+            (true, false) => {
+                self.active_users -= 1;
+                self.active_weight -= u.weight;
+            }
+            _ => {}
+        }
+    }
+
+    /// Drops a user with nothing left in the queue.
+    pub fn remove_if_empty(&mut self, user: &str) {
+        if self.users.get(user).is_some_and(User::is_empty) {
+            self.users.remove(user);
+        }
+    }
+
+    /// The queue-wide user limit before a user's weight (`computeUserLimit`, spec §4.6).
+    pub fn compute_queue_user_limit(&self, q: &QueueLimitInputs) -> Resource {
+        let rc = q.rc;
+        let total = q.partition_total;
+        let required = q.minimum_allocation;
+        let queue_capacity = rc.max(&total, &q.effective_min, &required);
+        // consumed = multiplyAndNormalizeUp(total, Σ ratio(userUsed, total))
+        let share: f32 = self
+            .users
+            .values()
+            .map(|u| rc.ratio(&u.used, &total))
+            .filter(|r| r.is_finite())
+            .sum();
+        let consumed = rc.multiply_and_normalize_up(&total, share as f64, &required);
+        let current_capacity = if rc.less_than(&total, &consumed, &queue_capacity) {
+            queue_capacity
+        } else {
+            consumed + required
+        };
+        let active_used: Resource = self
+            .users
+            .values()
+            .filter(|u| u.is_active())
+            .map(|u| u.used)
+            .sum();
+        let resource_used = active_used + required;
+        let by_users = rc.divide_and_ceil(&resource_used, self.active_weight);
+        let by_percent = rc.divide_and_ceil_long(
+            &current_capacity.multiply_and_round_down(q.user_limit_percent as f64),
+            100,
+        );
+        let base = rc.max(&total, &by_users, &by_percent);
+        let max_user_limit = if q.user_limit_factor == -1.0 || q.effective_min.is_zero() {
+            rc.round_down(&q.effective_max, &required)
+        } else {
+            queue_capacity.multiply_and_round_down(q.user_limit_factor as f64)
+        };
+        rc.round_up(&rc.min(&total, &base, &max_user_limit), &required)
+    }
+
+    /// A user's own limit: the queue limit scaled by its weight (`multiplyAndNormalizeDown`).
+    pub fn user_limit(q: &QueueLimitInputs, queue_user_limit: Resource, weight: f32) -> Resource {
+        if weight == 1.0 {
+            return queue_user_limit;
+        }
+        q.rc.multiply_and_normalize_down(&queue_user_limit, weight as f64, &q.minimum_allocation)
+    }
+}
