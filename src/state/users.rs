@@ -58,6 +58,17 @@ impl UsersManager {
         self.users.get_mut(user)
     }
 
+    /// Re-reads every user's weight (after a refresh), keeping the active weight sum right.
+    pub fn update_weights(&mut self, weight_of: impl Fn(&str) -> f32) {
+        self.active_weight = 0.0;
+        for (name, u) in self.users.iter_mut() {
+            u.weight = weight_of(name);
+            if u.is_active() {
+                self.active_weight += u.weight;
+            }
+        }
+    }
+
     /// The user's entry, created with its configured weight on first use.
     pub fn entry(&mut self, user: &str, weight: f32) -> &mut User {
         self.users.entry(user.to_string()).or_insert_with(|| User {

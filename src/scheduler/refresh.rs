@@ -1,0 +1,192 @@
+//! `yarn rmadmin -refreshQueues`: a new configuration applied to the running scheduler.
+//! Refused — with the old configuration left in force — when YARN would refuse it.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::{CapacityScheduler, SchedulerError};
+use crate::config::{CapacitySchedulerConfiguration, QueueState};
+use crate::resource::Resource;
+use crate::state::leaf::LeafRuntime;
+use crate::state::queue::{QueueId, QueueTree};
+
+impl CapacityScheduler {
+    /// Applications (submitted, with or without an attempt) in the subtree of `q`.
+    fn applications_under(&self, q: QueueId) -> usize {
+        self.apps
+            .iter()
+            .filter(|(_, a)| {
+                let mut at = Some(a.queue);
+                while let Some(x) = at {
+                    if x == q {
+                        return true;
+                    }
+                    at = self.tree.parent(x);
+                }
+                false
+            })
+            .count()
+    }
+
+    /// Validates `new` against the running state; applies it only if every check passes.
+    pub fn refresh_queues(
+        &mut self,
+        now_ms: i64,
+        new: Arc<CapacitySchedulerConfiguration>,
+    ) -> Result<(), SchedulerError> {
+        let old = &self.tree;
+        let new_paths: HashMap<&str, usize> = new
+            .queues()
+            .iter()
+            .enumerate()
+            .map(|(i, q)| (q.path.as_str(), i))
+            .collect();
+        for q in 0..old.len() {
+            let path = old.path(q);
+            let state = old.queue(q).state;
+            match new_paths.get(path) {
+                None => {
+                    if state != QueueState::Stopped {
+                        return Err(SchedulerError::Refused(format!(
+                            "{path} cannot be deleted from the capacity scheduler configuration, as the queue is not yet in stopped state. Current State : {}",
+                            state.as_str()
+                        )));
+                    }
+                    let apps = self.applications_under(q);
+                    if apps > 0 {
+                        return Err(SchedulerError::Refused(format!(
+                            "{path} cannot be deleted from the capacity scheduler configuration, as it still has {apps} applications"
+                        )));
+                    }
+                }
+                Some(&n) => {
+                    let new_q = &new.queues()[n];
+                    if old.is_leaf(q) && !new_q.is_leaf() {
+                        if state != QueueState::Stopped {
+                            return Err(SchedulerError::Refused(format!(
+                                "Can not convert the leaf queue: {path} to parent queue since it is not yet in stopped state. Current State : {}",
+                                state.as_str()
+                            )));
+                        }
+                        if self.applications_under(q) > 0 {
+                            return Err(SchedulerError::Refused(format!(
+                                "Can not convert the leaf queue: {path} to parent queue since it still has applications"
+                            )));
+                        }
+                    }
+                    if old.is_leaf(q) && new_q.is_leaf() {
+                        let old_max = old.conf(q).maximum_allocation;
+                        let new_max = new_q.maximum_allocation;
+                        if !old_max.fits_in(&new_max) {
+                            return Err(SchedulerError::Refused(format!(
+                                "Trying to reinitialize {path} the maximum allocation size can not be decreased! Current setting: {old_max}, trying to set it to: {new_max}"
+                            )));
+                        }
+                    }
+                    if !old.is_leaf(q) && new_q.is_leaf() && self.applications_under(q) > 0 {
+                        return Err(SchedulerError::Refused(format!(
+                            "Can not convert the parent queue: {path} to leaf queue since it still has applications"
+                        )));
+                    }
+                }
+            }
+        }
+        self.apply_refresh(now_ms, new);
+        Ok(())
+    }
+
+    fn apply_refresh(&mut self, now_ms: i64, new: Arc<CapacitySchedulerConfiguration>) {
+        let mut tree = QueueTree::new(new.clone());
+        let n = tree.len();
+        let id_map: Vec<Option<QueueId>> = (0..self.tree.len())
+            .map(|q| {
+                tree.find(self.tree.path(q))
+                    .ok()
+                    .filter(|&id| tree.path(id) == self.tree.path(q))
+            })
+            .collect();
+        let mut leaves: Vec<Option<LeafRuntime>> = (0..n)
+            .map(|id| tree.is_leaf(id).then(LeafRuntime::default))
+            .collect();
+        // Run-time state moves by path; states follow the new configuration, except that a
+        // queue being stopped while it holds applications drains first.
+        for (old_id, new_id) in id_map.iter().enumerate() {
+            let Some(new_id) = *new_id else { continue };
+            let apps = self.applications_under(old_id);
+            let configured = tree.queue(new_id).state;
+            let state = match configured {
+                QueueState::Stopped if apps > 0 => QueueState::Draining,
+                s => s,
+            };
+            tree.queue_mut(new_id).state = state;
+            if let (Some(old_leaf), true) = (self.leaves[old_id].take(), tree.is_leaf(new_id)) {
+                leaves[new_id] = Some(old_leaf);
+            }
+        }
+        for (_, a) in self.apps.iter_mut() {
+            a.queue = id_map[a.queue].expect("a queue with applications is never removed");
+        }
+        // User weights may have changed.
+        for (id, lr) in leaves.iter_mut().enumerate() {
+            let Some(lr) = lr.as_mut() else { continue };
+            let weights = tree
+                .conf(id)
+                .leaf
+                .as_ref()
+                .map(|l| l.user_weights.clone())
+                .unwrap_or_default();
+            lr.users
+                .update_weights(|user| weights.get(user).copied().unwrap_or(1.0));
+        }
+        self.tree = tree;
+        self.leaves = leaves;
+        self.rebuild_queue_aggregates();
+        self.cluster_resource_changed(now_ms);
+        self.drain_stopped_queues();
+    }
+
+    /// Recomputes queue usage, reservations, pending totals and application counts from the
+    /// applications and containers themselves.
+    pub(crate) fn rebuild_queue_aggregates(&mut self) {
+        let n = self.tree.len();
+        let mut used = vec![Resource::ZERO; n];
+        let mut reserved = vec![Resource::ZERO; n];
+        let mut pending = vec![Resource::ZERO; n];
+        let mut apps = vec![0i32; n];
+        for (_, c) in self.containers.iter() {
+            let Some(a) = self.apps.get(c.app) else {
+                continue;
+            };
+            let mut at = Some(a.queue);
+            while let Some(q) = at {
+                used[q] += c.resource;
+                if c.is_reserved() {
+                    reserved[q] += c.resource;
+                }
+                at = self.tree.parent(q);
+            }
+        }
+        for (_, a) in self.apps.iter() {
+            let p = a
+                .attempt
+                .as_ref()
+                .map(|t| t.requests.pending())
+                .unwrap_or_default();
+            let mut at = Some(a.queue);
+            while let Some(q) = at {
+                pending[q] += p;
+                if q != a.queue {
+                    apps[q] += 1;
+                }
+                at = self.tree.parent(q);
+            }
+        }
+        for q in 0..n {
+            self.tree.queue_mut(q).used = used[q];
+        }
+        self.queue_reserved = reserved;
+        self.queue_pending = pending;
+        self.num_applications = apps;
+        self.usage_epoch += 1;
+    }
+}
