@@ -46,7 +46,8 @@ impl CapacityScheduler {
                     ));
                 }
             }
-            if !n.allocated.fits_in(&n.total) && !n.total.is_zero() {
+            // The calculator decides what "fits": the default one never looks at vcores (§8.4).
+            if !rc.fits_in(&n.allocated, &n.total) {
                 v.push(format!(
                     "node {}: allocated {} exceeds total {}",
                     n.host, n.allocated, n.total
