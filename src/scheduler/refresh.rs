@@ -181,8 +181,8 @@ impl CapacityScheduler {
                 at = self.tree.parent(q);
             }
         }
-        for q in 0..n {
-            self.tree.queue_mut(q).used = used[q];
+        for (q, u) in used.into_iter().enumerate() {
+            self.tree.queue_mut(q).used = u;
         }
         self.queue_reserved = reserved;
         self.queue_pending = pending;
