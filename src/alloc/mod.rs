@@ -230,21 +230,23 @@ impl CapacityScheduler {
         let rc = s.resource_calculator;
         let continue_looking = s.reservations_continue_look_all_nodes;
         let cluster = self.tree.cluster_resource();
-        let order = self.leaf_application_order(q);
+        // FIFO walks the active list in place; the fair policy sorts a copy.
+        let fair_order = self.fair_application_order(q);
         let inputs = self.limit_inputs(q);
-        let queue_user_limit = self
-            .leaf(q)
-            .expect("a leaf")
-            .users
-            .compute_queue_user_limit(&inputs);
-        // Users found over their limit in this pass are skipped without recomputing.
-        let mut blocked_users: SmallVec<[String; 4]> = SmallVec::new();
+        let queue_user_limit = self.cached_queue_user_limit(q);
         let mut check_queue = true;
-        for app in order {
-            let (user, reserved, pending) = {
+        let mut i = 0;
+        loop {
+            let next = match &fair_order {
+                Some(order) => order.get(i).copied(),
+                None => self.leaf(q).expect("a leaf").active.get(i).map(|e| e.2),
+            };
+            let Some(app) = next else { break };
+            i += 1;
+            let (slot, reserved, pending) = {
                 let a = &self.apps[app];
                 let t = a.attempt.as_ref().expect("active apps have an attempt");
-                (&a.user, t.reserved, t.requests.pending())
+                (a.user_slot, t.reserved, t.requests.pending())
             };
             if pending.is_zero() {
                 continue;
@@ -255,11 +257,18 @@ impl CapacityScheduler {
                 }
                 check_queue = continue_looking && !reserved.is_zero();
             }
-            if blocked_users.iter().any(|u| u == user) {
+            // YARN's CachedUserLimit: a user found over its limit (at this usage) is not
+            // checked again for apps whose reservation fits in the one it was found with.
+            let epoch = self.usage_epoch;
+            let lr = self.leaf(q).expect("a leaf");
+            if lr
+                .users
+                .blocked_reservation(slot, epoch)
+                .is_some_and(|r| rc.fits_in(&reserved, &r))
+            {
                 continue;
             }
-            let lr = self.leaf(q).expect("a leaf");
-            let u = lr.users.get(user);
+            let u = lr.users.by_slot(slot);
             let user_used = u.map(|u| u.used).unwrap_or(Resource::ZERO);
             let weight = u.map(|u| u.weight).unwrap_or(1.0);
             let user_limit = UsersManager::user_limit(&inputs, queue_user_limit, weight);
@@ -270,7 +279,14 @@ impl CapacityScheduler {
                 {
                     limits.amount_needed_unreserve = user_used - user_limit;
                 } else {
-                    blocked_users.push(user.clone());
+                    let cached = self
+                        .leaf(q)
+                        .expect("a leaf")
+                        .users
+                        .blocked_reservation(slot, epoch);
+                    if cached.is_none_or(|r| rc.fits_in(&r, &reserved)) {
+                        self.leaf_mut(q).users.set_blocked(slot, epoch, reserved);
+                    }
                     continue;
                 }
             }
@@ -288,41 +304,44 @@ impl CapacityScheduler {
         Outcome::Null
     }
 
-    /// The leaf's active applications in its ordering policy's order.
-    fn leaf_application_order(&self, q: QueueId) -> SmallVec<[AppId; 32]> {
+    /// The fair policy's order of the leaf's active applications (`None` for FIFO, whose
+    /// order is the active list's own): ascending usage (size-weighted if configured), then
+    /// submission time, then apps with demand first, then application id.
+    fn fair_application_order(&self, q: QueueId) -> Option<SmallVec<[AppId; 32]>> {
         use crate::config::AppOrderingPolicy;
+        let Some(AppOrderingPolicy::Fair { size_based_weight }) =
+            self.tree.conf(q).leaf.as_ref().map(|l| &l.ordering_policy)
+        else {
+            return None;
+        };
         let lr = self.leaf(q).expect("a leaf");
         let mut apps: SmallVec<[AppId; 32]> = lr.active.iter().map(|e| e.2).collect();
-        if let Some(AppOrderingPolicy::Fair { size_based_weight }) =
-            self.tree.conf(q).leaf.as_ref().map(|l| &l.ordering_policy)
-        {
-            let key = |app: &AppId| {
-                let a = &self.apps[*app];
-                let t = a.attempt.as_ref().expect("active");
-                let used = t.used.memory_mb() as f64;
-                let demand = (t.used + t.requests.pending()).memory_mb() as f64;
-                let usage = if *size_based_weight && demand > 0.0 {
-                    used / (1.0 + demand).log2()
-                } else {
-                    used
-                };
-                (
-                    usage,
-                    a.submit_time_ms,
-                    t.requests.pending().is_zero(),
-                    a.application_id,
-                )
+        let key = |app: &AppId| {
+            let a = &self.apps[*app];
+            let t = a.attempt.as_ref().expect("active");
+            let used = t.used.memory_mb() as f64;
+            let demand = (t.used + t.requests.pending()).memory_mb() as f64;
+            let usage = if *size_based_weight && demand > 0.0 {
+                used / (1.0 + demand).log2()
+            } else {
+                used
             };
-            apps.sort_by(|x, y| {
-                let (kx, ky) = (key(x), key(y));
-                kx.0.partial_cmp(&ky.0)
-                    .unwrap_or(std::cmp::Ordering::Equal)
-                    .then(kx.1.cmp(&ky.1))
-                    .then(kx.2.cmp(&ky.2))
-                    .then(kx.3.cmp(&ky.3))
-            });
-        }
-        apps
+            (
+                usage,
+                a.submit_time_ms,
+                t.requests.pending().is_zero(),
+                a.application_id,
+            )
+        };
+        apps.sort_by(|x, y| {
+            let (kx, ky) = (key(x), key(y));
+            kx.0.partial_cmp(&ky.0)
+                .unwrap_or(std::cmp::Ordering::Equal)
+                .then(kx.1.cmp(&ky.1))
+                .then(kx.2.cmp(&ky.2))
+                .then(kx.3.cmp(&ky.3))
+        });
+        Some(apps)
     }
 
     /// §4.10: a node holding a reservation serves only the reserving application's key.

@@ -1,5 +1,6 @@
 //! Command-line front end: argument parsing and dispatch. Each subcommand lives in its own file.
 
+mod bench;
 mod queues;
 mod validate;
 
@@ -49,6 +50,9 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Benchmarks that mirror YARN 3.3.6's measured workloads; they print numbers.
+    #[command(subcommand)]
+    Bench(bench::Bench),
 }
 
 pub fn main() -> ExitCode {
@@ -62,6 +66,7 @@ pub fn main() -> ExitCode {
             node_vcores,
             json,
         } => queues::run(file.as_deref(), nodes, node_memory, node_vcores, json),
+        Command::Bench(b) => bench::run(b),
     }
 }
 

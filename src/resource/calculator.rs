@@ -207,6 +207,11 @@ impl ResourceCalculator {
             return lhs.memory_mb().cmp(&rhs.memory_mb());
         }
         let n = self.n();
+        if n == 2 {
+            if let Some(o) = compare_two_without_dividing(&cluster.v, &lhs.v, &rhs.v) {
+                return o;
+            }
+        }
         let (l, r, c) = (&lhs.v[..n], &rhs.v[..n], &cluster.v[..n]);
         if l == r {
             return Ordering::Equal;
@@ -219,6 +224,18 @@ impl ResourceCalculator {
                 (false, true) => Ordering::Less,
                 _ => Ordering::Equal,
             };
+        }
+        // When the cluster has every type, shares grow with each component, so a vector that
+        // dominates another componentwise has the larger sorted share vector: decided without
+        // dividing (exact for values below 2^52, i.e. any real cluster).
+        if c.iter().all(|&x| x > 0) {
+            let le = l.iter().zip(r).all(|(a, b)| a <= b);
+            if le {
+                return Ordering::Less;
+            }
+            if l.iter().zip(r).all(|(a, b)| a >= b) {
+                return Ordering::Greater;
+            }
         }
         if n == 2 {
             // calculateSharesForTwoMandatoryResources: +∞ shares are *not* skipped here.
@@ -582,6 +599,30 @@ impl ResourceCalculator {
         }
         r.v[..self.n()].iter().any(|&x| x > 0)
     }
+}
+
+/// The two-type (memory, vcores) comparison when it needs no division: equal vectors, or — with
+/// both types present in the cluster — one vector dominating the other componentwise (shares
+/// grow with each component, so the dominant-share order follows; exact below 2^52).
+#[inline]
+fn compare_two_without_dividing(
+    c: &[i64; MAX_RESOURCE_TYPES],
+    l: &[i64; MAX_RESOURCE_TYPES],
+    r: &[i64; MAX_RESOURCE_TYPES],
+) -> Option<Ordering> {
+    let (l0, l1, r0, r1) = (l[0], l[1], r[0], r[1]);
+    if l0 == r0 && l1 == r1 {
+        return Some(Ordering::Equal);
+    }
+    if c[0] > 0 && c[1] > 0 {
+        if l0 <= r0 && l1 <= r1 {
+            return Some(Ordering::Less);
+        }
+        if l0 >= r0 && l1 >= r1 {
+            return Some(Ordering::Greater);
+        }
+    }
+    None
 }
 
 #[cfg(test)]

@@ -150,6 +150,7 @@ impl CapacityScheduler {
             attempt: None,
             attempts_made: 0,
             submit_time_ms: now_ms,
+            user_slot: usize::MAX,
         });
         Ok(id)
     }
@@ -276,6 +277,7 @@ impl CapacityScheduler {
         }
         let entry = (self.apps[app].priority, self.apps[app].application_id, app);
         let lr = self.leaf_mut(leaf);
+        let slot = lr.users.entry_slot(&user, weight);
         let u = lr.users.entry(&user, weight);
         if runnable {
             u.pending_apps += 1;
@@ -283,6 +285,7 @@ impl CapacityScheduler {
         } else {
             lr.non_runnable.push(app);
         }
+        self.apps[app].user_slot = slot;
         if !attempt.unmanaged {
             // The RM asks for the AM container on the attempt's behalf: priority 0, ANY, one.
             let ask = ResourceRequest::any(0, am_resource, 1);
@@ -676,7 +679,7 @@ impl CapacityScheduler {
         }
         let entry = (self.apps[app].priority, application_id, app);
         let lr = self.leaf_mut(dest);
-        lr.users.entry(&user, weight);
+        let slot = lr.users.entry_slot(&user, weight);
         match state {
             Some(AttemptState::Active) => {
                 lr.insert_active(entry);
@@ -696,6 +699,7 @@ impl CapacityScheduler {
             Some(AttemptState::NonRunnable) => lr.non_runnable.push(app),
             None => {}
         }
+        self.apps[app].user_slot = slot;
         self.add_queue_used(dest, &user, total_used);
         self.add_queue_reserved(dest, reserved);
         if had_demand {

@@ -263,6 +263,12 @@ impl CapacityScheduler {
             if t.am_counted {
                 am_used += t.am_resource;
             }
+            if lr.users.slot(&a.user) != Some(a.user_slot) {
+                v.push(format!(
+                    "leaf {path}: {} remembers user slot {} for {}",
+                    a.application_id, a.user_slot, a.user
+                ));
+            }
             pending += t.requests.pending();
             let e = counts.entry(a.user.as_str()).or_default();
             match state {

@@ -239,11 +239,29 @@ impl CapacityScheduler {
         }
     }
 
+    /// The queue-wide user limit of `leaf` now, from the leaf's cache when usage has not
+    /// changed since it was computed.
+    pub(crate) fn queue_user_limit(&self, leaf: QueueId) -> Resource {
+        let lr = self.leaf(leaf).expect("a leaf queue");
+        match lr.user_limit_cache {
+            Some((epoch, limit)) if epoch == self.usage_epoch => limit,
+            _ => lr.users.compute_queue_user_limit(&self.limit_inputs(leaf)),
+        }
+    }
+
+    /// Refreshes the leaf's user-limit cache and returns the limit.
+    pub(crate) fn cached_queue_user_limit(&mut self, leaf: QueueId) -> Resource {
+        let limit = self.queue_user_limit(leaf);
+        let epoch = self.usage_epoch;
+        self.leaf_mut(leaf).user_limit_cache = Some((epoch, limit));
+        limit
+    }
+
     /// `user`'s limit in `leaf` now (spec §4.6).
     pub fn user_limit(&self, leaf: QueueId, user: &str) -> Resource {
         let inputs = self.limit_inputs(leaf);
         let lr = self.leaf(leaf).expect("a leaf queue");
-        let queue_limit = lr.users.compute_queue_user_limit(&inputs);
+        let queue_limit = self.queue_user_limit(leaf);
         let weight = lr.users.get(user).map(|u| u.weight).unwrap_or(1.0);
         UsersManager::user_limit(&inputs, queue_limit, weight)
     }
@@ -285,6 +303,7 @@ impl CapacityScheduler {
 
     /// Recomputes everything derived from the cluster size and re-runs activation.
     pub(crate) fn cluster_resource_changed(&mut self, now_ms: i64) {
+        self.usage_epoch += 1;
         let total: Resource = self.nodes.iter().map(|(_, n)| n.total).sum();
         self.tree.update_cluster_resource(total);
         let leaves: Vec<QueueId> = self.tree.leaves().collect();

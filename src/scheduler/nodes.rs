@@ -1,7 +1,7 @@
 //! Node events (spec §3.5): NODE_ADDED (with container reports, for work-preserving recovery),
 //! NODE_REMOVED, NODE_RESOURCE_UPDATE and NODE_UPDATE (the heartbeat).
 
-use std::collections::HashSet;
+use std::collections::BTreeSet;
 
 use super::containers::Completion;
 use super::types::{
@@ -66,7 +66,7 @@ impl CapacityScheduler {
             rack_name,
             total: spec.resource,
             allocated: Resource::ZERO,
-            containers: HashSet::new(),
+            containers: BTreeSet::new(),
             reserved: None,
             last_heartbeat_ms: now_ms,
             to_kill: Vec::new(),

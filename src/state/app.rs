@@ -1,6 +1,6 @@
 //! `SchedulerApplication` and its current attempt (`FiCaSchedulerApp`).
 
-use std::collections::HashSet;
+use std::collections::BTreeSet;
 
 use crate::ids::{ApplicationId, ContainerId};
 use crate::resource::Resource;
@@ -30,14 +30,14 @@ pub struct Attempt {
     /// Allocated (not reserved) resources of live containers.
     pub used: Resource,
     pub reserved: Resource,
-    pub live_containers: HashSet<ContainerId>,
+    pub live_containers: BTreeSet<ContainerId>,
     pub reservations: Vec<ContainerId>,
     /// Allocated since the last allocate call, handed out by the next.
     pub newly_allocated: Vec<ContainerId>,
     /// Completed since the last allocate call.
     pub completed: Vec<ContainerStatus>,
     /// Interned host and rack names the AM blacklisted.
-    pub blacklist: HashSet<u32>,
+    pub blacklist: BTreeSet<u32>,
     pub next_container_sequence: i64,
     pub am_container: Option<ContainerId>,
     /// The last allocate response, for YARN's duplicate-request rule (spec §5.1).
@@ -56,11 +56,11 @@ impl Attempt {
             requests: RequestTable::default(),
             used: Resource::ZERO,
             reserved: Resource::ZERO,
-            live_containers: HashSet::new(),
+            live_containers: BTreeSet::new(),
             reservations: Vec::new(),
             newly_allocated: Vec::new(),
             completed: Vec::new(),
-            blacklist: HashSet::new(),
+            blacklist: BTreeSet::new(),
             next_container_sequence: 1,
             am_container: None,
             last_response: None,
@@ -80,4 +80,6 @@ pub struct SchedulerApp {
     /// Attempts made so far (the next attempt's number is this + 1).
     pub attempts_made: i32,
     pub submit_time_ms: i64,
+    /// The user's slot in its leaf's `UsersManager` while the app has an attempt there.
+    pub user_slot: usize,
 }

@@ -17,6 +17,9 @@ pub struct LeafRuntime {
     pub users: UsersManager,
     /// Total outstanding asks of the active apps (ANY entries).
     pub pending_resource: Resource,
+    /// The queue-wide user limit and the usage epoch it was computed at: YARN caches it the
+    /// same way, invalidated by any usage or user change.
+    pub user_limit_cache: Option<(u64, Resource)>,
 }
 
 /// FIFO order key: higher priority first, then lower application id.

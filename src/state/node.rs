@@ -1,6 +1,6 @@
 //! `FiCaSchedulerNode`: a NodeManager as the scheduler sees it.
 
-use std::collections::HashSet;
+use std::collections::BTreeSet;
 
 use crate::ids::ContainerId;
 use crate::resource::Resource;
@@ -15,7 +15,7 @@ pub struct SchedulerNode {
     pub total: Resource,
     /// Resources of the containers running (or allocated) here; reservations are not counted.
     pub allocated: Resource,
-    pub containers: HashSet<ContainerId>,
+    pub containers: BTreeSet<ContainerId>,
     /// At most one reservation per node (spec §4.9).
     pub reserved: Option<ContainerId>,
     pub last_heartbeat_ms: i64,

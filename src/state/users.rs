@@ -2,10 +2,13 @@
 
 use std::collections::HashMap;
 
+use slab::Slab;
+
 use crate::resource::{Resource, ResourceCalculator};
 
 #[derive(Debug, Clone, Default)]
 pub struct User {
+    pub name: String,
     /// Allocated plus reserved, in this leaf.
     pub used: Resource,
     pub am_used: Resource,
@@ -31,10 +34,17 @@ impl User {
 
 #[derive(Debug, Clone, Default)]
 pub struct UsersManager {
-    users: HashMap<String, User>,
+    /// Users by slot: applications remember their user's slot, so the allocation path never
+    /// hashes a user name.
+    users: Slab<User>,
+    by_name: HashMap<String, usize>,
     /// Users with outstanding asks.
     active_users: u32,
     active_weight: f32,
+    /// YARN's `CachedUserLimit` by slot: (usage epoch, reservation of the app found blocked).
+    /// A user found over its limit stays so while usage is unchanged, so later apps of the user
+    /// whose reservation fits in the cached one are skipped without another check.
+    blocked: Vec<(u64, Resource)>,
 }
 
 /// The inputs of the user-limit formula that come from the queue.
@@ -51,34 +61,45 @@ pub struct QueueLimitInputs {
 
 impl UsersManager {
     pub fn get(&self, user: &str) -> Option<&User> {
-        self.users.get(user)
+        self.by_name.get(user).map(|&slot| &self.users[slot])
     }
 
     pub fn get_mut(&mut self, user: &str) -> Option<&mut User> {
-        self.users.get_mut(user)
+        self.by_name.get(user).map(|&slot| &mut self.users[slot])
     }
 
-    /// Re-reads every user's weight (after a refresh), keeping the active weight sum right.
-    pub fn update_weights(&mut self, weight_of: impl Fn(&str) -> f32) {
-        self.active_weight = 0.0;
-        for (name, u) in self.users.iter_mut() {
-            u.weight = weight_of(name);
-            if u.is_active() {
-                self.active_weight += u.weight;
-            }
-        }
+    pub fn slot(&self, user: &str) -> Option<usize> {
+        self.by_name.get(user).copied()
+    }
+
+    /// The user in `slot` (as remembered by one of its applications).
+    pub fn by_slot(&self, slot: usize) -> Option<&User> {
+        self.users.get(slot)
     }
 
     /// The user's entry, created with its configured weight on first use.
     pub fn entry(&mut self, user: &str, weight: f32) -> &mut User {
-        self.users.entry(user.to_string()).or_insert_with(|| User {
+        let slot = self.entry_slot(user, weight);
+        &mut self.users[slot]
+    }
+
+    /// The user's slot, creating the user with `weight` if new.
+    pub fn entry_slot(&mut self, user: &str, weight: f32) -> usize {
+        if let Some(&slot) = self.by_name.get(user) {
+            return slot;
+        }
+        let slot = self.users.insert(User {
+            name: user.to_string(),
             weight,
             ..Default::default()
-        })
+        });
+        self.by_name.insert(user.to_string(), slot);
+        self.forget_blocked(slot);
+        slot
     }
 
     pub fn users(&self) -> impl Iterator<Item = (&String, &User)> {
-        self.users.iter()
+        self.users.iter().map(|(_, u)| (&u.name, u))
     }
 
     pub fn num_users(&self) -> usize {
@@ -95,16 +116,17 @@ impl UsersManager {
         self.active_users
             + self
                 .users
-                .values()
-                .filter(|u| !u.is_active() && u.active_apps == 0 && u.pending_apps > 0)
+                .iter()
+                .filter(|(_, u)| !u.is_active() && u.active_apps == 0 && u.pending_apps > 0)
                 .count() as u32
     }
 
     /// An app of `user` gained (true) or lost (false) all of its outstanding asks.
     pub fn set_app_demand(&mut self, user: &str, has_demand: bool) {
-        let Some(u) = self.users.get_mut(user) else {
+        let Some(&slot) = self.by_name.get(user) else {
             return;
         };
+        let u = &mut self.users[slot];
         let was = u.is_active();
         if has_demand {
             u.apps_with_demand += 1;
@@ -126,8 +148,45 @@ impl UsersManager {
 
     /// Drops a user with nothing left in the queue.
     pub fn remove_if_empty(&mut self, user: &str) {
-        if self.users.get(user).is_some_and(User::is_empty) {
-            self.users.remove(user);
+        if let Some(&slot) = self.by_name.get(user) {
+            if self.users[slot].is_empty() {
+                self.users.remove(slot);
+                self.by_name.remove(user);
+                self.forget_blocked(slot);
+            }
+        }
+    }
+
+    /// The reservation recorded when the user in `slot` was last found over its limit, if that
+    /// was at `epoch` (usage unchanged since).
+    pub fn blocked_reservation(&self, slot: usize, epoch: u64) -> Option<Resource> {
+        self.blocked
+            .get(slot)
+            .filter(|(e, _)| *e == epoch)
+            .map(|(_, r)| *r)
+    }
+
+    pub fn set_blocked(&mut self, slot: usize, epoch: u64, reservation: Resource) {
+        if self.blocked.len() <= slot {
+            self.blocked.resize(slot + 1, (u64::MAX, Resource::ZERO));
+        }
+        self.blocked[slot] = (epoch, reservation);
+    }
+
+    fn forget_blocked(&mut self, slot: usize) {
+        if let Some(b) = self.blocked.get_mut(slot) {
+            *b = (u64::MAX, Resource::ZERO);
+        }
+    }
+
+    /// Re-reads every user's weight (after a refresh), keeping the active weight sum right.
+    pub fn update_weights(&mut self, weight_of: impl Fn(&str) -> f32) {
+        self.active_weight = 0.0;
+        for (_, u) in self.users.iter_mut() {
+            u.weight = weight_of(&u.name);
+            if u.is_active() {
+                self.active_weight += u.weight;
+            }
         }
     }
 
@@ -140,8 +199,8 @@ impl UsersManager {
         // consumed = multiplyAndNormalizeUp(total, Σ ratio(userUsed, total))
         let share: f32 = self
             .users
-            .values()
-            .map(|u| rc.ratio(&u.used, &total))
+            .iter()
+            .map(|(_, u)| rc.ratio(&u.used, &total))
             .filter(|r| r.is_finite())
             .sum();
         let consumed = rc.multiply_and_normalize_up(&total, share as f64, &required);
@@ -152,9 +211,9 @@ impl UsersManager {
         };
         let active_used: Resource = self
             .users
-            .values()
-            .filter(|u| u.is_active())
-            .map(|u| u.used)
+            .iter()
+            .filter(|(_, u)| u.is_active())
+            .map(|(_, u)| u.used)
             .sum();
         let resource_used = active_used + required;
         let by_users = rc.divide_and_ceil(&resource_used, self.active_weight);

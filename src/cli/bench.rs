@@ -1,0 +1,427 @@
+//! `capsched bench …`: the workloads YARN 3.3.6's CapacityScheduler was measured with on a
+//! machine like ours (docs/PERFORMANCE.md), so the figures compare directly. Numbers are
+//! printed, never asserted: timing belongs to benchmarks, not tests.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use clap::Subcommand;
+use serde_json::json;
+
+use capsched::config::CapacitySchedulerConfiguration;
+use capsched::ids::{AppId, NodeId};
+use capsched::resource::Resource;
+use capsched::scheduler::apps::{AppSubmission, AttemptSubmission};
+use capsched::scheduler::nodes::NodeSpec;
+use capsched::scheduler::types::{
+    AllocateRequest, ContainerReport, NodeStatus, ResourceRequest, SchedulerKey,
+};
+use capsched::scheduler::CapacityScheduler;
+
+const GB: i64 = 1024;
+
+#[derive(Subcommand)]
+pub enum Bench {
+    /// Containers allocated per second: Q equal queues, A apps, C containers of 1 GB / 1 vcore
+    /// at `*`, node updates looped over all nodes until everything is allocated.
+    Alloc {
+        #[arg(long, default_value_t = 1000)]
+        nodes: usize,
+        #[arg(long, default_value_t = 100)]
+        apps: usize,
+        #[arg(long, default_value_t = 10)]
+        queues: usize,
+        #[arg(long, default_value_t = 20000)]
+        containers: usize,
+        /// Off-switch assignments per node heartbeat (YARN's default is 1; the reference run used 100).
+        #[arg(long, default_value_t = 100)]
+        offswitch: usize,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Node updates per second that find nothing to allocate: 1 queue, 101 apps each at its
+    /// user limit, 2 nodes.
+    Heartbeat {
+        #[arg(long, default_value_t = 2_000_000)]
+        updates: usize,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Bytes per node, per running container and per pending ask (RSS deltas).
+    Memory {
+        #[arg(long, default_value_t = 50_000)]
+        nodes: usize,
+        #[arg(long, default_value_t = 1_000_000)]
+        containers: usize,
+        #[arg(long, default_value_t = 1_000_000)]
+        asks: usize,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+pub fn run(bench: Bench) -> std::process::ExitCode {
+    match bench {
+        Bench::Alloc {
+            nodes,
+            apps,
+            queues,
+            containers,
+            offswitch,
+            json,
+        } => alloc(nodes, apps, queues, containers, offswitch, json),
+        Bench::Heartbeat { updates, json } => heartbeat(updates, json),
+        Bench::Memory {
+            nodes,
+            containers,
+            asks,
+            json,
+        } => memory(nodes, containers, asks, json),
+    }
+    std::process::ExitCode::SUCCESS
+}
+
+/// Q equal leaves under root, DRF, user-limit-factor 100, AM share 1 (so every app runs).
+fn equal_queues_conf(
+    queues: usize,
+    offswitch: usize,
+    extra: &str,
+) -> Arc<CapacitySchedulerConfiguration> {
+    let names: Vec<String> = (0..queues).map(|i| format!("q{i}")).collect();
+    let mut text = format!(
+        "yarn.scheduler.capacity.root.queues={}\n\
+         yarn.scheduler.capacity.resource-calculator=org.apache.hadoop.yarn.util.resource.DominantResourceCalculator\n\
+         yarn.scheduler.capacity.maximum-am-resource-percent=1\n\
+         yarn.scheduler.capacity.maximum-applications=1000000\n\
+         yarn.scheduler.capacity.per-node-heartbeat.maximum-offswitch-assignments={offswitch}\n{extra}",
+        names.join(",")
+    );
+    let share = 100.0 / queues as f64;
+    for (i, n) in names.iter().enumerate() {
+        let cap = if i + 1 == queues {
+            100.0 - share * (queues - 1) as f64
+        } else {
+            share
+        };
+        text.push_str(&format!(
+            "yarn.scheduler.capacity.root.{n}.capacity={cap}\n\
+             yarn.scheduler.capacity.root.{n}.user-limit-factor=100\n"
+        ));
+    }
+    Arc::new(
+        CapacitySchedulerConfiguration::from_properties_str(&text).expect("bench configuration"),
+    )
+}
+
+fn submit_unmanaged(cs: &mut CapacityScheduler, queue: &str, user: &str) -> AppId {
+    let app = cs
+        .submit_application(0, &AppSubmission::new(queue, user))
+        .expect("accepted");
+    let attempt = AttemptSubmission {
+        am_resource: Resource::new(GB, 1),
+        unmanaged: true,
+        keep_containers: false,
+    };
+    cs.add_attempt(0, app, attempt).expect("attempt");
+    app
+}
+
+fn alloc(
+    nodes: usize,
+    apps: usize,
+    queues: usize,
+    containers: usize,
+    offswitch: usize,
+    json: bool,
+) {
+    let conf = equal_queues_conf(queues, offswitch, "");
+    let mut cs = CapacityScheduler::new(conf, 1, 42);
+    // Nodes big enough that everything fits, with room to spare.
+    let per_node = (containers / nodes + 2) as i64 * 2;
+    let node_ids: Vec<NodeId> = (0..nodes)
+        .map(|i| {
+            let spec = NodeSpec::new(
+                &format!("node{i}"),
+                &format!("/rack{}", i % 40),
+                Resource::new(per_node * GB, per_node),
+            );
+            cs.add_node(0, &spec).expect("node")
+        })
+        .collect();
+    let per_app = containers / apps;
+    let mut app_ids = Vec::with_capacity(apps);
+    for i in 0..apps {
+        let app = submit_unmanaged(&mut cs, &format!("q{}", i % queues), &format!("user{i}"));
+        let req = AllocateRequest {
+            asks: vec![ResourceRequest::any(
+                1,
+                Resource::new(GB, 1),
+                per_app as i32,
+            )],
+            ..Default::default()
+        };
+        cs.allocate(0, app, &req).expect("asks");
+        app_ids.push(app);
+    }
+    let target = per_app * apps;
+    let started = Instant::now();
+    let (mut allocated, mut updates, mut now) = (0usize, 0usize, 0i64);
+    let status = NodeStatus::default();
+    while allocated < target {
+        let before = allocated;
+        for &n in &node_ids {
+            now += 1;
+            allocated += cs
+                .node_update(now, n, &status)
+                .expect("node update")
+                .allocated as usize;
+            updates += 1;
+            if allocated >= target {
+                break;
+            }
+        }
+        if allocated == before {
+            eprintln!("bench alloc: stalled at {allocated} of {target} containers");
+            break;
+        }
+    }
+    let secs = started.elapsed().as_secs_f64();
+    let rate = allocated as f64 / secs;
+    if let Err(v) = cs.check_invariants() {
+        eprintln!("bench alloc: invariants violated: {}", v.join("; "));
+    }
+    if json {
+        println!(
+            "{}",
+            json!({"bench": "alloc", "mode": "sync", "nodes": nodes, "apps": apps, "queues": queues,
+                   "containers": allocated, "offswitch_per_heartbeat": offswitch, "node_updates": updates,
+                   "seconds": secs, "containers_per_sec": rate})
+        );
+    } else {
+        println!("bench alloc (sync): {nodes} nodes, {apps} apps, {queues} queues, {allocated} containers");
+        println!("  node updates        {updates}");
+        println!("  elapsed             {:.3} s", secs);
+        println!("  containers/s        {:.0}", rate);
+    }
+}
+
+fn heartbeat(updates: usize, json: bool) {
+    // Two 200 GB nodes; ULF 0.005 caps every user at roundUp(0.5% of 400 GB) = 2 GB. Each user
+    // holds 3 GB and asks for more, and the nodes have ~97 GB free, so every update walks all
+    // 101 applications' user-limit checks and allocates nothing.
+    let conf = Arc::new(
+        CapacitySchedulerConfiguration::from_properties_str(
+            "yarn.scheduler.capacity.root.queues=default\n\
+             yarn.scheduler.capacity.root.default.capacity=100\n\
+             yarn.scheduler.capacity.root.default.user-limit-factor=0.005\n\
+             yarn.scheduler.capacity.maximum-am-resource-percent=1\n\
+             yarn.scheduler.capacity.resource-calculator=org.apache.hadoop.yarn.util.resource.DominantResourceCalculator\n",
+        )
+        .expect("bench configuration"),
+    );
+    let mut cs = CapacityScheduler::new(conf, 1, 42);
+    let apps: Vec<AppId> = (0..101)
+        .map(|i| submit_unmanaged(&mut cs, "default", &format!("user{i}")))
+        .collect();
+    // Each app's 3 GB arrives as recovered containers on the two nodes.
+    let mut reports: [Vec<ContainerReport>; 2] = [Vec::new(), Vec::new()];
+    for (i, &app) in apps.iter().enumerate() {
+        for seq in 0..3 {
+            reports[(i + seq as usize) % 2].push(ContainerReport {
+                app,
+                resource: Resource::new(GB, 1),
+                key: SchedulerKey::new(1),
+                sequence: seq + 1,
+                is_am: false,
+            });
+        }
+    }
+    let node_ids: Vec<NodeId> = (0..2)
+        .map(|i| {
+            let mut spec =
+                NodeSpec::new(&format!("node{i}"), "/rack0", Resource::new(200 * GB, 200));
+            spec.containers = std::mem::take(&mut reports[i]);
+            cs.add_node(0, &spec).expect("node")
+        })
+        .collect();
+    for &app in &apps {
+        let req = AllocateRequest {
+            asks: vec![ResourceRequest::any(1, Resource::new(GB, 1), 10)],
+            ..Default::default()
+        };
+        cs.allocate(0, app, &req).expect("asks");
+    }
+    // The workload must reach the leaf: room on both nodes, demand in the queue, users blocked.
+    for &n in &node_ids {
+        let free = cs.node(n).expect("node").unallocated();
+        assert!(
+            free.memory_mb() >= GB,
+            "bench heartbeat: node has no room ({free})"
+        );
+    }
+    assert!(!cs.queue_pending(1).is_zero(), "bench heartbeat: no demand");
+    assert!(
+        cs.user_limit(1, "user0").memory_mb() < 3 * GB,
+        "bench heartbeat: users are not at their limit"
+    );
+    let status = NodeStatus::default();
+    let started = Instant::now();
+    let mut allocated = 0;
+    for i in 0..updates {
+        allocated += cs
+            .node_update(i as i64, node_ids[i % 2], &status)
+            .expect("update")
+            .allocated;
+    }
+    let secs = started.elapsed().as_secs_f64();
+    let rate = updates as f64 / secs;
+    if allocated != 0 {
+        eprintln!("bench heartbeat: {allocated} containers were allocated; the workload is wrong");
+    }
+    if json {
+        println!(
+            "{}",
+            json!({"bench": "heartbeat", "mode": "sync", "apps": apps.len(), "nodes": 2, "updates": updates,
+                   "seconds": secs, "updates_per_sec": rate, "micros_per_update": 1e6 / rate})
+        );
+    } else {
+        println!(
+            "bench heartbeat (sync): 1 queue, {} apps at their user limit, 2 nodes",
+            apps.len()
+        );
+        println!("  node updates        {updates}");
+        println!("  elapsed             {:.3} s", secs);
+        println!(
+            "  updates/s           {:.0}  ({:.2} µs each)",
+            rate,
+            1e6 / rate
+        );
+    }
+}
+
+/// Resident set size of this process, bytes (Linux `/proc/self/statm`).
+fn rss_bytes() -> u64 {
+    let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
+    let pages: u64 = statm
+        .split_whitespace()
+        .nth(1)
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(0);
+    // SAFETY: sysconf has no preconditions.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(4096) as u64;
+    pages * page
+}
+
+fn memory(nodes: usize, containers: usize, asks: usize, json: bool) {
+    let conf = equal_queues_conf(1, 100, "");
+    let mut cs = CapacityScheduler::new(conf, 1, 42);
+    let base = rss_bytes();
+    let per_node = (containers / nodes + 1) as i64;
+    let node_ids: Vec<NodeId> = (0..nodes)
+        .map(|i| {
+            let spec = NodeSpec::new(
+                &format!("node{i}"),
+                &format!("/rack{}", i % 100),
+                Resource::new(per_node * GB, per_node),
+            );
+            cs.add_node(0, &spec).expect("node")
+        })
+        .collect();
+    let after_nodes = rss_bytes();
+    let apps: Vec<AppId> = (0..1000)
+        .map(|i| submit_unmanaged(&mut cs, "q0", &format!("user{i}")))
+        .collect();
+    let per_app = containers / apps.len();
+    for &app in &apps {
+        let req = AllocateRequest {
+            asks: vec![ResourceRequest::any(
+                1,
+                Resource::new(GB, 1),
+                per_app as i32,
+            )],
+            ..Default::default()
+        };
+        cs.allocate(0, app, &req).expect("asks");
+    }
+    let before_containers = rss_bytes();
+    let status = NodeStatus::default();
+    let mut allocated = 0usize;
+    let mut now = 0;
+    while allocated < per_app * apps.len() {
+        let before = allocated;
+        for &n in &node_ids {
+            now += 1;
+            allocated += cs.node_update(now, n, &status).expect("update").allocated as usize;
+        }
+        if before == allocated {
+            break;
+        }
+    }
+    for &app in &apps {
+        cs.allocate(
+            now,
+            app,
+            &AllocateRequest {
+                response_id: 0,
+                ..Default::default()
+            },
+        )
+        .expect("pull");
+    }
+    let after_containers = rss_bytes();
+    // Pending asks: host-level entries (the request table's unit), spread over applications.
+    let ask_apps: Vec<AppId> = (0..1000)
+        .map(|i| submit_unmanaged(&mut cs, "q0", &format!("asker{i}")))
+        .collect();
+    let per_ask_app = asks / ask_apps.len();
+    let before_asks = rss_bytes();
+    for (a, &app) in ask_apps.iter().enumerate() {
+        let mut req = AllocateRequest::default();
+        for j in 0..per_ask_app {
+            let host = format!("node{}", (a * per_ask_app + j) % nodes);
+            req.asks.push(ResourceRequest::at(
+                1 + (j / nodes) as i32,
+                &host,
+                Resource::new(GB, 1),
+                1,
+            ));
+        }
+        req.asks.push(ResourceRequest::any(
+            1,
+            Resource::new(GB, 1),
+            per_ask_app as i32,
+        ));
+        cs.allocate(now, app, &req).expect("asks");
+    }
+    let after_asks = rss_bytes();
+    let per = |delta: u64, n: usize| if n == 0 { 0.0 } else { delta as f64 / n as f64 };
+    let bytes_per_node = per(after_nodes - base, nodes);
+    let bytes_per_container = per(
+        after_containers.saturating_sub(before_containers),
+        allocated,
+    );
+    let bytes_per_ask = per(
+        after_asks.saturating_sub(before_asks),
+        per_ask_app * ask_apps.len(),
+    );
+    if json {
+        println!(
+            "{}",
+            json!({"bench": "memory", "nodes": nodes, "containers": allocated, "asks": per_ask_app * ask_apps.len(),
+                   "bytes_per_node": bytes_per_node, "bytes_per_container": bytes_per_container,
+                   "bytes_per_ask": bytes_per_ask, "rss_bytes": after_asks})
+        );
+    } else {
+        println!(
+            "bench memory: {nodes} nodes, {allocated} running containers, {} pending asks",
+            per_ask_app * ask_apps.len()
+        );
+        println!("  bytes/node          {:.0}", bytes_per_node);
+        println!("  bytes/container     {:.0}", bytes_per_container);
+        println!("  bytes/pending ask   {:.0}", bytes_per_ask);
+        println!(
+            "  final RSS           {:.1} MiB",
+            after_asks as f64 / (1 << 20) as f64
+        );
+    }
+}
