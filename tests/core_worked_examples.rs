@@ -362,3 +362,38 @@ fn strict_locality_waits_for_the_host() {
     assert_eq!(c.heartbeat(node_0), 1);
     assert_eq!(last_node_type(&c, app), NodeType::NodeLocal);
 }
+
+/// E6 — TestParentQueue.testSingleLevelQueues, observed through allocations: a 30%, b 70% of
+/// 20 GB; each node offer goes to the child with the lower used capacity (ties: the larger
+/// guarantee first), one 1 GB container at a time.
+#[test]
+fn e6_children_are_offered_nodes_by_used_capacity() {
+    let mut c = Cluster::new(
+        "yarn.scheduler.capacity.root.queues=a,b
+yarn.scheduler.capacity.root.a.capacity=30
+yarn.scheduler.capacity.root.a.user-limit-factor=10
+yarn.scheduler.capacity.root.b.capacity=70
+yarn.scheduler.capacity.root.b.user-limit-factor=10
+yarn.scheduler.capacity.per-node-heartbeat.multiple-assignments-enabled=false
+",
+    );
+    let node = c.node("h0", "/r", 20 * GB, 20);
+    let a = c.unmanaged_app("a", "alice");
+    let b = c.unmanaged_app("b", "bob");
+    c.ask(a, 1, GB, 100);
+    c.ask(b, 1, GB, 100);
+    // YARN's guarantee: (long)(cluster × (double)absoluteCapacity) — 6144 and 14335 MB (not
+    // 14336: 0.7f is 0.69999999). The tie at (3 GB, 7 GB) therefore goes to a.
+    let guarantee = |abs: f32| (20480f64 * abs as f64) as i64 as f32;
+    let (guarantee_a, guarantee_b) = (guarantee(0.3), guarantee(0.7));
+    assert_eq!((guarantee_a, guarantee_b), (6144.0, 14335.0));
+    for _ in 0..12 {
+        let (ua, ub) = (c.queue_used_mb("a") as f32, c.queue_used_mb("b") as f32);
+        let expect_a = (ua / guarantee_a) < (ub / guarantee_b);
+        c.heartbeat(node);
+        let got_a = c.queue_used_mb("a") as f32 > ua;
+        assert_eq!(got_a, expect_a, "used (a, b) = ({ua}, {ub}) MB");
+    }
+    // The table's own points, reached along the way: (0,1) ⇒ a; (2,2) ⇒ b; (3,4) ⇒ b; (3,8) ⇒ a.
+    assert!(c.queue_used_mb("a") > 0 && c.queue_used_mb("b") > c.queue_used_mb("a"));
+}

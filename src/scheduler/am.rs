@@ -138,14 +138,18 @@ impl CapacityScheduler {
         let s = self.tree.settings();
         let (rc, min) = (s.resource_calculator, s.minimum_allocation);
         let mut asks = Vec::with_capacity(req.asks.len());
+        let mut opportunistic = Vec::new();
         for ask in &req.asks {
-            // Opportunistic asks belong to the opportunistic allocator, not the capacity scheduler.
-            if ask.execution_type == ExecutionType::Opportunistic {
-                continue;
-            }
             let mut ask = ask.clone();
             ask.capability = rc.normalize(&ask.capability, &min, &max, &min);
-            asks.push(ask);
+            // Opportunistic asks belong to the opportunistic allocator, not the capacity scheduler.
+            match ask.execution_type {
+                ExecutionType::Guaranteed => asks.push(ask),
+                ExecutionType::Opportunistic => opportunistic.push(ask),
+            }
+        }
+        if let Some(t) = self.apps[app].attempt.as_mut() {
+            t.opportunistic_asks.extend(opportunistic);
         }
         self.update_asks(app, &asks);
         let additions: Vec<u32> = req

@@ -4,7 +4,7 @@ use std::collections::BTreeSet;
 
 use crate::ids::{ApplicationId, ContainerId};
 use crate::resource::Resource;
-use crate::scheduler::types::{AllocateResponse, ContainerStatus};
+use crate::scheduler::types::{AllocateResponse, ContainerStatus, ResourceRequest};
 use crate::state::queue::QueueId;
 use crate::state::request::RequestTable;
 
@@ -44,6 +44,8 @@ pub struct Attempt {
     pub last_response: Option<AllocateResponse>,
     /// Whether this attempt's AM usage is counted in its queue and user.
     pub am_counted: bool,
+    /// OPPORTUNISTIC asks, kept for the opportunistic allocator (never in the request table).
+    pub opportunistic_asks: Vec<ResourceRequest>,
 }
 
 impl Attempt {
@@ -65,6 +67,7 @@ impl Attempt {
             am_container: None,
             last_response: None,
             am_counted: false,
+            opportunistic_asks: Vec::new(),
         }
     }
 }
