@@ -735,3 +735,68 @@ fn recovery_from_node_reports_rebuilds_the_same_state() {
         assert_eq!(x.allocated, y.allocated, "node {h}");
     }
 }
+
+#[test]
+fn per_heartbeat_limits_bound_assignments() {
+    // Node-local containers keep coming in one heartbeat up to maximum-container-assignments.
+    let mut c = Cluster::new(&format!(
+        "{AB}yarn.scheduler.capacity.per-node-heartbeat.maximum-container-assignments=5\n\
+         yarn.scheduler.capacity.root.a.user-limit-factor=10\n"
+    ));
+    let n0 = c.node("h0", "/r0", 32 * GB, 32);
+    let app = c.unmanaged_app("a", "alice");
+    let one = Resource::new(GB, 1);
+    c.allocate(
+        app,
+        vec![
+            ResourceRequest::at(1, "h0", one, 20),
+            ResourceRequest::at(1, "/r0", one, 20),
+            ResourceRequest::any(1, one, 20),
+        ],
+        vec![],
+    );
+    assert_eq!(c.heartbeat(n0), 5);
+    // Off-switch: the loop ends after maximum-offswitch-assignments (default 1).
+    let other = c.unmanaged_app("b", "bob");
+    c.ask(other, 1, GB, 10);
+    let before = c.queue_used_mb("b");
+    c.heartbeat(n0);
+    assert!(c.queue_used_mb("b") - before <= GB);
+}
+
+#[test]
+fn fair_ordering_serves_the_app_with_less_usage_first() {
+    let mut c = Cluster::new(
+        "yarn.scheduler.capacity.root.queues=a
+yarn.scheduler.capacity.root.a.capacity=100
+yarn.scheduler.capacity.root.a.ordering-policy=fair
+yarn.scheduler.capacity.maximum-am-resource-percent=1
+",
+    );
+    let n0 = c.node("h0", "/r", 16 * GB, 16);
+    let first = c.unmanaged_app("a", "alice");
+    c.ask(first, 1, GB, 4);
+    c.heartbeat(n0);
+    c.heartbeat(n0);
+    let second = c.unmanaged_app("a", "alice");
+    c.ask(second, 1, GB, 4);
+    // FIFO would keep serving `first`; fair serves `second` (0 used) until it catches up.
+    c.heartbeat(n0);
+    c.heartbeat(n0);
+    let used = |c: &Cluster, app| {
+        c.cs.application(app)
+            .unwrap()
+            .attempt
+            .as_ref()
+            .unwrap()
+            .used
+            .memory_mb()
+    };
+    assert_eq!((used(&c, first), used(&c, second)), (2 * GB, 2 * GB));
+    c.heartbeat(n0);
+    assert_eq!(
+        used(&c, first),
+        3 * GB,
+        "tie on usage: the earlier submission goes first"
+    );
+}
