@@ -800,3 +800,41 @@ yarn.scheduler.capacity.maximum-am-resource-percent=1
         "tie on usage: the earlier submission goes first"
     );
 }
+
+#[test]
+fn acquired_containers_expire_after_the_interval_unless_launched() {
+    let mut c = Cluster::new(&format!(
+        "{AB}yarn.resourcemanager.rm.container-allocation.expiry-interval-ms=1000\n"
+    ));
+    let n0 = c.node("h0", "/r", 8 * GB, 8);
+    let app = c.unmanaged_app("a", "alice");
+    c.ask(app, 1, GB, 2);
+    c.heartbeat(n0);
+    c.heartbeat(n0);
+    let got = c.allocate(app, vec![], vec![]).allocated;
+    assert_eq!(got.len(), 2);
+    c.now += 1;
+    c.cs.node_update(
+        c.now,
+        n0,
+        &NodeStatus {
+            launched: vec![got[0].id],
+            completed: vec![],
+        },
+    )
+    .unwrap();
+    assert!(
+        c.cs.expire_containers(c.now + 500).is_empty(),
+        "not yet due"
+    );
+    let expired = c.cs.expire_containers(c.now + 1000);
+    c.check();
+    assert_eq!(expired, vec![got[1].id], "only the unlaunched one expires");
+    let r = c.allocate(app, vec![], vec![]);
+    assert_eq!(r.completed.len(), 1);
+    assert_eq!(
+        r.completed[0].diagnostics,
+        "Container expired since it was unused"
+    );
+    assert_eq!(c.queue_used_mb("a"), GB);
+}

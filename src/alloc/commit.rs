@@ -143,6 +143,7 @@ impl CapacityScheduler {
                     node_type,
                     is_am,
                     created_ms: now_ms,
+                    acquired_ms: None,
                 })
             }
         };
@@ -226,6 +227,7 @@ impl CapacityScheduler {
             node_type,
             is_am: false,
             created_ms: now_ms,
+            acquired_ms: None,
         });
         self.nodes[ctx.node].reserved = Some(id);
         self.add_queue_used(leaf, &user, capability);

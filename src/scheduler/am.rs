@@ -179,6 +179,7 @@ impl CapacityScheduler {
             };
             if c.state == ContainerState::Allocated {
                 c.state = ContainerState::Acquired;
+                c.acquired_ms = Some(now_ms);
             }
             let host = self
                 .nodes

@@ -131,6 +131,34 @@ impl CapacityScheduler {
         Ok(())
     }
 
+    /// YARN's `ContainerAllocationExpirer`: every container acquired by its AM but not launched
+    /// within `yarn.resourcemanager.rm.container-allocation.expiry-interval-ms` expires now.
+    /// Returns the expired containers, oldest first.
+    pub fn expire_containers(&mut self, now_ms: i64) -> Vec<ContainerId> {
+        let interval = self.tree.settings().container_allocation_expiry_interval_ms;
+        let mut due: Vec<(i64, ContainerId)> = self
+            .containers
+            .iter()
+            .filter(|(_, c)| c.state == ContainerState::Acquired)
+            .filter_map(|(id, c)| {
+                c.acquired_ms
+                    .filter(|t| now_ms - t >= interval)
+                    .map(|t| (t, id))
+            })
+            .collect();
+        due.sort();
+        for &(_, id) in &due {
+            self.complete_container(
+                now_ms,
+                id,
+                super::types::exit_status::ABORTED,
+                super::types::diagnostics::EXPIRED,
+                Completion::Expired,
+            );
+        }
+        due.into_iter().map(|(_, id)| id).collect()
+    }
+
     pub(crate) fn kept_containers_insert(&mut self, app: AppId, containers: Vec<ContainerId>) {
         self.kept_containers
             .entry(app)

@@ -109,6 +109,7 @@ impl CapacityScheduler {
             node_type: NodeType::OffSwitch,
             is_am: report.is_am,
             created_ms: now_ms,
+            acquired_ms: None,
         });
         let n = &mut self.nodes[node];
         n.allocated += report.resource;

@@ -17,6 +17,8 @@ pub struct RmContainer {
     pub is_am: bool,
     /// When the container was allocated (or reserved), scheduler time.
     pub created_ms: i64,
+    /// When the AM pulled it (ALLOCATED → ACQUIRED): the allocation-expiry clock starts here.
+    pub acquired_ms: Option<i64>,
 }
 
 impl RmContainer {
