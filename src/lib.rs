@@ -12,6 +12,7 @@ pub mod ids;
 pub mod report;
 pub mod resource;
 pub mod scheduler;
+pub mod sim;
 pub mod state;
 
 include!(concat!(env!("OUT_DIR"), "/version.rs"));

@@ -2,6 +2,7 @@
 
 mod bench;
 mod queues;
+mod simulate;
 mod validate;
 
 use std::path::{Path, PathBuf};
@@ -50,6 +51,9 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Replay a YARN SLS trace (or the built-in workload) in virtual time; write SLS-shaped
+    /// outputs, a summary and charts.
+    Simulate(simulate::SimulateArgs),
     /// Benchmarks that mirror YARN 3.3.6's measured workloads; they print numbers.
     #[command(subcommand)]
     Bench(bench::Bench),
@@ -67,6 +71,7 @@ pub fn main() -> ExitCode {
             json,
         } => queues::run(file.as_deref(), nodes, node_memory, node_vcores, json),
         Command::Bench(b) => bench::run(b),
+        Command::Simulate(args) => simulate::run(args),
     }
 }
 

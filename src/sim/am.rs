@@ -1,0 +1,236 @@
+//! A simulated MapReduce ApplicationMaster (SLS's `MRAMSimulator`): once its AM container runs
+//! it asks for the map containers (host, rack and `*` asks from the trace's hosts), runs each task
+//! for its duration, asks for the reduces when every map is done, re-requests tasks whose
+//! containers were preempted or lost, and unregisters when every task has finished.
+
+use std::collections::BTreeMap;
+
+use super::trace::{TraceExecutionType, TraceJob};
+use crate::ids::{AppId, ContainerId};
+use crate::resource::Resource;
+use crate::scheduler::types::{exit_status, AllocateResponse, ExecutionType, ResourceRequest, ANY};
+
+/// MRAMSimulator's priorities: reduces 10, maps 20 (a lower number is more important).
+pub const PRIORITY_MAP: i32 = 20;
+pub const PRIORITY_REDUCE: i32 = 10;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AmState {
+    /// Before `job.start.ms`.
+    Waiting,
+    /// Submitted; waiting for the AM container.
+    Submitted,
+    /// AM container allocated and launched; asks and runs tasks.
+    Running,
+    Finished,
+    Rejected,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TaskState {
+    Pending,
+    Running(ContainerId),
+    Done,
+}
+
+/// A task resolved against the cluster: where it would like to run.
+#[derive(Debug, Clone)]
+pub struct SimTask {
+    pub host: Option<String>,
+    pub rack: Option<String>,
+    pub duration_ms: i64,
+    pub resource: Resource,
+    pub reduce: bool,
+    pub execution: ExecutionType,
+    pub request_delay_ms: i64,
+    pub state: TaskState,
+    pub attempts: u32,
+}
+
+#[derive(Debug)]
+pub struct AmSim {
+    pub job: TraceJob,
+    pub state: AmState,
+    pub app: Option<AppId>,
+    pub response_id: i32,
+    pub tasks: Vec<SimTask>,
+    pub am_container: Option<ContainerId>,
+    pub submit_ms: i64,
+    pub am_started_ms: Option<i64>,
+    pub first_task_ms: Option<i64>,
+    pub finish_ms: Option<i64>,
+    pub registered_ms: Option<i64>,
+    /// The ask table last sent: (priority, resource name) → count.
+    sent: BTreeMap<(i32, String), i32>,
+    pub containers_completed: u64,
+    pub preempted: u64,
+}
+
+impl AmSim {
+    pub fn new(job: TraceJob, tasks: Vec<SimTask>) -> Self {
+        AmSim {
+            job,
+            state: AmState::Waiting,
+            app: None,
+            response_id: 0,
+            tasks,
+            am_container: None,
+            submit_ms: 0,
+            am_started_ms: None,
+            first_task_ms: None,
+            finish_ms: None,
+            registered_ms: None,
+            sent: BTreeMap::new(),
+            containers_completed: 0,
+            preempted: 0,
+        }
+    }
+
+    pub fn am_resource(&self) -> Resource {
+        Resource::new(self.job.am_memory_mb, self.job.am_vcores)
+    }
+
+    fn maps_done(&self) -> bool {
+        self.tasks
+            .iter()
+            .filter(|t| !t.reduce)
+            .all(|t| t.state == TaskState::Done)
+    }
+
+    pub fn all_done(&self) -> bool {
+        self.tasks.iter().all(|t| t.state == TaskState::Done)
+    }
+
+    /// The phase whose tasks are requested now: maps, then reduces once every map is done.
+    fn requestable(&self, now_ms: i64) -> impl Iterator<Item = &SimTask> + '_ {
+        let maps_done = self.maps_done();
+        let registered = self.registered_ms.unwrap_or(i64::MAX);
+        self.tasks.iter().filter(move |t| {
+            t.state == TaskState::Pending
+                && (t.reduce == maps_done)
+                && registered.saturating_add(t.request_delay_ms) <= now_ms
+        })
+    }
+
+    /// The asks to send now: the full table for pending tasks, with zeros for names no longer
+    /// wanted (an ask replaces the entry, so a vanished name must be set to 0).
+    pub fn asks(&mut self, now_ms: i64) -> Vec<ResourceRequest> {
+        let mut table: BTreeMap<(i32, String), (i32, Resource, ExecutionType)> = BTreeMap::new();
+        for t in self.requestable(now_ms) {
+            let p = if t.reduce {
+                PRIORITY_REDUCE
+            } else {
+                PRIORITY_MAP
+            };
+            let mut add = |name: &str| {
+                let e = table
+                    .entry((p, name.to_string()))
+                    .or_insert((0, t.resource, t.execution));
+                e.0 += 1;
+            };
+            add(ANY);
+            if let Some(h) = &t.host {
+                add(h);
+            }
+            if let Some(r) = &t.rack {
+                add(r);
+            }
+        }
+        let mut asks = Vec::new();
+        let wanted: BTreeMap<(i32, String), i32> =
+            table.iter().map(|(k, v)| (k.clone(), v.0)).collect();
+        for ((p, name), (count, resource, execution)) in &table {
+            if self.sent.get(&(*p, name.clone())) != Some(count) {
+                let mut r = ResourceRequest::at(*p, name, *resource, *count);
+                r.execution_type = *execution;
+                asks.push(r);
+            }
+        }
+        for ((p, name), _) in self.sent.iter().filter(|(k, _)| !wanted.contains_key(*k)) {
+            let resource = self
+                .tasks
+                .first()
+                .map(|t| t.resource)
+                .unwrap_or(Resource::new(1024, 1));
+            asks.push(ResourceRequest::at(*p, name, resource, 0));
+        }
+        self.sent = wanted;
+        asks
+    }
+
+    /// Hands newly allocated containers to pending tasks (node-local first, then rack-local,
+    /// then any). Returns (container, duration) to launch, and containers it cannot use.
+    pub fn take_allocations(
+        &mut self,
+        now_ms: i64,
+        response: &AllocateResponse,
+        rack_of: impl Fn(&str) -> String,
+    ) -> (Vec<(ContainerId, i64)>, Vec<ContainerId>) {
+        let mut launch = Vec::new();
+        let mut surplus = Vec::new();
+        for c in &response.allocated {
+            if c.is_am {
+                self.am_container = Some(c.id);
+                self.am_started_ms = Some(now_ms);
+                launch.push((c.id, super::nm::UNTIL_KILLED));
+                continue;
+            }
+            let reduce = c.key.priority == PRIORITY_REDUCE;
+            let rack = rack_of(&c.host);
+            let pick = |want: &dyn Fn(&SimTask) -> bool| {
+                self.tasks
+                    .iter()
+                    .position(|t| t.state == TaskState::Pending && t.reduce == reduce && want(t))
+            };
+            let chosen = pick(&|t| t.host.as_deref() == Some(c.host.as_str()))
+                .or_else(|| pick(&|t| t.rack.as_deref() == Some(rack.as_str())))
+                .or_else(|| pick(&|_| true));
+            match chosen {
+                Some(i) => {
+                    let t = &mut self.tasks[i];
+                    t.state = TaskState::Running(c.id);
+                    t.attempts += 1;
+                    self.first_task_ms.get_or_insert(now_ms);
+                    launch.push((c.id, now_ms + t.duration_ms));
+                }
+                None => surplus.push(c.id),
+            }
+        }
+        (launch, surplus)
+    }
+
+    /// Completed statuses: a task whose container succeeded is done; one whose container was
+    /// preempted, lost or expired is pending again (the MapReduce AM re-requests it).
+    pub fn take_completions(&mut self, response: &AllocateResponse) {
+        for s in &response.completed {
+            if Some(s.id) == self.am_container {
+                continue;
+            }
+            let Some(t) = self
+                .tasks
+                .iter_mut()
+                .find(|t| t.state == TaskState::Running(s.id))
+            else {
+                continue;
+            };
+            if s.exit_status == exit_status::SUCCESS {
+                t.state = TaskState::Done;
+                self.containers_completed += 1;
+            } else {
+                if s.exit_status == exit_status::PREEMPTED {
+                    self.preempted += 1;
+                }
+                t.state = TaskState::Pending;
+            }
+        }
+    }
+}
+
+impl From<TraceExecutionType> for ExecutionType {
+    fn from(t: TraceExecutionType) -> Self {
+        match t {
+            TraceExecutionType::Guaranteed => ExecutionType::Guaranteed,
+            TraceExecutionType::Opportunistic => ExecutionType::Opportunistic,
+        }
+    }
+}

@@ -1,0 +1,532 @@
+//! The discrete-event loop: simulated NodeManagers and ApplicationMasters heartbeat the
+//! deterministic core in virtual time. The same inputs and seed give the same run.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+use std::sync::Arc;
+use std::time::Instant;
+
+use rand_core::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use super::am::{AmSim, AmState, SimTask, TaskState};
+use super::metrics::{JobRecord, QueueSample, Sample};
+use super::nm::NmSim;
+use super::trace::{SimDefaults, TraceJob, TraceNode};
+use crate::config::CapacitySchedulerConfiguration;
+use crate::ids::NodeId;
+use crate::resource::Resource;
+use crate::scheduler::apps::{AppSubmission, AttemptSubmission};
+use crate::scheduler::nodes::NodeSpec;
+use crate::scheduler::types::{AllocateRequest, ContainerState, ExecutionType};
+use crate::scheduler::CapacityScheduler;
+use crate::state::queue::QueueId;
+
+/// What to simulate.
+pub struct SimulationInput {
+    pub conf: Arc<CapacitySchedulerConfiguration>,
+    pub nodes: Vec<TraceNode>,
+    pub jobs: Vec<TraceJob>,
+}
+
+#[derive(Debug, Clone)]
+pub struct SimulationOptions {
+    pub seed: u64,
+    pub defaults: SimDefaults,
+    /// Tracking interval (SLS: 1 s).
+    pub track_interval_ms: i64,
+    /// Stop here even if jobs remain (a safety net for traces that can never finish).
+    pub max_time_ms: i64,
+    /// Run the invariant checker after every event (tests; slow on big traces).
+    pub check_invariants: bool,
+    /// Show a progress bar on stderr (drawn only when stderr is a terminal).
+    pub progress: bool,
+}
+
+impl Default for SimulationOptions {
+    fn default() -> Self {
+        SimulationOptions {
+            seed: 1,
+            defaults: SimDefaults::default(),
+            track_interval_ms: 1000,
+            max_time_ms: 30 * 24 * 3600 * 1000,
+            check_invariants: false,
+            progress: false,
+        }
+    }
+}
+
+/// A leaf queue as reported: path and its guaranteed and maximum shares of the cluster.
+#[derive(Debug, Clone)]
+pub struct LeafInfo {
+    pub path: String,
+    pub guaranteed_share: f64,
+    pub max_share: f64,
+}
+
+/// Everything a run produced.
+#[derive(Debug, Clone)]
+pub struct SimulationResult {
+    pub samples: Vec<Sample>,
+    pub jobs: Vec<JobRecord>,
+    pub leaves: Vec<LeafInfo>,
+    pub cluster: Resource,
+    pub end_ms: i64,
+    pub wall_ms: f64,
+    pub containers_allocated: u64,
+    pub node_updates: u64,
+    pub allocate_calls: u64,
+    /// Tasks the trace marked opportunistic, run as guaranteed (see docs/SIMULATOR.md).
+    pub opportunistic_as_guaranteed: u64,
+    pub timed_out: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Event {
+    Track,
+    JobStart(usize),
+    NodeHeartbeat(usize),
+    AmHeartbeat(usize),
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SimError {
+    #[error("{0}")]
+    Input(String),
+    #[error("invariant violated at {time_ms} ms after {event}: {violations}")]
+    Invariant {
+        time_ms: i64,
+        event: String,
+        violations: String,
+    },
+}
+
+/// Splits SLS's `/rack/host` names; a bare name has no rack.
+pub fn split_rack_host(name: &str) -> (Option<String>, String) {
+    match name.rfind('/') {
+        Some(i) if i > 0 => (Some(name[..i].to_string()), name[i + 1..].to_string()),
+        Some(_) => (None, name[1..].to_string()),
+        None => (None, name.to_string()),
+    }
+}
+
+fn rack_name(rack: &str) -> String {
+    if rack.starts_with('/') {
+        rack.to_string()
+    } else {
+        format!("/{rack}")
+    }
+}
+
+struct Sim {
+    cs: CapacityScheduler,
+    events: BinaryHeap<Reverse<(i64, u64, Event)>>,
+    seq: u64,
+    nms: Vec<NmSim>,
+    nm_by_node: HashMap<NodeId, usize>,
+    rack_of_host: HashMap<String, String>,
+    ams: Vec<AmSim>,
+    leaves: Vec<QueueId>,
+    opts: SimulationOptions,
+    samples: Vec<Sample>,
+    unfinished: usize,
+    containers_allocated: u64,
+    node_updates: u64,
+    allocate_calls: u64,
+    /// Wall time and call counts since the last sample.
+    nu_ns: u128,
+    nu_calls: u64,
+    al_ns: u128,
+    al_calls: u64,
+    opportunistic_as_guaranteed: u64,
+}
+
+impl Sim {
+    fn push(&mut self, at: i64, e: Event) {
+        self.seq += 1;
+        self.events.push(Reverse((at, self.seq, e)));
+    }
+}
+
+/// Replays `input` to the end (every job finished or rejected) or to `max_time_ms`.
+pub fn simulate(
+    input: SimulationInput,
+    opts: SimulationOptions,
+) -> Result<SimulationResult, SimError> {
+    let started = Instant::now();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(opts.seed);
+    let mut cs = CapacityScheduler::new(input.conf.clone(), 1_000_000, opts.seed);
+    let mut nms = Vec::with_capacity(input.nodes.len());
+    let mut nm_by_node = HashMap::new();
+    let mut rack_of_host = HashMap::new();
+    for n in &input.nodes {
+        let rack = rack_name(&n.rack);
+        let spec = NodeSpec::new(&n.host, &rack, Resource::new(n.memory_mb, n.vcores));
+        let id = cs
+            .add_node(0, &spec)
+            .map_err(|e| SimError::Input(format!("node {}: {e}", n.host)))?;
+        nm_by_node.insert(id, nms.len());
+        rack_of_host.insert(n.host.clone(), rack.clone());
+        nms.push(NmSim::new(id));
+    }
+    if nms.is_empty() {
+        return Err(SimError::Input("the simulation has no nodes".into()));
+    }
+    let mut opportunistic = 0;
+    let ams: Vec<AmSim> = input
+        .jobs
+        .into_iter()
+        .map(|job| {
+            let tasks = job
+                .tasks
+                .iter()
+                .map(|t| {
+                    let (rack_from_host, host) = match &t.host {
+                        Some(h) => {
+                            let (r, h) = split_rack_host(h);
+                            (r, Some(h))
+                        }
+                        None => (None, None),
+                    };
+                    let rack = t.rack.clone().or(rack_from_host).map(|r| rack_name(&r));
+                    if t.execution_type == super::trace::TraceExecutionType::Opportunistic {
+                        opportunistic += 1;
+                    }
+                    SimTask {
+                        host,
+                        rack,
+                        duration_ms: t.duration_ms.max(0),
+                        resource: Resource::new(t.memory_mb, t.vcores),
+                        reduce: t.task_type == "reduce",
+                        // Until opportunistic allocation exists every task runs guaranteed.
+                        execution: ExecutionType::Guaranteed,
+                        request_delay_ms: t.request_delay_ms.max(0),
+                        state: TaskState::Pending,
+                        attempts: 0,
+                    }
+                })
+                .collect();
+            AmSim::new(job, tasks)
+        })
+        .collect();
+    let leaves: Vec<QueueId> = cs.queue_tree().leaves().collect();
+    let mut sim = Sim {
+        cs,
+        events: BinaryHeap::new(),
+        seq: 0,
+        nms,
+        nm_by_node,
+        rack_of_host,
+        unfinished: ams.len(),
+        ams,
+        leaves,
+        opts,
+        samples: Vec::new(),
+        containers_allocated: 0,
+        node_updates: 0,
+        allocate_calls: 0,
+        nu_ns: 0,
+        nu_calls: 0,
+        al_ns: 0,
+        al_calls: 0,
+        opportunistic_as_guaranteed: opportunistic,
+    };
+    let nm_interval = sim.opts.defaults.nm_heartbeat_ms.max(1);
+    for i in 0..sim.nms.len() {
+        // NodeManagers start out of phase, as real ones do.
+        let offset = (rng.next_u64() % nm_interval as u64) as i64;
+        sim.push(offset, Event::NodeHeartbeat(i));
+    }
+    for j in 0..sim.ams.len() {
+        let at = sim.ams[j].job.start_ms.max(0);
+        sim.push(at, Event::JobStart(j));
+    }
+    sim.push(0, Event::Track);
+
+    let progress = if sim.opts.progress {
+        let bar = indicatif::ProgressBar::new(sim.ams.len() as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:40}] {pos}/{len} jobs {msg}",
+            )
+            .expect("static template")
+            .progress_chars("=> "),
+        );
+        Some(bar)
+    } else {
+        None
+    };
+
+    let mut now = 0;
+    let mut timed_out = false;
+    while let Some(Reverse((at, _, event))) = sim.events.pop() {
+        now = at;
+        if now > sim.opts.max_time_ms {
+            timed_out = true;
+            break;
+        }
+        match event {
+            Event::Track => {
+                sim.cs.expire_containers(now);
+                sample(&mut sim, now);
+                if sim.unfinished > 0 {
+                    let next = now + sim.opts.track_interval_ms;
+                    sim.push(next, Event::Track);
+                }
+            }
+            Event::JobStart(j) => start_job(&mut sim, now, j),
+            Event::NodeHeartbeat(i) => {
+                let status = sim.nms[i].status(now);
+                let t = Instant::now();
+                let response = sim
+                    .cs
+                    .node_update(now, sim.nms[i].id, &status)
+                    .expect("a registered node");
+                sim.nu_ns += t.elapsed().as_nanos();
+                sim.nu_calls += 1;
+                sim.node_updates += 1;
+                sim.containers_allocated += response.allocated as u64;
+                sim.nms[i].kill(&response.to_kill);
+                if sim.unfinished > 0 {
+                    sim.push(now + nm_interval, Event::NodeHeartbeat(i));
+                }
+            }
+            Event::AmHeartbeat(j) => {
+                am_heartbeat(&mut sim, now, j);
+                if let Some(p) = &progress {
+                    p.set_position((sim.ams.len() - sim.unfinished) as u64);
+                }
+            }
+        }
+        if sim.opts.check_invariants {
+            if let Err(v) = sim.cs.check_invariants() {
+                return Err(SimError::Invariant {
+                    time_ms: now,
+                    event: format!("{event:?}"),
+                    violations: v.join("; "),
+                });
+            }
+        }
+        // Every job finished or rejected: a finished AM schedules no further heartbeat and
+        // NodeManagers stop with the last job, so nothing is left to replay.
+        if sim.unfinished == 0 {
+            break;
+        }
+    }
+    sample(&mut sim, now);
+    if let Some(p) = progress {
+        p.finish_and_clear();
+    }
+    let cluster = sim.cs.cluster_resource();
+    let tree = sim.cs.queue_tree();
+    let leaves = sim
+        .leaves
+        .iter()
+        .map(|&q| LeafInfo {
+            path: tree.path(q).to_string(),
+            guaranteed_share: tree.queue(q).capacities.absolute_capacity as f64,
+            max_share: tree.queue(q).capacities.absolute_maximum_capacity as f64,
+        })
+        .collect();
+    let jobs = sim
+        .ams
+        .iter()
+        .map(|a| JobRecord {
+            id: a.job.id.clone(),
+            queue: a.job.queue.clone(),
+            user: a.job.user.clone(),
+            trace_start_ms: a.job.start_ms,
+            trace_end_ms: a.job.end_ms,
+            submit_ms: a.submit_ms,
+            am_start_ms: a.am_started_ms,
+            first_task_ms: a.first_task_ms,
+            finish_ms: a.finish_ms,
+            tasks: a.tasks.len(),
+            rejected: (a.state == AmState::Rejected).then(|| "rejected".to_string()),
+            preempted: a.preempted,
+        })
+        .collect();
+    Ok(SimulationResult {
+        samples: sim.samples,
+        jobs,
+        leaves,
+        cluster,
+        end_ms: now,
+        wall_ms: started.elapsed().as_secs_f64() * 1000.0,
+        containers_allocated: sim.containers_allocated,
+        node_updates: sim.node_updates,
+        allocate_calls: sim.allocate_calls,
+        opportunistic_as_guaranteed: sim.opportunistic_as_guaranteed,
+        timed_out,
+    })
+}
+
+fn start_job(sim: &mut Sim, now: i64, j: usize) {
+    let (queue, user) = (sim.ams[j].job.queue.clone(), sim.ams[j].job.user.clone());
+    let mut sub = AppSubmission::new(&queue, &user);
+    sub.priority = Some(sim.ams[j].job.priority);
+    sim.ams[j].submit_ms = now;
+    match sim.cs.submit_application(now, &sub) {
+        Ok(app) => {
+            let am = sim.ams[j].am_resource();
+            sim.cs
+                .add_attempt(now, app, AttemptSubmission::with_am(am))
+                .expect("a fresh application takes an attempt");
+            let a = &mut sim.ams[j];
+            a.app = Some(app);
+            a.state = AmState::Submitted;
+            let next = now + sim.opts.defaults.am_heartbeat_ms.max(1);
+            sim.push(next, Event::AmHeartbeat(j));
+        }
+        Err(rejection) => {
+            let a = &mut sim.ams[j];
+            a.state = AmState::Rejected;
+            a.finish_ms = None;
+            a.job.queue = format!("{} (rejected: {})", a.job.queue, rejection.message);
+            sim.unfinished -= 1;
+        }
+    }
+}
+
+fn am_heartbeat(sim: &mut Sim, now: i64, j: usize) {
+    let Some(app) = sim.ams[j].app else { return };
+    if sim.ams[j].state == AmState::Running && sim.ams[j].registered_ms.is_none() {
+        sim.ams[j].registered_ms = Some(now);
+    }
+    let asks = if sim.ams[j].state == AmState::Running {
+        sim.ams[j].asks(now)
+    } else {
+        Vec::new()
+    };
+    let req = AllocateRequest {
+        response_id: sim.ams[j].response_id,
+        asks,
+        ..Default::default()
+    };
+    let t = Instant::now();
+    let response = sim
+        .cs
+        .allocate(now, app, &req)
+        .expect("the AM's own attempt");
+    sim.al_ns += t.elapsed().as_nanos();
+    sim.al_calls += 1;
+    sim.allocate_calls += 1;
+    let a = &mut sim.ams[j];
+    a.response_id = response.response_id;
+    a.take_completions(&response);
+    let rack_of = |host: &str| sim.rack_of_host.get(host).cloned().unwrap_or_default();
+    let (launch, surplus) = a.take_allocations(now, &response, rack_of);
+    for (container, end) in launch {
+        let node = sim.cs.container(container).map(|c| c.node);
+        if let Some(&i) = node.and_then(|n| sim.nm_by_node.get(&n)) {
+            sim.nms[i].launch(container, end);
+        }
+        if Some(container) == sim.ams[j].am_container {
+            sim.ams[j].state = AmState::Running;
+        }
+    }
+    if !surplus.is_empty() {
+        let rid = sim.ams[j].response_id;
+        let release = AllocateRequest {
+            response_id: rid,
+            releases: surplus,
+            ..Default::default()
+        };
+        let r = sim
+            .cs
+            .allocate(now, app, &release)
+            .expect("releasing our own containers");
+        sim.ams[j].response_id = r.response_id;
+        sim.ams[j].take_completions(&r);
+    }
+    let a = &mut sim.ams[j];
+    if a.state == AmState::Running && a.registered_ms.is_some() && a.all_done() {
+        // Unregister: the attempt ends (its AM container is killed on its node), the app leaves.
+        sim.cs
+            .remove_attempt(now, app, false)
+            .expect("live attempt");
+        sim.cs
+            .remove_application(now, app)
+            .expect("live application");
+        a.state = AmState::Finished;
+        a.finish_ms = Some(now);
+        sim.unfinished -= 1;
+        return;
+    }
+    let next = now + sim.opts.defaults.am_heartbeat_ms.max(1);
+    sim.push(next, Event::AmHeartbeat(j));
+}
+
+fn sample(sim: &mut Sim, now: i64) {
+    if sim.samples.last().is_some_and(|s| s.time_ms == now) {
+        sim.samples.pop();
+    }
+    let cluster = sim.cs.cluster_resource();
+    let allocated: Resource = sim.cs.nodes().map(|(_, n)| n.allocated).sum();
+    let running_containers = sim
+        .cs
+        .containers()
+        .filter(|(_, c)| {
+            matches!(
+                c.state,
+                ContainerState::Running | ContainerState::Acquired | ContainerState::Allocated
+            )
+        })
+        .count() as u64;
+    let running_applications = sim
+        .ams
+        .iter()
+        .filter(|a| matches!(a.state, AmState::Submitted | AmState::Running))
+        .count() as u64;
+    let tree = sim.cs.queue_tree();
+    // Outstanding containers per leaf, one pass over the applications.
+    let mut pending_by_queue = vec![0u64; tree.len()];
+    for (_, a) in sim.cs.applications() {
+        if let Some(t) = a.attempt.as_ref() {
+            pending_by_queue[a.queue] += t
+                .requests
+                .keys()
+                .map(|(_, k)| k.outstanding().max(0) as u64)
+                .sum::<u64>();
+        }
+    }
+    let pending_total = sim.leaves.iter().map(|&q| pending_by_queue[q]).sum();
+    let queues = sim
+        .leaves
+        .iter()
+        .map(|&q| {
+            let used = tree.queue(q).used - sim.cs.queue_reserved(q);
+            let pending = sim.cs.queue_pending(q);
+            QueueSample {
+                allocated_memory: used.memory_mb(),
+                allocated_vcores: used.vcores(),
+                pending_memory: pending.memory_mb(),
+                pending_containers: pending_by_queue[q],
+            }
+        })
+        .collect();
+    let per_call = |ns: u128, calls: u64| {
+        if calls == 0 {
+            0.0
+        } else {
+            ns as f64 / calls as f64 / 1e6
+        }
+    };
+    sim.samples.push(Sample {
+        time_ms: now,
+        running_applications,
+        running_containers,
+        allocated_memory: allocated.memory_mb(),
+        allocated_vcores: allocated.vcores(),
+        available_memory: cluster.memory_mb() - allocated.memory_mb(),
+        available_vcores: cluster.vcores() - allocated.vcores(),
+        pending_containers: pending_total,
+        queues,
+        node_update_ms: per_call(sim.nu_ns, sim.nu_calls),
+        allocate_ms: per_call(sim.al_ns, sim.al_calls),
+    });
+    sim.nu_ns = 0;
+    sim.nu_calls = 0;
+    sim.al_ns = 0;
+    sim.al_calls = 0;
+}

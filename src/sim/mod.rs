@@ -1,0 +1,16 @@
+//! The scheduler load simulator: replays YARN SLS traces against the deterministic core in
+//! virtual time (discrete events), with SLS's outputs, a summary and charts.
+
+mod am;
+mod charts;
+pub mod default_workload;
+mod engine;
+pub mod metrics;
+mod nm;
+pub mod output;
+pub mod trace;
+
+pub use engine::{
+    simulate, split_rack_host, LeafInfo, SimError, SimulationInput, SimulationOptions,
+    SimulationResult,
+};

@@ -1,0 +1,358 @@
+//! Readers for the input files of Hadoop's Scheduler Load Simulator (SLS,
+//! `hadoop-tools/hadoop-sls`), producing a format-independent list of jobs and nodes that the
+//! discrete-event simulator replays.
+//!
+//! | format | reader | SLS code followed |
+//! | --- | --- | --- |
+//! | SLS JSON jobs (`--tracetype=SLS`) | [`parse_sls_jobs`] | `AMRunner.startAMFromSLSTrace`, `AMDefinitionFactory.createFromSlsTrace`, `AMDefinitionSLS`, `TaskContainerDefinition` |
+//! | Rumen job history (`--tracetype=RUMEN`) | [`parse_rumen`] | `AMRunner.startAMFromRumenTrace`, `AMDefinitionRumen` |
+//! | SYNTH workloads (`--tracetype=SYNTH`) | [`parse_synth`] | `SynthTraceJobProducer`, `SynthJob`, `SynthUtils`, `AMDefinitionSynth` |
+//! | nodes file (`--nodes`) | [`parse_nodes`] | `SLSUtils.parseNodesFromNodeFile` |
+//! | nodes named by a trace | [`nodes_from_jobs`], [`nodes_from_sls_trace`], [`parse_synth_nodes`] | `NMRunner.startNM`, `SLSUtils.parseNodesFromSLSTrace` / `parseNodesFromRumenTrace` / `generateNodes` |
+//!
+//! Conventions shared by every reader:
+//!
+//! * Files are streams of JSON values, read the way SLS's Jackson `ObjectMapper.readValues`
+//!   reads them: concatenated objects, not an array. A leading UTF-8 byte-order mark is skipped.
+//! * Numbers SLS reads with `Long.parseLong(value.toString())` / `Integer.parseInt(…)` accept a
+//!   JSON integer or a string holding one (`"job.start.ms": "100"`); anything else is an error.
+//! * Every malformed input gives a [`TraceError`] naming the file, the 0-based index of the JSON
+//!   value (job) it is in, and the key (a path such as `job.tasks[2].container.end.ms`) — where
+//!   SLS would have logged "Failed to create an AM" and skipped the job, or crashed, these
+//!   readers refuse the file instead. Nothing panics on bad input.
+//! * Host names keep SLS's network-path form, `/rack/host`. Racks are network locations with
+//!   their leading slash (`/default-rack`), which is the name the ResourceManager sees: SLS
+//!   writes a table mapping `host → /rack` for the RM's rack resolver and its AMs ask for
+//!   `"/" + rack`.
+
+mod json;
+mod nodes;
+mod rumen;
+mod sls;
+mod synth;
+
+use std::fmt;
+
+pub use nodes::{
+    generate_nodes, nodes_from_jobs, nodes_from_sls_trace, parse_nodes, split_network_path,
+};
+pub use rumen::parse_rumen;
+pub use sls::parse_sls_jobs;
+pub use synth::{
+    assign_synth_hosts, parse_synth, parse_synth_header, parse_synth_nodes, synth_nodes,
+    SynthHeader,
+};
+
+/// SLS's simulator-wide defaults (`SLSConfiguration`'s `*_DEFAULT` constants; `sls-runner.xml`
+/// may override them, see [`SimDefaults::set_property`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SimDefaults {
+    /// `yarn.sls.am.container.memory` (1024): the AM container of every job, unless an SLS job
+    /// sets `am.memory-mb`.
+    pub am_memory_mb: i64,
+    /// `yarn.sls.am.container.vcores` (1), or the SLS job's `am.vcores`.
+    pub am_vcores: i64,
+    /// `yarn.sls.container.memory.mb` (1024): a task container, unless an SLS task sets
+    /// `container.memory-mb`. Rumen tasks always use it.
+    pub container_memory_mb: i64,
+    /// `yarn.sls.container.vcores` (1), or the SLS task's `container.vcores`.
+    pub container_vcores: i64,
+    /// `yarn.sls.nm.memory.mb` (10240): a node, unless the nodes file sets `memory-mb`.
+    pub node_memory_mb: i64,
+    /// `yarn.sls.nm.vcores` (10), or the nodes file's `vcores`.
+    pub node_vcores: i64,
+    /// `yarn.sls.nm.heartbeat.interval.ms` (1000).
+    pub nm_heartbeat_ms: i64,
+    /// `yarn.sls.am.heartbeat.interval.ms` (1000).
+    pub am_heartbeat_ms: i64,
+}
+
+impl Default for SimDefaults {
+    fn default() -> Self {
+        SimDefaults {
+            am_memory_mb: 1024,
+            am_vcores: 1,
+            container_memory_mb: 1024,
+            container_vcores: 1,
+            node_memory_mb: 10240,
+            node_vcores: 10,
+            nm_heartbeat_ms: 1000,
+            am_heartbeat_ms: 1000,
+        }
+    }
+}
+
+impl SimDefaults {
+    /// Applies one `sls-runner.xml` property (read with the crate's Hadoop configuration
+    /// reader). Returns `Ok(false)` for a name that is not one of these defaults, and an error
+    /// for a value that is not a non-negative integer (Hadoop's `Configuration.getInt` /
+    /// `getLong` on a trimmed value; `0x` hexadecimal is accepted as Hadoop does).
+    pub fn set_property(&mut self, name: &str, value: &str) -> Result<bool, String> {
+        let slot = match name {
+            "yarn.sls.am.container.memory" => &mut self.am_memory_mb,
+            "yarn.sls.am.container.vcores" => &mut self.am_vcores,
+            "yarn.sls.container.memory.mb" => &mut self.container_memory_mb,
+            "yarn.sls.container.vcores" => &mut self.container_vcores,
+            "yarn.sls.nm.memory.mb" => &mut self.node_memory_mb,
+            "yarn.sls.nm.vcores" => &mut self.node_vcores,
+            "yarn.sls.nm.heartbeat.interval.ms" => &mut self.nm_heartbeat_ms,
+            "yarn.sls.am.heartbeat.interval.ms" => &mut self.am_heartbeat_ms,
+            _ => return Ok(false),
+        };
+        let v = value.trim();
+        let parsed = match v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
+            Some(hex) => i64::from_str_radix(hex, 16).ok(),
+            None => v.parse::<i64>().ok(),
+        };
+        match parsed {
+            Some(n) if n >= 0 => {
+                *slot = n;
+                Ok(true)
+            }
+            Some(_) => Err(format!("{name}: {value:?} must not be negative")),
+            None => Err(format!("{name}: {value:?} is not an integer")),
+        }
+    }
+}
+
+/// A NodeManager to simulate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TraceNode {
+    /// Host name without its rack (`node1`).
+    pub host: String,
+    /// Network location with its leading slash (`/rack1`, `/coreA/torB`).
+    pub rack: String,
+    pub memory_mb: i64,
+    pub vcores: i64,
+}
+
+/// A container's execution type (`container.execution.type`, YARN's `ExecutionType`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum TraceExecutionType {
+    #[default]
+    Guaranteed,
+    Opportunistic,
+}
+
+impl TraceExecutionType {
+    /// `ExecutionType.valueOf`: the exact, case-sensitive constant names.
+    pub fn parse(name: &str) -> Option<Self> {
+        match name {
+            "GUARANTEED" => Some(TraceExecutionType::Guaranteed),
+            "OPPORTUNISTIC" => Some(TraceExecutionType::Opportunistic),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TraceExecutionType::Guaranteed => "GUARANTEED",
+            TraceExecutionType::Opportunistic => "OPPORTUNISTIC",
+        }
+    }
+}
+
+/// One job (one AM) of a trace.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TraceJob {
+    /// The trace's job id; SLS's AM sequence number when the trace has none (or `job.count > 1`).
+    pub id: String,
+    pub queue: String,
+    pub user: String,
+    /// When the job is submitted, in ms from the start of the simulation.
+    pub start_ms: i64,
+    /// The trace's finish time (SLS only logs it), same time base as `start_ms`.
+    pub end_ms: Option<i64>,
+    /// The AM type: `"mapreduce"`, `"stream"`, `"dag"`, … (SLS's `yarn.sls.am.type.<type>`).
+    pub job_type: String,
+    pub am_memory_mb: i64,
+    pub am_vcores: i64,
+    /// One entry per container (SLS's `count` already expanded).
+    pub tasks: Vec<TraceTask>,
+    /// The application priority (SLS submits every application at priority 0).
+    pub priority: i32,
+}
+
+/// One task container of a job.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TraceTask {
+    /// The host the container asks for, as in the trace (`/default-rack/node1`).
+    pub host: Option<String>,
+    /// That host's network location (`/default-rack`).
+    pub rack: Option<String>,
+    /// The trace's start time of the container, informational (SLS does not use it).
+    pub start_ms: Option<i64>,
+    /// How long the container runs once launched (always > 0).
+    pub duration_ms: i64,
+    /// The request priority (20 maps, 10 reduces by default).
+    pub priority: i32,
+    /// `"map"`, `"reduce"`, `"stream"`, …
+    pub task_type: String,
+    pub memory_mb: i64,
+    pub vcores: i64,
+    pub execution_type: TraceExecutionType,
+    /// How long after the AM registers the container is requested (`container.request.delay`).
+    pub request_delay_ms: i64,
+}
+
+/// A malformed input: which file, which job (0-based index of the JSON value in the file), which
+/// key, and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TraceError {
+    pub file: String,
+    pub job_index: Option<usize>,
+    pub key: Option<String>,
+    pub message: String,
+}
+
+impl TraceError {
+    pub fn new(
+        file: &str,
+        job_index: Option<usize>,
+        key: Option<&str>,
+        message: impl Into<String>,
+    ) -> Self {
+        TraceError {
+            file: file.to_string(),
+            job_index,
+            key: key.map(str::to_string),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for TraceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: ", self.file)?;
+        if let Some(i) = self.job_index {
+            write!(f, "job {i}: ")?;
+        }
+        if let Some(k) = &self.key {
+            write!(f, "key {k:?}: ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for TraceError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_display_names_file_job_and_key() {
+        let e = TraceError::new(
+            "inputsls.json",
+            Some(3),
+            Some("job.tasks"),
+            "expected an array",
+        );
+        assert_eq!(
+            e.to_string(),
+            r#"inputsls.json: job 3: key "job.tasks": expected an array"#
+        );
+        let e = TraceError::new("a.json", None, None, "empty");
+        assert_eq!(e.to_string(), "a.json: empty");
+    }
+
+    #[test]
+    fn defaults_are_sls_configuration_defaults() {
+        let d = SimDefaults::default();
+        assert_eq!((d.am_memory_mb, d.am_vcores), (1024, 1));
+        assert_eq!((d.container_memory_mb, d.container_vcores), (1024, 1));
+        assert_eq!((d.node_memory_mb, d.node_vcores), (10240, 10));
+        assert_eq!((d.nm_heartbeat_ms, d.am_heartbeat_ms), (1000, 1000));
+    }
+
+    /// The `<name>`/`<value>` pairs of a flat Hadoop configuration file (enough for the sample).
+    fn properties(xml: &str) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        let mut rest = xml;
+        while let Some(p) = rest.find("<name>") {
+            let after = &rest[p + 6..];
+            let name_end = after.find("</name>").unwrap();
+            let name = after[..name_end].trim().to_string();
+            let v = after.find("<value>").unwrap() + 7;
+            let value_end = after[v..].find("</value>").unwrap() + v;
+            out.push((name, after[v..value_end].to_string()));
+            rest = &after[value_end..];
+        }
+        out
+    }
+
+    #[test]
+    fn sls_runner_xml_overrides_defaults() {
+        let xml = include_str!("../../../tests/data/sls/sls-runner.xml");
+        let mut d = SimDefaults::default();
+        let mut applied = 0;
+        for (name, value) in properties(xml) {
+            if d.set_property(&name, &value).unwrap() {
+                applied += 1;
+            }
+        }
+        // nm.memory.mb, nm.vcores, nm/am heartbeat, container memory/vcores.
+        assert_eq!(applied, 6);
+        assert_eq!((d.node_memory_mb, d.node_vcores), (100240, 100));
+        assert_eq!((d.container_memory_mb, d.container_vcores), (1024, 1));
+        assert_eq!((d.nm_heartbeat_ms, d.am_heartbeat_ms), (1000, 1000));
+        // The sample does not set the AM container size: SLSConfiguration's defaults stay.
+        assert_eq!((d.am_memory_mb, d.am_vcores), (1024, 1));
+    }
+
+    #[test]
+    fn bad_property_values_are_errors() {
+        let mut d = SimDefaults::default();
+        assert_eq!(d.set_property("yarn.sls.runner.pool.size", "x"), Ok(false));
+        assert!(d.set_property("yarn.sls.nm.vcores", "ten").is_err());
+        assert!(d.set_property("yarn.sls.nm.vcores", "-1").is_err());
+        assert_eq!(d.set_property("yarn.sls.nm.vcores", " 0x10 "), Ok(true));
+        assert_eq!(d.node_vcores, 16);
+    }
+
+    /// Every reader on truncated samples and on other formats' samples: errors, never panics.
+    #[test]
+    fn no_panics_on_truncated_or_foreign_inputs() {
+        let samples = [
+            include_str!("../../../tests/data/sls/inputsls.json"),
+            include_str!("../../../tests/data/sls/sls_dag.json"),
+            include_str!("../../../tests/data/sls/nodes.json"),
+            include_str!("../../../tests/data/sls/nodes-with-resources.json"),
+            include_str!("../../../tests/data/sls/syn.json"),
+            include_str!("../../../tests/data/sls/syn_generic.json"),
+            include_str!("../../../tests/data/sls/syn_stream.json"),
+            include_str!("../../../tests/data/sls/2jobs2min-rumen-jh.json"),
+        ];
+        let d = SimDefaults::default();
+        for text in samples {
+            // Cuts through the first 8000 bytes (the Rumen sample is large), and the whole.
+            let span = text.len().min(8000);
+            let cuts = (0..span)
+                .step_by((span / 150).max(1))
+                .filter(|i| text.is_char_boundary(*i));
+            for cut in cuts.chain([text.len()]) {
+                let t = &text[..cut];
+                let _ = parse_sls_jobs(t, "x", &d);
+                let _ = parse_rumen(t, "x", &d);
+                let _ = parse_synth(t, "x", 1, &d);
+                let _ = parse_nodes(t, "x", &d);
+                let _ = nodes_from_sls_trace(t, "x", &d);
+                let _ = parse_synth_nodes(t, "x", &d);
+            }
+        }
+    }
+
+    #[test]
+    fn execution_types_are_case_sensitive() {
+        assert_eq!(
+            TraceExecutionType::parse("GUARANTEED"),
+            Some(TraceExecutionType::Guaranteed)
+        );
+        assert_eq!(
+            TraceExecutionType::parse("OPPORTUNISTIC"),
+            Some(TraceExecutionType::Opportunistic)
+        );
+        assert_eq!(TraceExecutionType::parse("guaranteed"), None);
+        assert_eq!(TraceExecutionType::Opportunistic.as_str(), "OPPORTUNISTIC");
+    }
+}

@@ -1,0 +1,320 @@
+//! The simulator: Hadoop's SLS sample traces replay to completion with the invariant checker
+//! clean after every event; queues stay within their maximum and reach their guarantee; a run is
+//! reproducible; malformed input is a clear error and nothing is half-written.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+
+use capsched::config::CapacitySchedulerConfiguration;
+use capsched::sim::trace::{self, SimDefaults};
+use capsched::sim::{
+    default_workload, simulate, SimulationInput, SimulationOptions, SimulationResult,
+};
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/sls")
+        .join(name)
+}
+
+fn sls_conf() -> Arc<CapacitySchedulerConfiguration> {
+    Arc::new(CapacitySchedulerConfiguration::from_file(&data("capacity-scheduler.xml")).unwrap())
+}
+
+fn checked() -> SimulationOptions {
+    SimulationOptions {
+        check_invariants: true,
+        ..SimulationOptions::default()
+    }
+}
+
+fn assert_all_finished(r: &SimulationResult, expected_jobs: usize) {
+    assert_eq!(r.jobs.len(), expected_jobs);
+    for j in &r.jobs {
+        assert!(
+            j.finish_ms.is_some(),
+            "job {} did not finish (rejected: {:?})",
+            j.id,
+            j.rejected
+        );
+    }
+    assert!(!r.timed_out);
+}
+
+#[test]
+fn sls_json_trace_replays_to_completion() {
+    let d = SimDefaults::default();
+    let text = std::fs::read_to_string(data("inputsls.json")).unwrap();
+    let jobs = trace::parse_sls_jobs(&text, "inputsls.json", &d).unwrap();
+    let nodes = trace::nodes_from_sls_trace(&text, "inputsls.json", &d).unwrap();
+    let r = simulate(
+        SimulationInput {
+            conf: sls_conf(),
+            nodes,
+            jobs,
+        },
+        checked(),
+    )
+    .unwrap();
+    assert_all_finished(&r, 2);
+    // Every task ran: the AM containers plus 5 tasks.
+    assert_eq!(r.containers_allocated, 7);
+}
+
+#[test]
+fn sls_trace_with_a_nodes_file_and_a_dag_trace_replay() {
+    let d = SimDefaults::default();
+    let nodes = trace::parse_nodes(
+        &std::fs::read_to_string(data("nodes.json")).unwrap(),
+        "nodes.json",
+        &d,
+    )
+    .unwrap();
+    let jobs = trace::parse_sls_jobs(
+        &std::fs::read_to_string(data("inputsls.json")).unwrap(),
+        "inputsls.json",
+        &d,
+    )
+    .unwrap();
+    let r = simulate(
+        SimulationInput {
+            conf: sls_conf(),
+            nodes: nodes.clone(),
+            jobs,
+        },
+        checked(),
+    )
+    .unwrap();
+    assert_all_finished(&r, 2);
+    let dag = trace::parse_sls_jobs(
+        &std::fs::read_to_string(data("sls_dag.json")).unwrap(),
+        "sls_dag.json",
+        &d,
+    )
+    .unwrap();
+    let r = simulate(
+        SimulationInput {
+            conf: sls_conf(),
+            nodes,
+            jobs: dag,
+        },
+        checked(),
+    )
+    .unwrap();
+    assert_all_finished(&r, 2);
+}
+
+#[test]
+fn rumen_trace_replays_to_completion() {
+    let d = SimDefaults::default();
+    let text = std::fs::read_to_string(data("2jobs2min-rumen-jh.json")).unwrap();
+    let jobs = trace::parse_rumen(&text, "rumen", &d).unwrap();
+    let nodes = trace::nodes_from_jobs(&jobs, &d);
+    let r = simulate(
+        SimulationInput {
+            conf: sls_conf(),
+            nodes,
+            jobs,
+        },
+        checked(),
+    )
+    .unwrap();
+    assert_all_finished(&r, 2);
+    assert_eq!(r.jobs.iter().map(|j| j.tasks).sum::<usize>(), 192);
+}
+
+#[test]
+fn synth_workloads_replay_to_completion() {
+    let d = SimDefaults::default();
+    for (file, jobs) in [
+        ("syn.json", 10),
+        ("syn_generic.json", 10),
+        ("syn_stream.json", 5),
+    ] {
+        let text = std::fs::read_to_string(data(file)).unwrap();
+        let mut js = trace::parse_synth(&text, file, 7, &d).unwrap();
+        let nodes = trace::parse_synth_nodes(&text, file, &d).unwrap();
+        trace::assign_synth_hosts(&mut js, &nodes, 7);
+        let r = simulate(
+            SimulationInput {
+                conf: sls_conf(),
+                nodes,
+                jobs: js,
+            },
+            checked(),
+        )
+        .unwrap();
+        assert_all_finished(&r, jobs);
+    }
+}
+
+fn default_run(seed: u64) -> SimulationResult {
+    let d = SimDefaults::default();
+    let input = SimulationInput {
+        conf: Arc::new(CapacitySchedulerConfiguration::seed_default()),
+        nodes: default_workload::nodes(&d),
+        jobs: default_workload::jobs(),
+    };
+    simulate(
+        input,
+        SimulationOptions {
+            seed,
+            check_invariants: true,
+            ..SimulationOptions::default()
+        },
+    )
+    .unwrap()
+}
+
+#[test]
+fn queues_stay_within_maximum_and_reach_their_guarantee() {
+    let r = default_run(1);
+    assert_all_finished(&r, default_workload::jobs().len());
+    let total = r.cluster.memory_mb() as f64;
+    let container = 1024.0 / total;
+    for (i, leaf) in r.leaves.iter().enumerate() {
+        let shares: Vec<f64> = r
+            .samples
+            .iter()
+            .map(|s| s.queues[i].allocated_memory as f64 / total)
+            .collect();
+        let peak = shares.iter().copied().fold(0.0, f64::max);
+        assert!(
+            peak <= leaf.max_share + container + 1e-9,
+            "{} peaked at {peak} over its maximum {}",
+            leaf.path,
+            leaf.max_share
+        );
+        assert!(
+            peak + container >= leaf.guaranteed_share,
+            "{} never reached its guarantee {} (peak {peak})",
+            leaf.path,
+            leaf.guaranteed_share
+        );
+    }
+    // Elasticity: while `default` is idle, `low` borrows up to its 40% maximum.
+    let low = r.leaves.iter().position(|l| l.path == "root.low").unwrap();
+    let early_peak = r
+        .samples
+        .iter()
+        .filter(|s| s.time_ms < 60_000)
+        .map(|s| s.queues[low].allocated_memory)
+        .max()
+        .unwrap();
+    assert!(
+        early_peak as f64 / total > 0.35,
+        "low borrowed only {early_peak} MB"
+    );
+}
+
+/// Every output file, with the wall-clock measurements (the only physical measurements of the
+/// process) masked.
+fn outputs_without_wall_clock(dir: &Path) -> Vec<(String, String)> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().to_string();
+            let text = std::fs::read_to_string(&p).unwrap();
+            let masked: String = text
+                .lines()
+                .filter(|l| {
+                    !(l.contains("timecost") || l.contains("\"wall_") || l.contains("of wall time"))
+                })
+                .map(|l| format!("{l}\n"))
+                .collect();
+            (name, masked)
+        })
+        .collect()
+}
+
+#[test]
+fn the_same_inputs_and_seed_give_identical_outputs() {
+    let dir = std::env::temp_dir().join(format!("capsched-sim-repro-{}", std::process::id()));
+    let run = |sub: &str, seed: &str| {
+        let out = dir.join(sub);
+        let status = Command::new(env!("CARGO_BIN_EXE_capsched"))
+            .args([
+                "simulate",
+                "--seed",
+                seed,
+                "--output",
+                out.to_str().unwrap(),
+            ])
+            .output()
+            .unwrap();
+        assert!(
+            status.status.success(),
+            "{}",
+            String::from_utf8_lossy(&status.stderr)
+        );
+        outputs_without_wall_clock(&out)
+    };
+    let a = run("a", "5");
+    let b = run("b", "5");
+    assert_eq!(
+        a.len(),
+        10,
+        "{:?}",
+        a.iter().map(|x| &x.0).collect::<Vec<_>>()
+    );
+    for ((name, x), (_, y)) in a.iter().zip(&b) {
+        assert_eq!(x, y, "{name} differs between two runs with the same seed");
+    }
+    let c = run("c", "6");
+    assert_ne!(
+        a, c,
+        "a different seed changes node heartbeat phases, hence the run"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn malformed_input_is_a_clear_error_and_writes_nothing() {
+    let dir = std::env::temp_dir().join(format!("capsched-sim-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.json");
+    std::fs::write(
+        &bad,
+        r#"{"job.start.ms": 0, "job.queue.name": "default", "job.tasks": "oops"}"#,
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let r = Command::new(env!("CARGO_BIN_EXE_capsched"))
+        .args([
+            "simulate",
+            "--trace",
+            bad.to_str().unwrap(),
+            "--output",
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(r.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(
+        err.contains("bad.json") && err.contains("job 0") && err.contains("job.tasks"),
+        "{err}"
+    );
+    assert!(
+        !out.exists(),
+        "no output may be written for a malformed trace"
+    );
+    let r = Command::new(env!("CARGO_BIN_EXE_capsched"))
+        .args([
+            "simulate",
+            "--trace",
+            "/nonexistent.json",
+            "--output",
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(r.status.code(), Some(1));
+    std::fs::remove_dir_all(&dir).ok();
+}
