@@ -133,10 +133,11 @@ fn utilization(path: &Path, r: &SimulationResult) -> io::Result<()> {
         )
     });
     chart
-        .draw_series(LineSeries::new(m, color(0).stroke_width(2)))
+        // Drawn wider, underneath: with proportional containers the two lines coincide.
+        .draw_series(LineSeries::new(m, color(0).stroke_width(5)))
         .map_err(to_io)?
         .label("memory")
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color(0).stroke_width(2)));
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color(0).stroke_width(5)));
     let v = r.samples.iter().map(|s| {
         (
             s.time_ms as f64 / 1000.0,
