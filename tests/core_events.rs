@@ -138,50 +138,62 @@ fn node_removal_kills_its_containers_as_lost() {
 }
 
 #[test]
-fn a_container_killed_before_acquisition_puts_its_ask_back() {
+fn a_container_killed_before_acquisition_puts_its_asks_back() {
+    // ContainerRescheduledTransition: a container the AM never pulled, killed with its node,
+    // comes back as the very entries it satisfied — host, rack and ANY, with their flags.
     let mut c = Cluster::new(AB);
-    let n0 = c.node("h0", "/r", 8 * GB, 8);
-    let app = c.app("a", "alice", GB);
-    c.heartbeat(n0);
-    c.allocate(app, vec![], vec![]);
-    c.ask(app, 1, GB, 1);
-    c.heartbeat(n0);
-    // Not yet pulled by the AM: the container is ALLOCATED; expire it.
+    let n0 = c.node("h0", "/r0", 8 * GB, 8);
+    c.node("h1", "/r1", 8 * GB, 8);
+    let app = c.unmanaged_app("a", "alice");
+    let one = Resource::new(GB, 1);
+    let mut rack = ResourceRequest::at(1, "/r0", one, 1);
+    rack.relax_locality = false;
+    c.allocate(
+        app,
+        vec![
+            ResourceRequest::at(1, "h0", one, 1),
+            rack,
+            ResourceRequest::any(1, one, 1),
+        ],
+        vec![],
+    );
+    assert_eq!(c.heartbeat(n0), 1);
     let t = c.cs.application(app).unwrap().attempt.as_ref().unwrap();
     let fresh = *t.newly_allocated.last().unwrap();
     assert_eq!(
         c.cs.container(fresh).unwrap().state,
         ContainerState::Allocated
     );
-    c.cs.container_expired(c.now, fresh).unwrap();
+    c.cs.remove_node(c.now, n0).unwrap();
     c.check();
     let t = c.cs.application(app).unwrap().attempt.as_ref().unwrap();
     assert_eq!(t.requests.pending().memory_mb(), GB, "the ask is restored");
+    let k = t
+        .requests
+        .get(&capsched::scheduler::types::SchedulerKey::new(1))
+        .unwrap();
+    assert_eq!(k.unique_locations(), 3, "host, rack and ANY all come back");
+}
+
+#[test]
+fn expired_containers_do_not_put_their_ask_back() {
+    // EXPIRE is a plain finish in RMContainerImpl: nothing is rescheduled.
+    let mut c = Cluster::new(AB);
+    let n0 = c.node("h0", "/r", 8 * GB, 8);
+    let app = c.unmanaged_app("a", "alice");
+    c.ask(app, 1, GB, 1);
+    c.heartbeat(n0);
+    let t = c.cs.application(app).unwrap().attempt.as_ref().unwrap();
+    let fresh = *t.newly_allocated.last().unwrap();
+    c.cs.container_expired(c.now, fresh).unwrap();
+    c.check();
+    let t = c.cs.application(app).unwrap().attempt.as_ref().unwrap();
+    assert!(t.requests.pending().is_zero());
     let r = c.allocate(app, vec![], vec![]);
     assert_eq!(
         r.completed[0].diagnostics,
         "Container expired since it was unused"
     );
-    // Acquired then expired: completed, no ask restored.
-    c.heartbeat(n0);
-    let r = c.allocate(app, vec![], vec![]);
-    let acquired = r.allocated[0].id;
-    assert_eq!(
-        c.cs.container(acquired).unwrap().state,
-        ContainerState::Acquired
-    );
-    c.cs.container_expired(c.now, acquired).unwrap();
-    c.check();
-    assert!(c
-        .cs
-        .application(app)
-        .unwrap()
-        .attempt
-        .as_ref()
-        .unwrap()
-        .requests
-        .pending()
-        .is_zero());
     // A launched container ignores expiry.
     c.ask(app, 1, GB, 1);
     c.heartbeat(n0);

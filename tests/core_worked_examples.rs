@@ -90,21 +90,21 @@ fn e3_user_limit_sequence() {
     let node_0 = c.cs.node_id("node_0").unwrap();
     let node_1 = c.cs.node_id("node_1").unwrap();
     // 1. UL 1024: user_0 (0 used) gets 3 GB.
-    assert_eq!(c.cs.user_limit(a, "user_0").memory_mb(), 1024);
+    assert_eq!(c.cs.user_limit(a, "user_0").unwrap().memory_mb(), 1024);
     assert_eq!(c.heartbeat(node_0), 1);
     assert_eq!(
         (c.user_used_mb("a", "user_0"), c.user_used_mb("a", "user_1")),
         (3 * GB, 0)
     );
     // 2. UL 2048: user_0 (3 GB) is skipped, user_1 gets 1 GB.
-    assert_eq!(c.cs.user_limit(a, "user_0").memory_mb(), 2048);
+    assert_eq!(c.cs.user_limit(a, "user_0").unwrap().memory_mb(), 2048);
     assert_eq!(c.heartbeat(node_0), 1);
     assert_eq!(
         (c.user_used_mb("a", "user_0"), c.user_used_mb("a", "user_1")),
         (3 * GB, GB)
     );
     // 3. UL 3072: user_0 (3 GB ≤ 3 GB) gets its second 3 GB.
-    assert_eq!(c.cs.user_limit(a, "user_0").memory_mb(), 3072);
+    assert_eq!(c.cs.user_limit(a, "user_0").unwrap().memory_mb(), 3072);
     assert_eq!(c.heartbeat(node_1), 1);
     assert_eq!(c.queue_used_mb("a"), 7 * GB);
     assert_eq!(
@@ -150,8 +150,8 @@ fn e4_headroom() {
             .memory_mb(),
         13107
     );
-    assert_eq!(c.cs.user_limit(b, "user_0").memory_mb(), 13312);
-    assert_eq!(c.cs.headroom(b, "user_0").memory_mb(), 9 * GB);
+    assert_eq!(c.cs.user_limit(b, "user_0").unwrap().memory_mb(), 13312);
+    assert_eq!(c.cs.headroom(b, "user_0").unwrap().memory_mb(), 9 * GB);
     assert_eq!(c.allocate(app, vec![], vec![]).headroom.memory_mb(), 9 * GB);
 
     // (ii) UL 50, two users with 2 GB each: UL 7168, headroom 5 GB for both.
@@ -167,9 +167,9 @@ fn e4_headroom() {
         (c.user_used_mb("b", "user_0"), c.user_used_mb("b", "user_1")),
         (2 * GB, 2 * GB)
     );
-    assert_eq!(c.cs.user_limit(b, "user_0").memory_mb(), 7168);
-    assert_eq!(c.cs.headroom(b, "user_0").memory_mb(), 5 * GB);
-    assert_eq!(c.cs.headroom(b, "user_1").memory_mb(), 5 * GB);
+    assert_eq!(c.cs.user_limit(b, "user_0").unwrap().memory_mb(), 7168);
+    assert_eq!(c.cs.headroom(b, "user_0").unwrap().memory_mb(), 5 * GB);
+    assert_eq!(c.cs.headroom(b, "user_1").unwrap().memory_mb(), 5 * GB);
 }
 
 fn locality_cluster(extra: &str, racks: &[(&str, &str)]) -> Cluster {
@@ -202,10 +202,9 @@ fn locality_asks(c: &mut Cluster, app: capsched::ids::AppId) {
 
 fn key_state(c: &Cluster, app: capsched::ids::AppId) -> (u32, i32) {
     let t = c.cs.application(app).unwrap().attempt.as_ref().unwrap();
-    t.requests
-        .get(&SchedulerKey::new(1))
-        .map(|k| (k.missed_opportunities, k.outstanding()))
-        .unwrap_or((0, 0))
+    let key = SchedulerKey::new(1);
+    let outstanding = t.requests.get(&key).map(|k| k.outstanding()).unwrap_or(0);
+    (t.counters(&key).missed_opportunities, outstanding)
 }
 
 fn last_node_type(c: &Cluster, app: capsched::ids::AppId) -> NodeType {

@@ -101,18 +101,23 @@ impl CapacityScheduler {
         required: &Resource,
     ) -> bool {
         let a = &self.apps[app];
-        let Some(k) = a.attempt.as_ref().and_then(|t| t.requests.get(key)) else {
+        let Some(t) = a.attempt.as_ref() else {
             return false;
         };
-        let required_containers = k.outstanding();
-        let reserved_containers = k.reserved as i32;
+        let required_containers = t.requests.get(key).map(|k| k.outstanding()).unwrap_or(0);
+        let reserved_containers = t
+            .reservations
+            .iter()
+            .filter(|r| self.containers[**r].key == *key)
+            .count() as i32;
+        let re_reservations = t.counters(key).re_reservations;
         let mut starvation = 0;
         if reserved_containers > 0 {
             let s = self.tree.settings();
             let max_alloc = self.tree.conf(a.queue).maximum_allocation;
             let node_factor = s.resource_calculator.ratio(required, &max_alloc);
             let factor = 1.0 - node_factor.min(self.tree.minimum_allocation_factor(a.queue));
-            starvation = ((k.re_reservations as f32 / reserved_containers as f32) * factor) as i32;
+            starvation = ((re_reservations as f32 / reserved_containers as f32) * factor) as i32;
         }
         starvation + required_containers - reserved_containers > 0
     }
@@ -168,15 +173,13 @@ impl CapacityScheduler {
         let any_req = k.any;
         // The visit counts as a scheduling opportunity for this key.
         let missed = {
-            let k = self.apps[app]
+            let c = self.apps[app]
                 .attempt
                 .as_mut()
                 .expect("attempt")
-                .requests
-                .get_mut(&key)
-                .expect("key");
-            k.missed_opportunities += 1;
-            k.missed_opportunities as i64
+                .counters_mut(key);
+            c.missed_opportunities += 1;
+            c.missed_opportunities as i64
         };
         let rack_count = rack_req.map(|r| r.count).unwrap_or(0);
 
@@ -278,12 +281,9 @@ impl CapacityScheduler {
         r: KeyResult,
     ) -> KeyResult {
         if reserved.is_none() {
-            if let Some(k) = self.apps[app]
-                .attempt
-                .as_mut()
-                .and_then(|t| t.requests.get_mut(&key))
-            {
-                k.missed_opportunities = k.missed_opportunities.saturating_sub(1);
+            if let Some(t) = self.apps[app].attempt.as_mut() {
+                let c = t.counters_mut(key);
+                c.missed_opportunities = c.missed_opportunities.saturating_sub(1);
             }
         }
         r

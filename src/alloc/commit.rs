@@ -52,7 +52,7 @@ impl CapacityScheduler {
         !rc.greater_than(
             &cluster,
             &(user_used - released),
-            &self.user_limit(a.queue, &a.user),
+            &self.user_limit(a.queue, &a.user).unwrap_or_default(),
         )
     }
 
@@ -83,7 +83,7 @@ impl CapacityScheduler {
         unreserve: Option<ContainerId>,
         from_reservation: Option<ContainerId>,
     ) -> Option<ContainerId> {
-        let (leaf, user) = (self.apps[app].queue, self.apps[app].user.clone());
+        let leaf = self.apps[app].queue;
         let capability = self.apps[app]
             .attempt
             .as_ref()?
@@ -112,14 +112,11 @@ impl CapacityScheduler {
                 // Same container id; the reservation's charge becomes an allocation's.
                 let old = self.containers[rid].resource;
                 self.add_queue_reserved(leaf, -old);
-                self.add_queue_used(leaf, &user, capability - old);
+                self.add_app_used(app, capability - old);
                 let t = self.apps[app].attempt.as_mut().expect("attempt");
                 t.reserved -= old;
                 t.reservations.retain(|r| *r != rid);
-                if let Some(k) = t.requests.get_mut(&key) {
-                    k.reserved = k.reserved.saturating_sub(1);
-                    k.re_reservations = 0;
-                }
+                t.counters_mut(key).re_reservations = 0;
                 let c = &mut self.containers[rid];
                 c.state = ContainerState::Allocated;
                 c.resource = capability;
@@ -131,7 +128,7 @@ impl CapacityScheduler {
             }
             None => {
                 let yarn_id = self.next_yarn_id(app);
-                self.add_queue_used(leaf, &user, capability);
+                self.add_app_used(app, capability);
                 self.containers.insert(RmContainer {
                     yarn_id,
                     app,
@@ -144,6 +141,7 @@ impl CapacityScheduler {
                     is_am,
                     created_ms: now_ms,
                     acquired_ms: None,
+                    satisfied: Default::default(),
                 })
             }
         };
@@ -160,16 +158,15 @@ impl CapacityScheduler {
         }
         // Delay scheduling restarts after a local allocation (not after fulfilling a reservation).
         if from_reservation.is_none() {
-            if let Some(k) = t.requests.get_mut(&key) {
-                match node_type {
-                    NodeType::NodeLocal => k.missed_opportunities = 0,
-                    NodeType::RackLocal if full_reset => k.missed_opportunities = 0,
-                    _ => {}
-                }
+            match node_type {
+                NodeType::NodeLocal => t.counters_mut(key).missed_opportunities = 0,
+                NodeType::RackLocal if full_reset => t.counters_mut(key).missed_opportunities = 0,
+                _ => {}
             }
         }
-        let delta = t.requests.allocate(&key, node_type, ctx.host, ctx.rack);
-        self.apply_pending_delta(leaf, &user, delta);
+        let (delta, satisfied) = t.requests.allocate(&key, node_type, ctx.host, ctx.rack);
+        self.containers[id].satisfied = satisfied;
+        self.apply_pending_delta(app, delta);
         Some(id)
     }
 
@@ -184,12 +181,8 @@ impl CapacityScheduler {
         existing: Option<ContainerId>,
     ) -> bool {
         if existing.is_some() {
-            if let Some(k) = self.apps[app]
-                .attempt
-                .as_mut()
-                .and_then(|t| t.requests.get_mut(&key))
-            {
-                k.re_reservations += 1;
+            if let Some(t) = self.apps[app].attempt.as_mut() {
+                t.counters_mut(key).re_reservations += 1;
             }
             return true;
         }
@@ -214,7 +207,7 @@ impl CapacityScheduler {
             }
             at = self.tree.parent(q);
         }
-        let (leaf, user) = (self.apps[app].queue, self.apps[app].user.clone());
+        let leaf = self.apps[app].queue;
         let yarn_id = self.next_yarn_id(app);
         let id = self.containers.insert(RmContainer {
             yarn_id,
@@ -228,17 +221,15 @@ impl CapacityScheduler {
             is_am: false,
             created_ms: now_ms,
             acquired_ms: None,
+            satisfied: Default::default(),
         });
         self.nodes[ctx.node].reserved = Some(id);
-        self.add_queue_used(leaf, &user, capability);
+        self.add_app_used(app, capability);
         self.add_queue_reserved(leaf, capability);
         let t = self.apps[app].attempt.as_mut().expect("attempt");
         t.reserved += capability;
         t.reservations.push(id);
-        if let Some(k) = t.requests.get_mut(&key) {
-            k.reserved += 1;
-            k.re_reservations = 0;
-        }
+        t.counters_mut(key).re_reservations = 0;
         true
     }
 

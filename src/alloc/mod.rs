@@ -82,16 +82,22 @@ impl CapacityScheduler {
         if !self.nodes.contains(node) {
             return 0;
         }
+        let mut assigned = 0u32;
         if let Some(reserved) = self.nodes[node].reserved {
-            // A reserved node serves its reservation only, whatever comes of it.
-            return u32::from(self.allocate_from_reserved(now_ms, node, reserved));
+            // The reservation is served first. If the node is still reserved afterwards nothing
+            // else happens; if it was fulfilled or released, scheduling goes on (Hadoop's
+            // allocateContainerOnSingleNode re-checks the node; docs/SEMANTICS.md).
+            assigned += u32::from(self.allocate_from_reserved(now_ms, node, reserved));
+            if self.nodes[node].reserved.is_some() || !multiple {
+                return assigned;
+            }
         }
         let s = self.tree.settings();
         let (rc, min) = (s.resource_calculator, s.minimum_allocation);
         let multiple = multiple && s.multiple_assignments_enabled;
         let max_offswitch = s.maximum_offswitch_assignments;
         let max_assignments = s.maximum_container_assignments;
-        let (mut assigned, mut offswitch) = (0u32, 0i32);
+        let mut offswitch = 0i32;
         loop {
             let ctx = self.node_ctx(node);
             if self.nodes[node].reserved.is_some()
@@ -192,8 +198,8 @@ impl CapacityScheduler {
         let mut blocked = Resource::ZERO;
         for child in self.sorted_children(q) {
             // getResourceLimitsOfChild: min(parent limit − blocked, parent max) − parent used + child used.
-            let net = limits.limit - blocked;
-            let l = rc.min(&cluster, &net, &parent_max);
+            // min(parent limit, parent max), then minus what blocked siblings hold back.
+            let l = rc.min(&cluster, &limits.limit, &parent_max) - blocked;
             let child_limit = rc.round_down(&(l - parent_used + self.tree.queue(child).used), &min);
             let mut child_limits = Limits {
                 limit: child_limit,
@@ -223,6 +229,9 @@ impl CapacityScheduler {
         ctx: &NodeCtx,
         limits: &mut Limits,
     ) -> Outcome {
+        // updateCurrentResourceLimits: the limit this visit brings becomes the leaf's current
+        // limit (min with its maximum), which the AM limit and headroom read.
+        self.tree.queue_mut(q).limit_from_parent = limits.limit;
         if !self.has_pending(q) {
             return Outcome::Null;
         }
@@ -369,6 +378,9 @@ impl CapacityScheduler {
             headroom: cluster,
             amount_needed_unreserve: Resource::ZERO,
         };
+        // The reserving app's leaf is visited with the whole cluster as its limit.
+        let leaf = self.apps[app].queue;
+        self.tree.queue_mut(leaf).limit_from_parent = cluster;
         matches!(
             self.assign_app(now_ms, app, &ctx, &limits, Some(reserved)),
             Outcome::Allocated { .. }

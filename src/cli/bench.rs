@@ -279,7 +279,8 @@ fn heartbeat(updates: usize, json: bool) {
     }
     assert!(!cs.queue_pending(1).is_zero(), "bench heartbeat: no demand");
     assert!(
-        cs.user_limit(1, "user0").memory_mb() < 3 * GB,
+        cs.user_limit(1, "user0")
+            .is_some_and(|l| l.memory_mb() < 3 * GB),
         "bench heartbeat: users are not at their limit"
     );
     let status = NodeStatus::default();

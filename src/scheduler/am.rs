@@ -13,21 +13,61 @@ use crate::resource::Resource;
 use crate::state::queue::QueueId;
 
 impl CapacityScheduler {
-    /// The largest container a queue may be given: its maximum allocation, capped by the
-    /// configured cluster maximum and, once nodes are registered, by the largest node (§5.2).
-    pub fn cluster_max_allocation(&self, queue: QueueId) -> Resource {
+    /// `ClusterNodeTracker.getMaxAllowedAllocation` (spec §5.2): the configured maximum while no
+    /// node is registered and during the first `work-preserving-recovery.scheduling-wait-ms`
+    /// (counted from the first event this scheduler saw); afterwards capped, per component, by
+    /// the largest registered node.
+    pub fn cluster_max_allocation(&self, now_ms: i64) -> Resource {
         let s = self.tree.settings();
-        let mut max = Resource::component_min(
-            self.tree.conf(queue).maximum_allocation,
-            s.maximum_allocation,
-        );
-        if !self.nodes.is_empty() {
-            let largest = self.nodes.iter().fold(Resource::ZERO, |m, (_, n)| {
-                Resource::component_max(m, n.total)
-            });
-            max = Resource::component_min(max, largest);
+        let waiting = self
+            .started_ms
+            .is_none_or(|t| now_ms - t <= s.work_preserving_recovery_scheduling_wait_ms);
+        if self.nodes.is_empty() || waiting {
+            return s.maximum_allocation;
         }
-        max
+        let largest = self.nodes.iter().fold(Resource::ZERO, |m, (_, n)| {
+            Resource::component_max(m, n.total)
+        });
+        Resource::component_min(s.maximum_allocation, largest)
+    }
+
+    /// The largest container `queue` may ask for: its maximum allocation within the cluster's.
+    pub fn queue_max_allocation(&self, queue: QueueId, now_ms: i64) -> Resource {
+        Resource::component_min(
+            self.tree.conf(queue).maximum_allocation,
+            self.cluster_max_allocation(now_ms),
+        )
+    }
+
+    /// `SchedulerUtils.validateResourceRequest`: no component below 0 or above `max`.
+    pub(crate) fn validate_capability(
+        &self,
+        capability: &Resource,
+        max: &Resource,
+    ) -> Result<(), SchedulerError> {
+        let types = &self.tree.settings().resource_types;
+        let configured_max = self.tree.settings().maximum_allocation;
+        for i in 0..types.count() {
+            let v = capability.get(i);
+            if v < 0 {
+                return Err(SchedulerError::InvalidResourceRequest(format!(
+                    "Invalid resource request! Cannot allocate containers as requested resource is less than 0! \
+                     Requested resource type=[{}], Requested resource={capability}",
+                    types.name(i)
+                )));
+            }
+            if v > max.get(i) {
+                return Err(SchedulerError::InvalidResourceRequest(format!(
+                    "Invalid resource request! Cannot allocate containers as requested resource is greater than \
+                     maximum allowed allocation. Requested resource type=[{}], Requested resource={capability}, \
+                     maximum allowed allocation={max}, please note that maximum allowed allocation is calculated \
+                     by scheduler based on maximum resource of registered NodeManagers, which might be less than \
+                     configured maximum allocation={configured_max}",
+                    types.name(i)
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// `allocate`: validates everything first; then releases, updates asks and the blacklist,
@@ -73,9 +113,7 @@ impl CapacityScheduler {
         }
 
         // 2. Asks against the queue's maximum allocation (SchedulerUtils.validateResourceRequest).
-        let max = self.cluster_max_allocation(leaf);
-        let configured_max = self.tree.settings().maximum_allocation;
-        let types = self.tree.settings().resource_types.clone();
+        let max = self.queue_max_allocation(leaf, now_ms);
         for ask in &req.asks {
             if ask.num_containers < 0 {
                 return Err(SchedulerError::InvalidResourceRequest(format!(
@@ -83,58 +121,48 @@ impl CapacityScheduler {
                     ask.num_containers, ask.resource_name
                 )));
             }
-            for i in 0..types.count() {
-                let v = ask.capability.get(i);
-                if v < 0 {
-                    return Err(SchedulerError::InvalidResourceRequest(format!(
-                        "Invalid resource request! Cannot allocate containers as requested resource is less than 0! \
-                         Requested resource type=[{}], Requested resource={}",
-                        types.name(i),
-                        ask.capability
-                    )));
-                }
-                if v > max.get(i) {
-                    return Err(SchedulerError::InvalidResourceRequest(format!(
-                        "Invalid resource request! Cannot allocate containers as requested resource is greater than \
-                         maximum allowed allocation. Requested resource type=[{}], Requested resource={}, maximum \
-                         allowed allocation={max}, please note that maximum allowed allocation is calculated by \
-                         scheduler based on maximum resource of registered NodeManagers, which might be less than \
-                         configured maximum allocation={configured_max}",
-                        types.name(i),
-                        ask.capability
-                    )));
-                }
-            }
+            self.validate_capability(&ask.capability, &max)?;
         }
-        // 3. Blacklist and releases.
+        // 3. Blacklist and releases: a container of another attempt may not be released
+        //    (RMServerUtils.validateContainerReleaseRequest); unknown or finished ones are
+        //    ignored, as the scheduler's releaseContainers does.
         if req.blacklist_additions.iter().any(|b| b == ANY) {
             return Err(SchedulerError::InvalidBlacklist(
                 "Cannot add * to the blacklist!".to_string(),
             ));
         }
         for id in &req.releases {
-            let ours = self
-                .containers
-                .get(*id)
-                .is_some_and(|c| c.app == app && !c.is_reserved());
-            if !ours {
-                return Err(SchedulerError::InvalidContainerRelease(format!(
-                    "Cannot release container : {} not belonging to this application attempt : {attempt_id}",
-                    id.as_u64()
-                )));
+            if let Some(c) = self.containers.get(*id) {
+                // Containers adopted from an earlier attempt (kept across attempts) are ours.
+                let adopted = self.apps[app]
+                    .attempt
+                    .as_ref()
+                    .is_some_and(|t| t.live_containers.contains(id));
+                if c.app != app || (c.yarn_id.attempt != attempt_id && !adopted) {
+                    return Err(SchedulerError::InvalidContainerRelease(format!(
+                        "Cannot release container : {} not belonging to this application attempt : {attempt_id}",
+                        c.yarn_id
+                    )));
+                }
             }
         }
 
         // Everything is valid: apply.
+        self.observe(now_ms);
         for id in &req.releases {
-            self.complete_container(
-                now_ms,
-                *id,
-                exit_status::ABORTED,
-                diagnostics::RELEASED_BY_APPLICATION,
-                Completion::Released,
-            );
+            if self.containers.contains(*id) {
+                self.complete_container(
+                    now_ms,
+                    *id,
+                    exit_status::ABORTED,
+                    diagnostics::RELEASED_BY_APPLICATION,
+                    Completion::Released,
+                );
+            }
         }
+        // Asks are normalised against the cluster's maximum (CapacityScheduler.allocate's
+        // normalizeResourceRequests), having been validated against the queue's.
+        let max = self.cluster_max_allocation(now_ms);
         let s = self.tree.settings();
         let (rc, min) = (s.resource_calculator, s.minimum_allocation);
         let mut asks = Vec::with_capacity(req.asks.len());
@@ -162,7 +190,9 @@ impl CapacityScheduler {
             .iter()
             .filter_map(|b| self.names.lookup(b))
             .collect();
-        let headroom = self.headroom(leaf, &self.apps[app].user);
+        let headroom = self
+            .headroom(leaf, &self.apps[app].user)
+            .unwrap_or_default();
         let num_cluster_nodes = self.nodes.len() as u32;
 
         let t = self.apps[app].attempt.as_mut().expect("checked above");

@@ -132,10 +132,7 @@ impl CapacityScheduler {
             .as_ref()
             .map(|l| l.default_application_priority)
             .unwrap_or(0);
-        let priority = sub
-            .priority
-            .unwrap_or(default_priority)
-            .min(max_priority.max(default_priority));
+        let priority = sub.priority.unwrap_or(default_priority).min(max_priority);
         self.next_application_id += 1;
         let mut at = self.tree.parent(leaf);
         while let Some(q) = at {
@@ -232,15 +229,21 @@ impl CapacityScheduler {
             )));
         }
         let (leaf, user) = (a.queue, a.user.clone());
+        self.observe(now_ms);
         let s = self.tree.settings();
         let min = s.minimum_allocation;
         let am_resource = if attempt.unmanaged {
             min
         } else {
+            // RMAppManager validates the AM's request against the queue's maximum first.
+            self.validate_capability(
+                &attempt.am_resource,
+                &self.queue_max_allocation(leaf, now_ms),
+            )?;
             s.resource_calculator.normalize(
                 &attempt.am_resource,
                 &min,
-                &self.cluster_max_allocation(leaf),
+                &self.cluster_max_allocation(now_ms),
                 &min,
             )
         };
@@ -286,13 +289,14 @@ impl CapacityScheduler {
             lr.non_runnable.push(app);
         }
         self.apps[app].user_slot = slot;
-        if !attempt.unmanaged {
-            // The RM asks for the AM container on the attempt's behalf: priority 0, ANY, one.
-            let ask = ResourceRequest::any(0, am_resource, 1);
-            self.update_asks(app, std::slice::from_ref(&ask));
-        }
         if !self.tree.cluster_resource().is_zero() {
             self.activate_applications(leaf, now_ms);
+        }
+        if !attempt.unmanaged {
+            // The RM asks for the AM container on the attempt's behalf (priority 0, ANY, one)
+            // once APP_ATTEMPT_ADDED — activation included — is done.
+            let ask = ResourceRequest::any(0, am_resource, 1);
+            self.update_asks(app, std::slice::from_ref(&ask));
         }
         Ok(())
     }
@@ -472,7 +476,7 @@ impl CapacityScheduler {
             .expect("attempt")
             .requests
             .clear();
-        self.apply_pending_delta(leaf, &user, delta);
+        self.apply_pending_delta(app, delta);
         let attempt = self.apps[app].attempt.take().expect("attempt");
         // Containers kept across attempts stay charged to the app; the next attempt adopts them.
         if !kept.is_empty() {
@@ -637,11 +641,10 @@ impl CapacityScheduler {
             .sum();
         let total_used = used + reserved + kept_used;
         let had_demand = !pending.is_zero();
-        self.add_queue_used(source, &user, -total_used);
+        self.add_app_used(app, -total_used);
         self.add_queue_reserved(source, -reserved);
         self.apply_pending_delta(
-            source,
-            &user,
+            app,
             crate::state::request::PendingDelta {
                 before: pending,
                 after: Resource::ZERO,
@@ -700,12 +703,11 @@ impl CapacityScheduler {
             None => {}
         }
         self.apps[app].user_slot = slot;
-        self.add_queue_used(dest, &user, total_used);
+        self.add_app_used(app, total_used);
         self.add_queue_reserved(dest, reserved);
         if had_demand {
             self.apply_pending_delta(
-                dest,
-                &user,
+                app,
                 crate::state::request::PendingDelta {
                     before: Resource::ZERO,
                     after: pending,
@@ -735,7 +737,6 @@ impl CapacityScheduler {
 
     /// Asks for an attempt (AM allocate or the RM's AM ask), replacing entries (spec §4.8).
     pub(crate) fn update_asks(&mut self, app: AppId, asks: &[ResourceRequest]) {
-        let (leaf, user) = (self.apps[app].queue, self.apps[app].user.clone());
         for ask in asks {
             let name = if ask.resource_name == super::types::ANY {
                 None
@@ -751,7 +752,7 @@ impl CapacityScheduler {
                 return;
             };
             let delta = t.requests.update(ask.key, name, req);
-            self.apply_pending_delta(leaf, &user, delta);
+            self.apply_pending_delta(app, delta);
         }
     }
 

@@ -34,9 +34,8 @@ impl CapacityScheduler {
             return false;
         };
         let app = c.app;
-        let (leaf, user) = match self.apps.get(app) {
-            Some(a) => (a.queue, a.user.clone()),
-            None => return true,
+        let Some(leaf) = self.apps.get(app).map(|a| a.queue) else {
+            return true;
         };
         let reserved = c.state == ContainerState::Reserved;
         if let Some(node) = self.nodes.get_mut(c.node) {
@@ -59,7 +58,7 @@ impl CapacityScheduler {
                 }
             }
         }
-        self.add_queue_used(leaf, &user, -c.resource);
+        self.add_app_used(app, -c.resource);
         if reserved {
             self.add_queue_reserved(leaf, -c.resource);
         }
@@ -68,10 +67,7 @@ impl CapacityScheduler {
             if reserved {
                 t.reserved -= c.resource;
                 t.reservations.retain(|r| *r != id);
-                if let Some(k) = t.requests.get_mut(&c.key) {
-                    k.reserved = k.reserved.saturating_sub(1);
-                    k.re_reservations = 0;
-                }
+                t.counters_mut(c.key).re_reservations = 0;
             } else if t.live_containers.remove(&id) {
                 t.used -= c.resource;
                 t.newly_allocated.retain(|n| *n != id);
@@ -84,11 +80,10 @@ impl CapacityScheduler {
                     exit_status,
                     diagnostics: diagnostics.to_string(),
                 });
-                // Killed before the AM acquired it: put the ask back so the AM need not re-ask.
-                if c.state == ContainerState::Allocated
-                    && how != Completion::Released
-                    && how != Completion::Finished
-                {
+                // Killed before the AM acquired it (ContainerRescheduledTransition): put back
+                // every entry it satisfied, so the AM need not re-ask. An expiry is a plain
+                // finish in YARN and reschedules nothing.
+                if c.state == ContainerState::Allocated && how == Completion::Killed {
                     restore = Some((c.key, c.resource));
                 }
             }
@@ -101,8 +96,8 @@ impl CapacityScheduler {
                 .as_mut()
                 .expect("attempt")
                 .requests
-                .restore(key, capability);
-            self.apply_pending_delta(leaf, &user, delta);
+                .restore(key, capability, &c.satisfied);
+            self.apply_pending_delta(app, delta);
         }
         true
     }

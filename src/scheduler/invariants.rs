@@ -276,8 +276,14 @@ impl CapacityScheduler {
                 AttemptState::Pending => e.0 += 1,
                 AttemptState::NonRunnable => {}
             }
-            if !t.requests.pending().is_zero() {
+            if t.demand_registered {
                 e.2 += 1;
+                if t.requests.pending().is_zero() {
+                    v.push(format!(
+                        "leaf {path}: {} counts as asking with nothing outstanding",
+                        a.application_id
+                    ));
+                }
             }
         }
         if am_used != lr.am_used {

@@ -81,6 +81,8 @@ pub struct CapacityScheduler {
     /// Running containers kept across attempts (work-preserving AM restart), by application,
     /// until the next attempt adopts them.
     pub(crate) kept_containers: HashMap<AppId, Vec<ContainerId>>,
+    /// The first time an event reached the scheduler: the start of the scheduling wait.
+    pub(crate) started_ms: Option<i64>,
 }
 
 impl CapacityScheduler {
@@ -113,7 +115,13 @@ impl CapacityScheduler {
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             usage_epoch: 0,
             kept_containers: HashMap::new(),
+            started_ms: None,
         }
+    }
+
+    /// Notes the time of the first event (the RM's start, for the scheduling wait).
+    pub(crate) fn observe(&mut self, now_ms: i64) {
+        self.started_ms.get_or_insert(now_ms);
     }
 
     pub fn configuration(&self) -> &Arc<CapacitySchedulerConfiguration> {
@@ -164,32 +172,35 @@ impl CapacityScheduler {
         self.leaves.get(q).and_then(Option::as_ref)
     }
 
+    /// Applications counted by a parent queue (root: every submission); 0 for unknown ids.
     pub fn num_applications(&self, q: QueueId) -> i32 {
-        self.num_applications[q]
+        self.num_applications.get(q).copied().unwrap_or(0)
     }
 
+    /// Outstanding asks under a queue; zero for unknown ids.
     pub fn queue_pending(&self, q: QueueId) -> Resource {
-        self.queue_pending[q]
+        self.queue_pending.get(q).copied().unwrap_or_default()
     }
 
+    /// Reserved resources under a queue; zero for unknown ids.
     pub fn queue_reserved(&self, q: QueueId) -> Resource {
-        self.queue_reserved[q]
+        self.queue_reserved.get(q).copied().unwrap_or_default()
     }
 
     pub(crate) fn leaf_mut(&mut self, q: QueueId) -> &mut LeafRuntime {
         self.leaves[q].as_mut().expect("a leaf queue")
     }
 
-    /// Adds `delta` (may be negative) to the used resource of `leaf` and its ancestors, and of
-    /// the user. Reservations count as used (spec §8.3).
-    pub(crate) fn add_queue_used(&mut self, leaf: QueueId, user: &str, delta: Resource) {
+    /// Adds `delta` (may be negative) to the used resource of the app's leaf, its ancestors and
+    /// its user. Reservations count as used (spec §8.3).
+    pub(crate) fn add_app_used(&mut self, app: AppId, delta: Resource) {
+        let (leaf, slot) = (self.apps[app].queue, self.apps[app].user_slot);
         let mut at = Some(leaf);
         while let Some(q) = at {
-            let queue = self.tree.queue_mut(q);
-            queue.used += delta;
+            self.tree.queue_mut(q).used += delta;
             at = self.tree.parent(q);
         }
-        if let Some(u) = self.leaf_mut(leaf).users.get_mut(user) {
+        if let Some(u) = self.leaf_mut(leaf).users.by_slot_mut(slot) {
             u.used += delta;
         }
         self.usage_epoch += 1;
@@ -203,9 +214,11 @@ impl CapacityScheduler {
         }
     }
 
-    /// Applies a change of an attempt's outstanding asks to the queue totals and to the user's
-    /// active state (a user with outstanding asks is active, spec §4.6).
-    pub(crate) fn apply_pending_delta(&mut self, leaf: QueueId, user: &str, delta: PendingDelta) {
+    /// Applies a change of an attempt's outstanding asks to the queue totals and to its user's
+    /// active state. As YARN's `UsersManager.activateApplication`, an app's asks make its user
+    /// active only if the user has an active app at the moment the asks appear (spec §4.6).
+    pub(crate) fn apply_pending_delta(&mut self, app: AppId, delta: PendingDelta) {
+        let (leaf, slot) = (self.apps[app].queue, self.apps[app].user_slot);
         let change = delta.after - delta.before;
         if !change.is_zero() {
             let mut at = Some(leaf);
@@ -217,10 +230,27 @@ impl CapacityScheduler {
         }
         let had = !delta.before.is_zero();
         let has = !delta.after.is_zero();
-        if had != has {
-            self.leaf_mut(leaf).users.set_app_demand(user, has);
-            self.usage_epoch += 1;
+        if had == has {
+            return;
         }
+        let registered = self.apps[app]
+            .attempt
+            .as_ref()
+            .is_some_and(|t| t.demand_registered);
+        let user_has_active_app = self
+            .leaf(leaf)
+            .and_then(|l| l.users.by_slot(slot))
+            .is_some_and(|u| u.active_apps > 0);
+        let register = match (has, registered) {
+            (true, false) if user_has_active_app => true,
+            (false, true) => false,
+            _ => return,
+        };
+        self.leaf_mut(leaf).users.set_app_demand(slot, register);
+        if let Some(t) = self.apps[app].attempt.as_mut() {
+            t.demand_registered = register;
+        }
+        self.usage_epoch += 1;
     }
 
     /// The inputs of the user-limit formula for a leaf.
@@ -258,16 +288,23 @@ impl CapacityScheduler {
     }
 
     /// `user`'s limit in `leaf` now (spec §4.6).
-    pub fn user_limit(&self, leaf: QueueId, user: &str) -> Resource {
+    /// `None` when `leaf` is not a leaf queue.
+    pub fn user_limit(&self, leaf: QueueId, user: &str) -> Option<Resource> {
+        let lr = self.leaf(leaf)?;
         let inputs = self.limit_inputs(leaf);
-        let lr = self.leaf(leaf).expect("a leaf queue");
         let queue_limit = self.queue_user_limit(leaf);
-        let weight = lr.users.get(user).map(|u| u.weight).unwrap_or(1.0);
-        UsersManager::user_limit(&inputs, queue_limit, weight)
+        let weight = lr
+            .users
+            .get(user)
+            .map(|u| u.weight)
+            .unwrap_or_else(|| self.user_weight(leaf, user));
+        Some(UsersManager::user_limit(&inputs, queue_limit, weight))
     }
 
     /// The headroom reported to an AM of `user` in `leaf` (`LeafQueue.getHeadroom`, spec §4.6).
-    pub fn headroom(&self, leaf: QueueId, user: &str) -> Resource {
+    /// `None` when `leaf` is not a leaf queue.
+    pub fn headroom(&self, leaf: QueueId, user: &str) -> Option<Resource> {
+        let user_limit = self.user_limit(leaf, user)?;
         let s = self.tree.settings();
         let rc = s.resource_calculator;
         let cluster = self.tree.cluster_resource();
@@ -276,7 +313,7 @@ impl CapacityScheduler {
             .and_then(|l| l.users.get(user))
             .map(|u| u.used)
             .unwrap_or(Resource::ZERO);
-        let user_room = (self.user_limit(leaf, user) - user_used).non_negative();
+        let user_room = (user_limit - user_used).non_negative();
         let queue_room =
             (self.tree.queue_current_limit(leaf) - self.tree.queue(leaf).used).non_negative();
         let h = rc.round_down(
@@ -284,11 +321,12 @@ impl CapacityScheduler {
             &s.minimum_allocation,
         );
         let cluster_room = cluster - self.tree.root().used;
-        let mut h = rc.min(&cluster, &h, &cluster_room);
+        // Resources.min(rc, cluster, clusterFree, headroom): a tie returns clusterFree.
+        let mut h = rc.min(&cluster, &cluster_room, &h);
         if h.memory_mb() < 0 {
             h.set(crate::resource::MEMORY, 0);
         }
-        h
+        Some(h)
     }
 
     /// A user's configured weight in `leaf` (`user-settings.<user>.weight`, default 1).

@@ -45,6 +45,7 @@ impl CapacityScheduler {
     /// NODE_ADDED: the cluster grows, every derived value is recomputed, activation re-runs,
     /// and reported containers are re-attached to their applications and queues.
     pub fn add_node(&mut self, now_ms: i64, spec: &NodeSpec) -> Result<NodeId, SchedulerError> {
+        self.observe(now_ms);
         if self.node_by_host.contains_key(&spec.host) {
             return Err(SchedulerError::DuplicateNode(format!(
                 "node {} is already registered",
@@ -70,6 +71,7 @@ impl CapacityScheduler {
             reserved: None,
             last_heartbeat_ms: now_ms,
             to_kill: Vec::new(),
+            orphans: Vec::new(),
         });
         self.node_by_host.insert(spec.host.clone(), id);
         *self.rack_sizes.entry(rack_name).or_default() += 1;
@@ -81,15 +83,20 @@ impl CapacityScheduler {
     }
 
     /// Re-attaches a container an NM reports on registration. Containers of unknown or
-    /// finished applications are killed on the node, as YARN does.
+    /// finished applications are orphans: the node is told to kill them.
     fn recover_container(&mut self, now_ms: i64, node: NodeId, report: &ContainerReport) {
-        let Some(app) = self.apps.get(report.app) else {
+        let live = self
+            .apps
+            .get(report.app)
+            .and_then(|a| a.attempt.as_ref())
+            .is_some();
+        if !live {
+            self.nodes[node].orphans.push(report.clone());
             return;
-        };
-        let Some(attempt) = app.attempt.as_ref() else {
-            return;
-        };
-        let (leaf, user) = (app.queue, app.user.clone());
+        }
+        let app = &self.apps[report.app];
+        let attempt = app.attempt.as_ref().expect("checked above");
+
         let yarn_id = YarnContainerId::new(
             ApplicationAttemptId {
                 application: app.application_id,
@@ -110,6 +117,7 @@ impl CapacityScheduler {
             is_am: report.is_am,
             created_ms: now_ms,
             acquired_ms: None,
+            satisfied: Default::default(),
         });
         let n = &mut self.nodes[node];
         n.allocated += report.resource;
@@ -133,9 +141,9 @@ impl CapacityScheduler {
                     relax_locality: true,
                 },
             );
-            self.apply_pending_delta(leaf, &user, delta);
+            self.apply_pending_delta(report.app, delta);
         }
-        self.add_queue_used(leaf, &user, report.resource);
+        self.add_app_used(report.app, report.resource);
     }
 
     /// NODE_REMOVED: every container there is killed (ABORTED, "lost node"), its reservation
@@ -231,6 +239,11 @@ impl CapacityScheduler {
             self.allocate_containers_to_node(now_ms, node, true)
         };
         let to_kill = std::mem::take(&mut self.nodes[node].to_kill);
-        Ok(NodeUpdateResponse { to_kill, allocated })
+        let orphans = std::mem::take(&mut self.nodes[node].orphans);
+        Ok(NodeUpdateResponse {
+            to_kill,
+            allocated,
+            orphans,
+        })
     }
 }

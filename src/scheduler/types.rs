@@ -232,4 +232,7 @@ pub struct NodeUpdateResponse {
     pub to_kill: Vec<ContainerId>,
     /// Containers allocated on this node during the heartbeat.
     pub allocated: u32,
+    /// Containers the NM reported when it registered that belong to no live application
+    /// attempt: the NM must kill them.
+    pub orphans: Vec<ContainerReport>,
 }

@@ -1,12 +1,13 @@
 //! `SchedulerApplication` and its current attempt (`FiCaSchedulerApp`).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::ids::{ApplicationId, ContainerId};
 use crate::resource::Resource;
+use crate::scheduler::types::SchedulerKey;
 use crate::scheduler::types::{AllocateResponse, ContainerStatus, ResourceRequest};
 use crate::state::queue::QueueId;
-use crate::state::request::RequestTable;
+use crate::state::request::{KeyCounters, RequestTable};
 
 /// Where an attempt stands in its leaf (spec §3.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,9 +47,23 @@ pub struct Attempt {
     pub am_counted: bool,
     /// OPPORTUNISTIC asks, kept for the opportunistic allocator (never in the request table).
     pub opportunistic_asks: Vec<ResourceRequest>,
+    /// Delay-scheduling and re-reservation counters per scheduler key; they outlive the key's
+    /// requests, as YARN's per-attempt multisets do.
+    pub key_counters: BTreeMap<SchedulerKey, KeyCounters>,
+    /// Whether this attempt's outstanding asks count its user as active (`UsersManager.
+    /// activateApplication` registers an app only while its user has an active app).
+    pub demand_registered: bool,
 }
 
 impl Attempt {
+    pub fn counters(&self, key: &SchedulerKey) -> KeyCounters {
+        self.key_counters.get(key).copied().unwrap_or_default()
+    }
+
+    pub fn counters_mut(&mut self, key: SchedulerKey) -> &mut KeyCounters {
+        self.key_counters.entry(key).or_default()
+    }
+
     pub fn new(attempt_id: i32, am_resource: Resource, unmanaged_am: bool) -> Self {
         Attempt {
             attempt_id,
@@ -68,6 +83,8 @@ impl Attempt {
             last_response: None,
             am_counted: false,
             opportunistic_asks: Vec::new(),
+            key_counters: BTreeMap::new(),
+            demand_registered: false,
         }
     }
 }

@@ -3,6 +3,7 @@
 use crate::ids::{AppId, NodeId, YarnContainerId};
 use crate::resource::Resource;
 use crate::scheduler::types::{ContainerState, ExecutionType, NodeType, SchedulerKey};
+use crate::state::request::Satisfied;
 
 #[derive(Debug, Clone)]
 pub struct RmContainer {
@@ -19,6 +20,8 @@ pub struct RmContainer {
     pub created_ms: i64,
     /// When the AM pulled it (ALLOCATED → ACQUIRED): the allocation-expiry clock starts here.
     pub acquired_ms: Option<i64>,
+    /// The request entries this allocation satisfied, re-added if it is rescheduled.
+    pub satisfied: Satisfied,
 }
 
 impl RmContainer {

@@ -4,6 +4,7 @@ use std::collections::BTreeSet;
 
 use crate::ids::ContainerId;
 use crate::resource::Resource;
+use crate::scheduler::types::ContainerReport;
 
 #[derive(Debug, Clone)]
 pub struct SchedulerNode {
@@ -21,6 +22,9 @@ pub struct SchedulerNode {
     pub last_heartbeat_ms: i64,
     /// Containers to kill on the NM at its next heartbeat.
     pub to_kill: Vec<ContainerId>,
+    /// Containers the NM reported on registration that belong to no live attempt: the NM must
+    /// kill them (`killOrphanContainerOnNode`); handed back with the next heartbeat.
+    pub orphans: Vec<ContainerReport>,
 }
 
 impl SchedulerNode {

@@ -4,6 +4,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use smallvec::SmallVec;
+
 use crate::resource::Resource;
 use crate::scheduler::types::{NodeType, SchedulerKey};
 
@@ -15,18 +17,13 @@ pub struct LocationRequest {
     pub relax_locality: bool,
 }
 
-/// Every entry of one scheduler key, plus the key's delay-scheduling counters.
+/// Every entry of one scheduler key.
 #[derive(Debug, Clone, Default)]
 pub struct KeyRequests {
     pub any: Option<LocationRequest>,
-    /// Rack and host entries by interned name.
+    /// Rack and host entries by interned name — kept with count 0 as YARN keeps them: they
+    /// still count as locations for the locality wait factor.
     pub locations: HashMap<u32, LocationRequest>,
-    /// `schedulingOpportunities`: node visits since the last reset (spec §4.7).
-    pub missed_opportunities: u32,
-    /// `reReservations` (spec §4.9).
-    pub re_reservations: u32,
-    /// Reserved containers of this key.
-    pub reserved: u32,
 }
 
 impl KeyRequests {
@@ -42,11 +39,19 @@ impl KeyRequests {
         self.locations.get(&name)
     }
 
-    /// Location entries counted for the locality wait factor: hosts + racks + ANY.
+    /// `getUniqueLocationAsks`: the entries of the key, ANY included.
     pub fn unique_locations(&self) -> usize {
         self.locations.len() + usize::from(self.any.is_some())
     }
+
+    fn is_empty(&self) -> bool {
+        self.any.is_none() && self.locations.is_empty()
+    }
 }
+
+/// The entries one allocation satisfied, with their locality flags: what YARN re-adds when a
+/// container is rescheduled (`recoverResourceRequestForContainer`). `None` is ANY.
+pub type Satisfied = SmallVec<[(Option<u32>, bool); 3]>;
 
 #[derive(Debug, Clone, Default)]
 pub struct RequestTable {
@@ -79,12 +84,8 @@ impl RequestTable {
         self.keys.get(key)
     }
 
-    pub fn get_mut(&mut self, key: &SchedulerKey) -> Option<&mut KeyRequests> {
-        self.keys.get_mut(key)
-    }
-
-    /// An AM ask: replaces the (key, name) entry. `name` None = ANY. Count 0 on ANY removes the
-    /// whole key (spec §4.8).
+    /// An AM ask (`updatePendingAsk`): replaces the (key, name) entry, a count of 0 included.
+    /// `name` None = ANY; a count ≤ 0 on ANY removes the whole key (spec §4.8).
     pub fn update(
         &mut self,
         key: SchedulerKey,
@@ -107,15 +108,7 @@ impl RequestTable {
                 }
             }
             Some(n) => {
-                let entry = self.keys.entry(key).or_default();
-                if req.count <= 0 && entry.locations.contains_key(&n) {
-                    entry.locations.remove(&n);
-                } else if req.count > 0 || !req.relax_locality {
-                    entry.locations.insert(n, req);
-                }
-                if entry.any.is_none() && entry.locations.is_empty() {
-                    self.keys.remove(&key);
-                }
+                self.keys.entry(key).or_default().locations.insert(n, req);
             }
         }
         PendingDelta {
@@ -124,24 +117,30 @@ impl RequestTable {
         }
     }
 
-    /// Decrements the entries an allocation of `node_type` satisfied (spec §4.8); removes the
-    /// key when ANY reaches 0. Returns the change of pending.
+    /// Decrements the entries an allocation of `node_type` satisfied (spec §4.8): host and rack
+    /// entries reaching 0 are removed, ANY reaching 0 is removed, and the key goes when nothing
+    /// is left. Returns the change of pending and the entries satisfied.
     pub fn allocate(
         &mut self,
         key: &SchedulerKey,
         node_type: NodeType,
         host: u32,
         rack: u32,
-    ) -> PendingDelta {
+    ) -> (PendingDelta, Satisfied) {
         let before = self.pending;
+        let mut satisfied = Satisfied::new();
         let Some(k) = self.keys.get_mut(key) else {
-            return PendingDelta {
-                before,
-                after: before,
-            };
+            return (
+                PendingDelta {
+                    before,
+                    after: before,
+                },
+                satisfied,
+            );
         };
-        let mut dec = |name: u32| {
+        let mut dec = |name: u32, satisfied: &mut Satisfied| {
             if let Some(r) = k.locations.get_mut(&name) {
+                satisfied.push((Some(name), r.relax_locality));
                 r.count -= 1;
                 if r.count <= 0 {
                     k.locations.remove(&name);
@@ -150,40 +149,64 @@ impl RequestTable {
         };
         match node_type {
             NodeType::NodeLocal => {
-                dec(host);
-                dec(rack);
+                dec(host, &mut satisfied);
+                dec(rack, &mut satisfied);
             }
-            NodeType::RackLocal => dec(rack),
+            NodeType::RackLocal => dec(rack, &mut satisfied),
             NodeType::OffSwitch => {}
         }
         if let Some(any) = k.any.as_mut() {
+            satisfied.push((None, any.relax_locality));
             any.count -= 1;
             self.pending -= any.capability;
             if any.count <= 0 {
-                self.keys.remove(key);
+                k.any = None;
             }
         }
-        PendingDelta {
-            before,
-            after: self.pending,
+        if k.is_empty() {
+            self.keys.remove(key);
         }
+        (
+            PendingDelta {
+                before,
+                after: self.pending,
+            },
+            satisfied,
+        )
     }
 
-    /// Puts back one container's ask (a container killed before its AM acquired it, §3.6).
-    pub fn restore(&mut self, key: SchedulerKey, capability: Resource) -> PendingDelta {
+    /// Puts back one container's entries (a container killed before its AM acquired it, §3.6),
+    /// each with the locality flag it had.
+    pub fn restore(
+        &mut self,
+        key: SchedulerKey,
+        capability: Resource,
+        satisfied: &Satisfied,
+    ) -> PendingDelta {
         let before = self.pending;
         let k = self.keys.entry(key).or_default();
-        match k.any.as_mut() {
-            Some(any) => any.count += 1,
-            None => {
-                k.any = Some(LocationRequest {
-                    count: 1,
-                    capability,
-                    relax_locality: true,
-                })
+        for &(name, relax_locality) in satisfied {
+            let fresh = LocationRequest {
+                count: 1,
+                capability,
+                relax_locality,
+            };
+            match name {
+                None => match k.any.as_mut() {
+                    Some(any) => any.count += 1,
+                    None => k.any = Some(fresh),
+                },
+                Some(n) => {
+                    k.locations
+                        .entry(n)
+                        .and_modify(|r| r.count += 1)
+                        .or_insert(fresh);
+                }
             }
         }
-        self.pending += capability;
+        if satisfied.iter().any(|(n, _)| n.is_none()) {
+            self.pending += capability;
+        }
         PendingDelta {
             before,
             after: self.pending,
@@ -199,5 +222,53 @@ impl RequestTable {
             before,
             after: self.pending,
         }
+    }
+}
+
+/// Per-key counters that outlive the key's requests (`SchedulerApplicationAttempt`'s
+/// `schedulingOpportunities` and `reReservations` multisets).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct KeyCounters {
+    pub missed_opportunities: u32,
+    pub re_reservations: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn req(count: i32) -> LocationRequest {
+        LocationRequest {
+            count,
+            capability: Resource::new(1024, 1),
+            relax_locality: true,
+        }
+    }
+
+    #[test]
+    fn zero_count_entries_stay_and_count_as_locations() {
+        let mut t = RequestTable::default();
+        let key = SchedulerKey::new(1);
+        t.update(key, Some(7), req(0));
+        t.update(key, Some(8), req(0));
+        t.update(key, None, req(3));
+        assert_eq!(t.get(&key).unwrap().unique_locations(), 3);
+        assert_eq!(t.pending(), Resource::new(3072, 3));
+    }
+
+    #[test]
+    fn allocation_removes_any_at_zero_but_keeps_location_entries() {
+        let mut t = RequestTable::default();
+        let key = SchedulerKey::new(1);
+        t.update(key, Some(7), req(2));
+        t.update(key, None, req(1));
+        let (_, satisfied) = t.allocate(&key, NodeType::OffSwitch, 7, 9);
+        assert_eq!(satisfied.as_slice(), &[(None, true)]);
+        let k = t.get(&key).expect("the host entry keeps the key");
+        assert_eq!((k.outstanding(), k.unique_locations()), (0, 1));
+        // Restoring puts back exactly what was taken.
+        t.restore(key, Resource::new(1024, 1), &satisfied);
+        assert_eq!(t.get(&key).unwrap().outstanding(), 1);
+        assert_eq!(t.pending(), Resource::new(1024, 1));
     }
 }

@@ -77,6 +77,10 @@ impl UsersManager {
         self.users.get(slot)
     }
 
+    pub fn by_slot_mut(&mut self, slot: usize) -> Option<&mut User> {
+        self.users.get_mut(slot)
+    }
+
     /// The user's entry, created with its configured weight on first use.
     pub fn entry(&mut self, user: &str, weight: f32) -> &mut User {
         let slot = self.entry_slot(user, weight);
@@ -121,12 +125,11 @@ impl UsersManager {
                 .count() as u32
     }
 
-    /// An app of `user` gained (true) or lost (false) all of its outstanding asks.
-    pub fn set_app_demand(&mut self, user: &str, has_demand: bool) {
-        let Some(&slot) = self.by_name.get(user) else {
+    /// An app of the user in `slot` gained (true) or lost (false) all of its outstanding asks.
+    pub fn set_app_demand(&mut self, slot: usize, has_demand: bool) {
+        let Some(u) = self.users.get_mut(slot) else {
             return;
         };
-        let u = &mut self.users[slot];
         let was = u.is_active();
         if has_demand {
             u.apps_with_demand += 1;
