@@ -372,15 +372,13 @@ impl CapacityScheduler {
             return;
         }
         let am_limit = self.tree.am_resource_limit(leaf);
-        // YARN computes the user AM limit once per pass, with the first candidate's weight.
-        let first_weight = self.user_weight(leaf, &self.apps[pending[0].2].user);
         let active_users = self
             .leaf(leaf)
             .map(|l| l.users.active_users_for_am_limit())
             .unwrap_or(0);
-        let user_am_limit = self
-            .tree
-            .user_am_resource_limit(leaf, active_users, first_weight);
+        // YARN computes the user AM limit once per pass, lazily: with the weight of the first
+        // candidate that passes the queue's AM check.
+        let mut user_am_limit: Option<Resource> = None;
         for (priority, application_id, app) in pending {
             let (user, am) = {
                 let a = &self.apps[app];
@@ -398,12 +396,24 @@ impl CapacityScheduler {
             if !rc.fits_in(&(queue_am_used + am), &am_limit) && !exempt {
                 continue;
             }
+            let user_limit = match user_am_limit {
+                Some(l) => l,
+                None => {
+                    let weight = self.user_weight(leaf, &user);
+                    *user_am_limit.insert(self.tree.user_am_resource_limit(
+                        leaf,
+                        active_users,
+                        weight,
+                    ))
+                }
+            };
+            let lr = self.leaf(leaf).expect("a leaf");
             let user_am_used = lr
                 .users
                 .get(&user)
                 .map(|u| u.am_used)
                 .unwrap_or(Resource::ZERO);
-            if !rc.fits_in(&(user_am_used + am), &user_am_limit) && !exempt {
+            if !rc.fits_in(&(user_am_used + am), &user_limit) && !exempt {
                 continue;
             }
             let lr = self.leaf_mut(leaf);
@@ -506,28 +516,43 @@ impl CapacityScheduler {
 
     /// Non-runnable attempts that now have room become pending (max-parallel-apps).
     fn promote_non_runnable(&mut self, now_ms: i64) {
-        let leaves: Vec<QueueId> = self.tree.leaves().collect();
-        for leaf in leaves {
-            let waiting: Vec<AppId> = self
+        // CSMaxRunningAppsEnforcer: candidates across all leaves, earliest start first.
+        let mut waiting: Vec<(i64, ApplicationId, AppId, QueueId)> = Vec::new();
+        for leaf in self.tree.leaves() {
+            for &app in self
                 .leaf(leaf)
-                .map(|l| l.non_runnable.clone())
-                .unwrap_or_default();
-            for app in waiting {
-                let user = self.apps[app].user.clone();
-                if !self.is_runnable(leaf, &user) {
-                    continue;
-                }
-                let entry = (self.apps[app].priority, self.apps[app].application_id, app);
-                if let Some(t) = self.apps[app].attempt.as_mut() {
-                    t.state = AttemptState::Pending;
-                }
-                let lr = self.leaf_mut(leaf);
-                lr.non_runnable.retain(|a| *a != app);
-                lr.insert_pending(entry);
-                if let Some(u) = lr.users.get_mut(&user) {
-                    u.pending_apps += 1;
-                }
+                .map(|l| l.non_runnable.as_slice())
+                .unwrap_or_default()
+            {
+                let a = &self.apps[app];
+                waiting.push((a.submit_time_ms, a.application_id, app, leaf));
             }
+        }
+        if waiting.is_empty() {
+            return;
+        }
+        waiting.sort();
+        let mut touched: Vec<QueueId> = Vec::new();
+        for (_, application_id, app, leaf) in waiting {
+            let user = self.apps[app].user.clone();
+            if !self.is_runnable(leaf, &user) {
+                continue;
+            }
+            let entry = (self.apps[app].priority, application_id, app);
+            if let Some(t) = self.apps[app].attempt.as_mut() {
+                t.state = AttemptState::Pending;
+            }
+            let lr = self.leaf_mut(leaf);
+            lr.non_runnable.retain(|a| *a != app);
+            lr.insert_pending(entry);
+            if let Some(u) = lr.users.get_mut(&user) {
+                u.pending_apps += 1;
+            }
+            if !touched.contains(&leaf) {
+                touched.push(leaf);
+            }
+        }
+        for leaf in touched {
             self.activate_applications(leaf, now_ms);
         }
     }
@@ -673,7 +698,9 @@ impl CapacityScheduler {
             at = self.tree.parent(q);
         }
 
-        // Attach to the target, keeping the attempt's state (an active attempt stays active).
+        // Attach to the target as a new submission of the attempt would be
+        // (`submitApplicationAttempt`): pending, then activation decides under the target's
+        // AM limits; a non-runnable attempt stays non-runnable.
         self.apps[app].queue = dest;
         let mut at = self.tree.parent(dest);
         while let Some(q) = at {
@@ -684,20 +711,13 @@ impl CapacityScheduler {
         let lr = self.leaf_mut(dest);
         let slot = lr.users.entry_slot(&user, weight);
         match state {
-            Some(AttemptState::Active) => {
-                lr.insert_active(entry);
-                if am_counted {
-                    lr.am_used += am;
-                }
-                let u = lr.users.get_mut(&user).expect("just created");
-                u.active_apps += 1;
-                if am_counted {
-                    u.am_used += am;
-                }
-            }
-            Some(AttemptState::Pending) => {
+            Some(AttemptState::Active) | Some(AttemptState::Pending) => {
                 lr.insert_pending(entry);
                 lr.users.get_mut(&user).expect("just created").pending_apps += 1;
+                if let Some(t) = self.apps[app].attempt.as_mut() {
+                    t.state = AttemptState::Pending;
+                    t.am_counted = false;
+                }
             }
             Some(AttemptState::NonRunnable) => lr.non_runnable.push(app),
             None => {}
