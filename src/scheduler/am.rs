@@ -25,10 +25,7 @@ impl CapacityScheduler {
         if self.nodes.is_empty() || waiting {
             return s.maximum_allocation;
         }
-        let largest = self.nodes.iter().fold(Resource::ZERO, |m, (_, n)| {
-            Resource::component_max(m, n.total)
-        });
-        Resource::component_min(s.maximum_allocation, largest)
+        Resource::component_min(s.maximum_allocation, self.largest_node)
     }
 
     /// The largest container `queue` may ask for: its maximum allocation within the cluster's.

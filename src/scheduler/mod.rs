@@ -83,6 +83,8 @@ pub struct CapacityScheduler {
     pub(crate) kept_containers: HashMap<AppId, Vec<ContainerId>>,
     /// The first time an event reached the scheduler: the start of the scheduling wait.
     pub(crate) started_ms: Option<i64>,
+    /// The per-component largest registered node (maximum allocation), kept with the cluster.
+    pub(crate) largest_node: Resource,
 }
 
 impl CapacityScheduler {
@@ -116,6 +118,7 @@ impl CapacityScheduler {
             usage_epoch: 0,
             kept_containers: HashMap::new(),
             started_ms: None,
+            largest_node: Resource::ZERO,
         }
     }
 
@@ -343,6 +346,9 @@ impl CapacityScheduler {
     pub(crate) fn cluster_resource_changed(&mut self, now_ms: i64) {
         self.usage_epoch += 1;
         let total: Resource = self.nodes.iter().map(|(_, n)| n.total).sum();
+        self.largest_node = self.nodes.iter().fold(Resource::ZERO, |m, (_, n)| {
+            Resource::component_max(m, n.total)
+        });
         self.tree.update_cluster_resource(total);
         let leaves: Vec<QueueId> = self.tree.leaves().collect();
         for q in leaves {
