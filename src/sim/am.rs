@@ -234,3 +234,95 @@ impl From<TraceExecutionType> for ExecutionType {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::{ApplicationAttemptId, ApplicationId, YarnContainerId};
+    use crate::scheduler::types::ContainerStatus;
+
+    fn job() -> TraceJob {
+        TraceJob {
+            id: "j".into(),
+            queue: "default".into(),
+            user: "u".into(),
+            start_ms: 0,
+            end_ms: None,
+            job_type: "mapreduce".into(),
+            am_memory_mb: 1024,
+            am_vcores: 1,
+            tasks: vec![],
+            priority: 0,
+        }
+    }
+
+    fn task(reduce: bool) -> SimTask {
+        SimTask {
+            host: Some("h1".into()),
+            rack: Some("/r1".into()),
+            duration_ms: 1000,
+            resource: Resource::new(1024, 1),
+            reduce,
+            execution: ExecutionType::Guaranteed,
+            request_delay_ms: 0,
+            state: TaskState::Pending,
+            attempts: 0,
+        }
+    }
+
+    fn status(id: ContainerId, exit_status: i32) -> ContainerStatus {
+        let attempt = ApplicationAttemptId {
+            application: ApplicationId {
+                cluster_timestamp: 1,
+                id: 1,
+            },
+            attempt: 1,
+        };
+        ContainerStatus {
+            id,
+            yarn_id: YarnContainerId::new(attempt, 0, 1),
+            exit_status,
+            diagnostics: String::new(),
+        }
+    }
+
+    #[test]
+    fn maps_first_then_reduces_and_preempted_tasks_are_asked_again() {
+        let mut am = AmSim::new(job(), vec![task(false), task(true)]);
+        am.state = AmState::Running;
+        am.registered_ms = Some(0);
+        let asks = am.asks(0);
+        assert!(
+            asks.iter().all(|a| a.key.priority == PRIORITY_MAP),
+            "reduces wait for the maps"
+        );
+        assert_eq!(asks.len(), 3, "host, rack and ANY");
+        // The map's container is preempted: the task is pending again and asked for again.
+        let c = ContainerId::from_u64(7);
+        am.tasks[0].state = TaskState::Running(c);
+        assert!(
+            am.asks(0).iter().all(|a| a.num_containers == 0),
+            "nothing pending while it runs"
+        );
+        am.take_completions(&AllocateResponse {
+            completed: vec![status(c, exit_status::PREEMPTED)],
+            ..Default::default()
+        });
+        assert_eq!(am.tasks[0].state, TaskState::Pending);
+        assert_eq!(am.preempted, 1);
+        assert!(am
+            .asks(0)
+            .iter()
+            .any(|a| a.key.priority == PRIORITY_MAP && a.num_containers == 1));
+        // Done this time: the reduce is asked for next.
+        am.tasks[0].state = TaskState::Running(c);
+        am.take_completions(&AllocateResponse {
+            completed: vec![status(c, exit_status::SUCCESS)],
+            ..Default::default()
+        });
+        assert!(am
+            .asks(0)
+            .iter()
+            .any(|a| a.key.priority == PRIORITY_REDUCE && a.num_containers == 1));
+    }
+}
