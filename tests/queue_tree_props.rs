@@ -11,20 +11,7 @@ use capsched::resource::Resource;
 use capsched::state::queue::QueueTree;
 use proptest::prelude::*;
 
-/// A small deterministic generator (splitmix64) so one `u64` describes a whole tree.
-struct Gen(u64);
-impl Gen {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+use common::rng::SplitMix as Gen;
 
 /// Splits 100 into `n` positive integer percentages (so the sum is exact in every form).
 fn split_100(g: &mut Gen, n: usize) -> Vec<u32> {

@@ -15,20 +15,17 @@ use capsched::scheduler::types::{
 };
 use capsched::scheduler::CapacityScheduler;
 
-struct Rng(u64);
+mod common;
+use common::rng::SplitMix;
+
+/// The simulation's random choices.
+struct Rng(SplitMix);
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
     fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
+        self.0.below(n as u64) as usize
     }
     fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
+        self.0.chance(percent)
     }
 }
 
@@ -59,7 +56,7 @@ fn run(seed: u64, steps: usize, extra: &str) -> String {
         CapacitySchedulerConfiguration::from_properties_str(&format!("{CONF}{extra}")).unwrap(),
     );
     let mut cs = CapacityScheduler::new(conf, 1_700_000_000_000, seed);
-    let mut rng = Rng(seed);
+    let mut rng = Rng(SplitMix(seed));
     let mut now = 0i64;
     let mut nodes: Vec<(NodeId, String)> = Vec::new();
     let mut apps: Vec<AppId> = Vec::new();

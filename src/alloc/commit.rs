@@ -32,16 +32,8 @@ impl CapacityScheduler {
             return true;
         }
         let a = &self.apps[app];
-        let mut at = Some(a.queue);
-        while let Some(q) = at {
-            let queue = self.tree.queue(q);
-            if !rc.fits_in(
-                &(queue.used + capability - released),
-                &queue.capacities.effective_max,
-            ) {
-                return false;
-            }
-            at = self.tree.parent(q);
+        if !self.fits_queue_maxima(a.queue, capability - released) {
+            return false;
         }
         let cluster = self.tree.cluster_resource();
         let user_used = self
@@ -54,6 +46,20 @@ impl CapacityScheduler {
             &(user_used - released),
             &self.user_limit(a.queue, &a.user).unwrap_or_default(),
         )
+    }
+
+    /// `AbstractCSQueue.accept` up the tree: `used + delta` fits in every queue's maximum.
+    fn fits_queue_maxima(&self, leaf: crate::state::queue::QueueId, delta: Resource) -> bool {
+        let rc = self.tree.settings().resource_calculator;
+        let mut at = Some(leaf);
+        while let Some(q) = at {
+            let queue = self.tree.queue(q);
+            if !rc.fits_in(&(queue.used + delta), &queue.capacities.effective_max) {
+                return false;
+            }
+            at = self.tree.parent(q);
+        }
+        true
     }
 
     fn next_yarn_id(&mut self, app: AppId) -> YarnContainerId {
@@ -198,14 +204,8 @@ impl CapacityScheduler {
             return false;
         };
         // Queue maxima hold for reservations too (they count as used).
-        let rc = self.tree.settings().resource_calculator;
-        let mut at = Some(self.apps[app].queue);
-        while let Some(q) = at {
-            let queue = self.tree.queue(q);
-            if !rc.fits_in(&(queue.used + capability), &queue.capacities.effective_max) {
-                return false;
-            }
-            at = self.tree.parent(q);
+        if !self.fits_queue_maxima(self.apps[app].queue, capability) {
+            return false;
         }
         let leaf = self.apps[app].queue;
         let yarn_id = self.next_yarn_id(app);

@@ -116,6 +116,11 @@ impl CapacityScheduler {
             // Terminal states and launched containers ignore the event, as RMContainerImpl does.
             return Ok(());
         }
+        self.expire(now_ms, id);
+        Ok(())
+    }
+
+    fn expire(&mut self, now_ms: i64, id: ContainerId) {
         self.complete_container(
             now_ms,
             id,
@@ -123,7 +128,6 @@ impl CapacityScheduler {
             super::types::diagnostics::EXPIRED,
             Completion::Expired,
         );
-        Ok(())
     }
 
     /// YARN's `ContainerAllocationExpirer`: every container acquired by its AM but not launched
@@ -143,13 +147,7 @@ impl CapacityScheduler {
             .collect();
         due.sort();
         for &(_, id) in &due {
-            self.complete_container(
-                now_ms,
-                id,
-                super::types::exit_status::ABORTED,
-                super::types::diagnostics::EXPIRED,
-                Completion::Expired,
-            );
+            self.expire(now_ms, id);
         }
         due.into_iter().map(|(_, id)| id).collect()
     }

@@ -27,74 +27,59 @@ fn to_io<E: std::error::Error + Send + Sync + 'static>(e: E) -> io::Error {
     io::Error::other(e.to_string())
 }
 
-pub fn write_charts(dir: &Path, r: &SimulationResult) -> io::Result<()> {
-    queue_usage(&dir.join("queue_usage.svg"), r)?;
-    utilization(&dir.join("utilization.svg"), r)?;
-    pending(&dir.join("pending.svg"), r)?;
-    Ok(())
+/// One plotted line with its legend entry.
+struct Line {
+    label: String,
+    color: RGBColor,
+    width: u32,
+    points: Vec<(f64, f64)>,
 }
 
-fn seconds(r: &SimulationResult) -> f64 {
-    r.samples
-        .last()
-        .map(|s| s.time_ms as f64 / 1000.0)
-        .unwrap_or(1.0)
-        .max(1.0)
-}
+/// A horizontal reference line: (colour, y, dash length, gap).
+type Guide = (RGBColor, f64, u32, u32);
 
-/// Queue usage (share of cluster memory, %) with dashed guaranteed and dotted maximum lines.
-fn queue_usage(path: &Path, r: &SimulationResult) -> io::Result<()> {
-    let root = SVGBackend::new(path, (1000, 560)).into_drawing_area();
+/// Draws lines over simulated time (seconds) with a legend, plus horizontal guides.
+fn draw(
+    path: &Path,
+    title: &str,
+    y_desc: &str,
+    y_max: f64,
+    end_s: f64,
+    lines: &[Line],
+    guides: &[Guide],
+) -> io::Result<()> {
+    let root = SVGBackend::new(path, (1000, 520)).into_drawing_area();
     root.fill(&WHITE).map_err(to_io)?;
-    let end = seconds(r);
     let mut chart = ChartBuilder::on(&root)
-        .caption(
-            "Queue usage: share of cluster memory (guaranteed dashed, maximum dotted)",
-            ("sans-serif", 20),
-        )
+        .caption(title, ("sans-serif", 20))
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(55)
-        .build_cartesian_2d(0f64..end, 0f64..105f64)
+        .build_cartesian_2d(0f64..end_s, 0f64..y_max)
         .map_err(to_io)?;
     chart
         .configure_mesh()
         .x_desc("simulated time (s)")
-        .y_desc("% of cluster memory")
+        .y_desc(y_desc)
         .draw()
         .map_err(to_io)?;
-    let total = r.cluster.memory_mb().max(1) as f64;
-    for (i, leaf) in r.leaves.iter().enumerate() {
-        let c = color(i);
-        let series = r.samples.iter().map(|s| {
-            (
-                s.time_ms as f64 / 1000.0,
-                s.queues[i].allocated_memory as f64 * 100.0 / total,
-            )
-        });
+    for &(c, y, dash, gap) in guides {
         chart
-            .draw_series(LineSeries::new(series, c.stroke_width(2)))
+            .draw_series(DashedLineSeries::new(
+                vec![(0.0, y), (end_s, y)],
+                dash,
+                gap,
+                c.stroke_width(1),
+            ))
+            .map_err(to_io)?;
+    }
+    for line in lines {
+        let style = line.color.stroke_width(line.width);
+        chart
+            .draw_series(LineSeries::new(line.points.iter().copied(), style))
             .map_err(to_io)?
-            .label(leaf.path.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(2)));
-        let g = leaf.guaranteed_share * 100.0;
-        chart
-            .draw_series(DashedLineSeries::new(
-                vec![(0.0, g), (end, g)],
-                8,
-                5,
-                c.stroke_width(1),
-            ))
-            .map_err(to_io)?;
-        let m = leaf.max_share * 100.0;
-        chart
-            .draw_series(DashedLineSeries::new(
-                vec![(0.0, m), (end, m)],
-                2,
-                4,
-                c.stroke_width(1),
-            ))
-            .map_err(to_io)?;
+            .label(line.label.clone())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style));
     }
     chart
         .configure_series_labels()
@@ -105,102 +90,121 @@ fn queue_usage(path: &Path, r: &SimulationResult) -> io::Result<()> {
     root.present().map_err(to_io)
 }
 
-fn utilization(path: &Path, r: &SimulationResult) -> io::Result<()> {
-    let root = SVGBackend::new(path, (1000, 480)).into_drawing_area();
-    root.fill(&WHITE).map_err(to_io)?;
-    let end = seconds(r);
-    let mut chart = ChartBuilder::on(&root)
-        .caption("Cluster utilization", ("sans-serif", 20))
-        .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(55)
-        .build_cartesian_2d(0f64..end, 0f64..105f64)
-        .map_err(to_io)?;
-    chart
-        .configure_mesh()
-        .x_desc("simulated time (s)")
-        .y_desc("% allocated")
-        .draw()
-        .map_err(to_io)?;
+pub fn write_charts(dir: &Path, r: &SimulationResult) -> io::Result<()> {
+    let end = r
+        .samples
+        .last()
+        .map(|s| s.time_ms as f64 / 1000.0)
+        .unwrap_or(1.0)
+        .max(1.0);
+    let t = |ms: i64| ms as f64 / 1000.0;
     let (mem, vc) = (
         r.cluster.memory_mb().max(1) as f64,
         r.cluster.vcores().max(1) as f64,
     );
-    let m = r.samples.iter().map(|s| {
-        (
-            s.time_ms as f64 / 1000.0,
-            s.allocated_memory as f64 * 100.0 / mem,
-        )
-    });
-    chart
-        // Drawn wider, underneath: with proportional containers the two lines coincide.
-        .draw_series(LineSeries::new(m, color(0).stroke_width(5)))
-        .map_err(to_io)?
-        .label("memory")
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color(0).stroke_width(5)));
-    let v = r.samples.iter().map(|s| {
-        (
-            s.time_ms as f64 / 1000.0,
-            s.allocated_vcores as f64 * 100.0 / vc,
-        )
-    });
-    chart
-        .draw_series(LineSeries::new(v, color(1).stroke_width(2)))
-        .map_err(to_io)?
-        .label("vcores")
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color(1).stroke_width(2)));
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()
-        .map_err(to_io)?;
-    root.present().map_err(to_io)
-}
 
-fn pending(path: &Path, r: &SimulationResult) -> io::Result<()> {
-    let root = SVGBackend::new(path, (1000, 480)).into_drawing_area();
-    root.fill(&WHITE).map_err(to_io)?;
-    let end = seconds(r);
-    let top = r
-        .samples
+    // Queue usage as a share of cluster memory; guaranteed dashed, maximum dotted.
+    let lines: Vec<Line> = r
+        .leaves
         .iter()
-        .flat_map(|s| s.queues.iter().map(|q| q.pending_containers))
-        .max()
-        .unwrap_or(0)
-        .max(1) as f64;
-    let mut chart = ChartBuilder::on(&root)
-        .caption("Pending containers per queue", ("sans-serif", 20))
-        .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(55)
-        .build_cartesian_2d(0f64..end, 0f64..top * 1.05)
-        .map_err(to_io)?;
-    chart
-        .configure_mesh()
-        .x_desc("simulated time (s)")
-        .y_desc("containers")
-        .draw()
-        .map_err(to_io)?;
-    for (i, leaf) in r.leaves.iter().enumerate() {
-        let c = color(i);
-        let series = r.samples.iter().map(|s| {
-            (
-                s.time_ms as f64 / 1000.0,
-                s.queues[i].pending_containers as f64,
-            )
-        });
-        chart
-            .draw_series(LineSeries::new(series, c.stroke_width(2)))
-            .map_err(to_io)?
-            .label(leaf.path.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(2)));
-    }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()
-        .map_err(to_io)?;
-    root.present().map_err(to_io)
+        .enumerate()
+        .map(|(i, leaf)| Line {
+            label: leaf.path.clone(),
+            color: color(i),
+            width: 2,
+            points: r
+                .samples
+                .iter()
+                .map(|s| {
+                    (
+                        t(s.time_ms),
+                        s.queues[i].allocated_memory as f64 * 100.0 / mem,
+                    )
+                })
+                .collect(),
+        })
+        .collect();
+    let guides: Vec<Guide> = r
+        .leaves
+        .iter()
+        .enumerate()
+        .flat_map(|(i, leaf)| {
+            [
+                (color(i), leaf.guaranteed_share * 100.0, 8, 5),
+                (color(i), leaf.max_share * 100.0, 2, 4),
+            ]
+        })
+        .collect();
+    draw(
+        &dir.join("queue_usage.svg"),
+        "Queue usage: share of cluster memory (guaranteed dashed, maximum dotted)",
+        "% of cluster memory",
+        105.0,
+        end,
+        &lines,
+        &guides,
+    )?;
+
+    // Utilization; memory drawn wider, underneath: with proportional containers they coincide.
+    let lines = [
+        Line {
+            label: "memory".into(),
+            color: color(0),
+            width: 5,
+            points: r
+                .samples
+                .iter()
+                .map(|s| (t(s.time_ms), s.allocated_memory as f64 * 100.0 / mem))
+                .collect(),
+        },
+        Line {
+            label: "vcores".into(),
+            color: color(1),
+            width: 2,
+            points: r
+                .samples
+                .iter()
+                .map(|s| (t(s.time_ms), s.allocated_vcores as f64 * 100.0 / vc))
+                .collect(),
+        },
+    ];
+    draw(
+        &dir.join("utilization.svg"),
+        "Cluster utilization",
+        "% allocated",
+        105.0,
+        end,
+        &lines,
+        &[],
+    )?;
+
+    // Pending containers per queue.
+    let lines: Vec<Line> = r
+        .leaves
+        .iter()
+        .enumerate()
+        .map(|(i, leaf)| Line {
+            label: leaf.path.clone(),
+            color: color(i),
+            width: 2,
+            points: r
+                .samples
+                .iter()
+                .map(|s| (t(s.time_ms), s.queues[i].pending_containers as f64))
+                .collect(),
+        })
+        .collect();
+    let top = lines
+        .iter()
+        .flat_map(|l| l.points.iter().map(|p| p.1))
+        .fold(1.0, f64::max);
+    draw(
+        &dir.join("pending.svg"),
+        "Pending containers per queue",
+        "containers",
+        top * 1.05,
+        end,
+        &lines,
+        &[],
+    )
 }

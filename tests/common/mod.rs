@@ -71,3 +71,4 @@ pub fn assert_error(errors: &ConfigErrors, message: &str, queue: Option<&str>, k
     );
 }
 pub mod cluster;
+pub mod rng;
