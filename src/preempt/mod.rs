@@ -1,0 +1,6 @@
+//! CapacityScheduler preemption: `ProportionalCapacityPreemptionPolicy` as a pure computation
+//! over an immutable snapshot (spec part P), and its mark-then-kill bookkeeping.
+
+pub mod snapshot;
+pub mod order;
+pub mod policy;

@@ -1,0 +1,116 @@
+//! The immutable view the preemption policy computes on (`TempQueuePerPartition` /
+//! `TempAppPerPartition`): queues per partition, applications with their containers, nodes.
+//! Built from the scheduler by `CapacityScheduler::preemption_snapshot`, or by the conformance
+//! harness from Hadoop's test vectors. The policy never sees the live scheduler.
+
+use crate::resource::{Resource, ResourceCalculator};
+
+/// A node partition (label). Index 0 is the default partition `""`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PartitionSnap {
+    pub name: String,
+    pub resource: Resource,
+    pub exclusive: bool,
+}
+
+/// One queue's figures in one partition.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct QueuePartitionSnap {
+    /// Effective minimum (guaranteed) resource; zero when unknown (then derived from
+    /// `absolute_capacity`).
+    pub guaranteed: Resource,
+    /// Effective maximum; zero when unknown (then derived from `absolute_max_capacity`).
+    pub max: Resource,
+    /// Allocated plus reserved.
+    pub used: Resource,
+    pub reserved: Resource,
+    /// Killable (lazy preemption).
+    pub killable: Resource,
+    /// Outstanding demand within user limits, reserved included (leaves; parents: Σ children).
+    pub pending: Resource,
+    /// The same, with reserved deducted (the default selectors' demand).
+    pub pending_deduct_reserved: Resource,
+    pub absolute_capacity: f32,
+    pub absolute_max_capacity: f32,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueueSnap {
+    pub path: String,
+    pub parent: Option<usize>,
+    pub children: Vec<usize>,
+    /// Indexed by partition.
+    pub partitions: Vec<QueuePartitionSnap>,
+    /// Effective cross-queue `disable_preemption` (inheritance already resolved).
+    pub preemption_disabled: bool,
+    pub intra_queue_preemption_disabled: bool,
+    /// The queue's priority when its parent orders by priority-utilization, else 0.
+    pub relative_priority: i32,
+    /// Leaf: applications in scheduling order (preemption walks it in reverse).
+    pub apps: Vec<usize>,
+    /// Leaf: `maximum-am-resource-percent` and the effective capacity it applies to (the AM
+    /// pass's budget, spec P5.2 step 3).
+    pub max_am_resource_percent: f32,
+    pub effective_capacity: Resource,
+}
+
+impl QueueSnap {
+    pub fn is_leaf(&self) -> bool {
+        self.children.is_empty()
+    }
+}
+
+/// A container, live or reserved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ContainerSnap {
+    /// The host-visible id (what the policy reports).
+    pub id: u64,
+    /// Order of allocation within the app ("container id"): larger is newer.
+    pub sequence: i64,
+    pub resource: Resource,
+    pub priority: i32,
+    pub allocation_request_id: i64,
+    pub is_am: bool,
+    pub node: usize,
+    /// The partition of the node it runs on.
+    pub partition: usize,
+    /// Asked for the default partition but placed on a labelled node.
+    pub ignore_exclusivity: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct AppSnap {
+    /// The host-visible application (attempt) id.
+    pub id: u64,
+    /// A name for reports (`appA`, `app1`, `application_…`).
+    pub name: String,
+    pub queue: usize,
+    pub user: String,
+    pub priority: i32,
+    pub live: Vec<ContainerSnap>,
+    pub reserved: Vec<ContainerSnap>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeSnap {
+    pub name: String,
+    pub partition: usize,
+    pub unallocated: Resource,
+    pub killable: Resource,
+    /// (app index, index into that app's `reserved`).
+    pub reservation: Option<(usize, usize)>,
+    /// (app index, index into that app's `live`), in the scheduler's order.
+    pub containers: Vec<(usize, usize)>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PreemptionSnapshot {
+    pub calculator: ResourceCalculator,
+    pub cluster: Resource,
+    pub minimum_allocation: Resource,
+    pub partitions: Vec<PartitionSnap>,
+    /// Pre-order; index 0 is root.
+    pub queues: Vec<QueueSnap>,
+    pub apps: Vec<AppSnap>,
+    pub nodes: Vec<NodeSnap>,
+}
