@@ -1,6 +1,9 @@
 //! CapacityScheduler preemption: `ProportionalCapacityPreemptionPolicy` as a pure computation
 //! over an immutable snapshot (spec part P), and its mark-then-kill bookkeeping.
 
-pub mod snapshot;
+pub mod fifo;
+pub mod ideal;
 pub mod order;
 pub mod policy;
+pub mod reserved;
+pub mod snapshot;

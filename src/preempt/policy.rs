@@ -3,8 +3,14 @@
 
 use std::collections::HashMap;
 
+use std::collections::BTreeSet;
+
+use super::fifo::{self, Pick, RoundState};
+use super::ideal::{self, IdealFlags, TempQueue};
+use super::reserved;
 use super::snapshot::PreemptionSnapshot;
 use crate::config::PreemptionSettings;
+use crate::resource::Resource;
 
 /// What a round asks the scheduler to do (YARN's `ContainerPreemptEvent` types).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -35,7 +41,10 @@ pub struct PreemptionPolicy {
 
 impl PreemptionPolicy {
     pub fn new(settings: PreemptionSettings) -> Self {
-        PreemptionPolicy { settings, first_marked: HashMap::new() }
+        PreemptionPolicy {
+            settings,
+            first_marked: HashMap::new(),
+        }
     }
 
     pub fn settings(&self) -> &PreemptionSettings {
@@ -48,8 +57,291 @@ impl PreemptionPolicy {
     }
 
     /// One round at `now_ms` over `snapshot`; the events to dispatch, in order.
-    pub fn edit_schedule(&mut self, snapshot: &PreemptionSnapshot, now_ms: i64) -> Vec<PreemptionEvent> {
-        let _ = (snapshot, now_ms, &mut self.first_marked);
-        Vec::new()
+    pub fn edit_schedule(
+        &mut self,
+        snapshot: &PreemptionSnapshot,
+        now_ms: i64,
+    ) -> Vec<PreemptionEvent> {
+        let round = self.select(snapshot);
+        if self.settings.observe_only {
+            return Vec::new();
+        }
+        let mut events: Vec<PreemptionEvent> = round
+            .kill_reserved
+            .iter()
+            .map(|&(app, container)| PreemptionEvent {
+                kind: PreemptionEventKind::KillReserved,
+                app,
+                container,
+            })
+            .collect();
+        // P7: mark first; once a container has been marked for its selector's wait, kill it.
+        for (picks, kill_wait) in &round.by_selector {
+            for pick in picks {
+                match self.first_marked.get(&pick.container).copied() {
+                    Some(first) if first + kill_wait <= now_ms => {
+                        events.push(PreemptionEvent {
+                            kind: PreemptionEventKind::MarkKillable,
+                            app: pick.app,
+                            container: pick.container,
+                        });
+                        self.first_marked.remove(&pick.container);
+                    }
+                    Some(_) => {}
+                    None => {
+                        events.push(PreemptionEvent {
+                            kind: PreemptionEventKind::MarkForPreemption,
+                            app: pick.app,
+                            container: pick.container,
+                        });
+                        self.first_marked.insert(pick.container, now_ms);
+                    }
+                }
+            }
+        }
+        // Marks nobody acted on age out; a container selected again later starts over.
+        let expiry = 2 * self.settings.max_wait_before_kill_ms;
+        self.first_marked
+            .retain(|_, first| *first + expiry >= now_ms);
+        events
+    }
+
+    /// Runs every configured selector in YARN's order over one snapshot.
+    pub fn select(&self, snap: &PreemptionSnapshot) -> Round {
+        let s = &self.settings;
+        let rc = snap.calculator;
+        let mut state = RoundState {
+            selected: BTreeSet::new(),
+            allowed: snap.cluster.multiply(s.total_preemption_per_round as f64),
+            kill_reserved: Vec::new(),
+        };
+        let mut by_selector = Vec::new();
+        // The reserved-container selector: its own ideal (reserved demand counted, no natural
+        // termination), nothing deducted before it.
+        if s.select_based_on_reserved_containers {
+            let flags = IdealFlags {
+                counts_reserved: true,
+                allow_balance: false,
+            };
+            let temps = self.ideal(snap, flags, state.allowed);
+            let picks = reserved::select(snap, &temps, rc, &mut state);
+            by_selector.push((picks, s.max_wait_before_kill_ms));
+        }
+        // The FIFO selector (with reserved demand counted only if configured so).
+        let fifo_flags = IdealFlags {
+            counts_reserved: s.additional_res_balance_based_on_reserved_containers,
+            allow_balance: false,
+        };
+        let mut temps = self.ideal(snap, fifo_flags, state.allowed);
+        fifo::deduct_selected(snap, &mut temps, rc, snap.cluster, &state.selected);
+        let picks = fifo::select(snap, &temps, rc, &mut state, s.conservative_drf);
+        by_selector.push((picks, s.max_wait_before_kill_ms));
+        let mut last_temps = temps;
+        // Preempt-to-balance: the same selector without the leaf cap, with its own wait.
+        if s.preemption_to_balance_enabled {
+            let flags = IdealFlags {
+                counts_reserved: false,
+                allow_balance: true,
+            };
+            let mut temps = self.ideal(snap, flags, state.allowed);
+            fifo::deduct_selected(snap, &mut temps, rc, snap.cluster, &state.selected);
+            let picks = fifo::select(snap, &temps, rc, &mut state, s.conservative_drf);
+            by_selector.push((picks, s.preemption_to_balance_max_wait_before_kill_ms));
+            last_temps = temps;
+        }
+        Round {
+            by_selector,
+            kill_reserved: state.kill_reserved,
+            temps: last_temps,
+        }
+    }
+
+    /// The ideal assignment and targets for every partition (P3, P4).
+    fn ideal(
+        &self,
+        snap: &PreemptionSnapshot,
+        flags: IdealFlags,
+        allowed: Resource,
+    ) -> Vec<Vec<TempQueue>> {
+        let rc = snap.calculator;
+        (0..snap.partitions.len())
+            .map(|p| {
+                let mut temps = ideal::temp_queues(snap, p);
+                ideal::compute_extras(snap, &mut temps, rc, snap.cluster);
+                ideal::compute_ideal(snap, &mut temps, rc, allowed, flags);
+                ideal::dead_zone(&mut temps, rc, snap.cluster, &self.settings, flags);
+                temps
+            })
+            .collect()
+    }
+}
+
+/// What one round selected.
+#[derive(Debug, Clone)]
+pub struct Round {
+    /// Each selector's picks with the wait before its containers are killed.
+    pub by_selector: Vec<(Vec<Pick>, i64)>,
+    pub kill_reserved: Vec<(usize, u64)>,
+    /// The last selector's per-partition queue figures (ideal, targets), for inspection.
+    pub temps: Vec<Vec<TempQueue>>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::CapacitySchedulerConfiguration;
+    use crate::preempt::snapshot::*;
+    use crate::resource::{CalculatorKind, ResourceCalculator};
+
+    fn r(x: i64) -> Resource {
+        Resource::new(x, x)
+    }
+
+    /// One partition, root + leaves; each leaf one app with `used` unit containers.
+    fn flat(guaranteed: &[i64], used: &[i64], pending: &[i64]) -> PreemptionSnapshot {
+        let total: i64 = guaranteed.iter().sum();
+        let mut queues = vec![QueueSnap {
+            path: "root".into(),
+            parent: None,
+            children: (1..=guaranteed.len()).collect(),
+            partitions: vec![QueuePartitionSnap {
+                guaranteed: r(total),
+                max: r(total),
+                used: r(used.iter().sum()),
+                pending: r(pending.iter().sum()),
+                pending_deduct_reserved: r(pending.iter().sum()),
+                absolute_capacity: 1.0,
+                absolute_max_capacity: 1.0,
+                ..Default::default()
+            }],
+            preemption_disabled: false,
+            intra_queue_preemption_disabled: true,
+            relative_priority: 0,
+            apps: vec![],
+            max_am_resource_percent: 0.0,
+            effective_capacity: r(total),
+        }];
+        let mut apps = Vec::new();
+        for (i, ((&g, &u), &p)) in guaranteed.iter().zip(used).zip(pending).enumerate() {
+            let live = (0..u)
+                .map(|k| ContainerSnap {
+                    id: ((i as u64) << 32) | k as u64,
+                    sequence: k,
+                    resource: r(1),
+                    priority: 1,
+                    allocation_request_id: 0,
+                    is_am: false,
+                    node: 0,
+                    partition: 0,
+                    ignore_exclusivity: false,
+                })
+                .collect();
+            apps.push(AppSnap {
+                id: i as u64,
+                name: format!("app{i}"),
+                queue: i + 1,
+                user: "u".into(),
+                priority: 0,
+                live,
+                reserved: vec![],
+            });
+            queues.push(QueueSnap {
+                path: format!("root.q{i}"),
+                parent: Some(0),
+                children: vec![],
+                partitions: vec![QueuePartitionSnap {
+                    guaranteed: r(g),
+                    max: r(total),
+                    used: r(u),
+                    pending: r(p),
+                    pending_deduct_reserved: r(p),
+                    absolute_capacity: g as f32 / total as f32,
+                    absolute_max_capacity: 1.0,
+                    ..Default::default()
+                }],
+                preemption_disabled: false,
+                intra_queue_preemption_disabled: true,
+                relative_priority: 0,
+                apps: vec![i],
+                max_am_resource_percent: 0.0,
+                effective_capacity: r(g),
+            });
+        }
+        PreemptionSnapshot {
+            calculator: ResourceCalculator::new(CalculatorKind::Default, 2),
+            cluster: r(total),
+            minimum_allocation: r(1),
+            partitions: vec![PartitionSnap {
+                name: String::new(),
+                resource: r(total),
+                exclusive: true,
+            }],
+            queues,
+            apps,
+            nodes: vec![],
+        }
+    }
+
+    fn settings() -> PreemptionSettings {
+        let base = CapacitySchedulerConfiguration::from_properties_str(
+            "yarn.scheduler.capacity.root.queues=a\nyarn.scheduler.capacity.root.a.capacity=100\n",
+        )
+        .unwrap()
+        .preemption()
+        .clone();
+        PreemptionSettings {
+            monitor_enabled: true,
+            total_preemption_per_round: 1.0,
+            natural_termination_factor: 1.0,
+            max_wait_before_kill_ms: 10_000,
+            ..base
+        }
+    }
+
+    fn marks(events: &[PreemptionEvent], app: usize) -> usize {
+        events
+            .iter()
+            .filter(|e| e.kind == PreemptionEventKind::MarkForPreemption && e.app == app)
+            .count()
+    }
+
+    #[test]
+    fn proportional_preemption_worked_example() {
+        // testProportionalPreemption: guarantees A10 B40 C20 D30, used A30 B60 C10 D0,
+        // pending A20 B5 C20 — the ideal converges to A20 B60 C20 D0: A gives back 10.
+        let snap = flat(&[10, 40, 20, 30], &[30, 60, 10, 0], &[20, 5, 20, 0]);
+        let mut p = PreemptionPolicy::new(settings());
+        let events = p.edit_schedule(&snap, 0);
+        let round = p.select(&snap);
+        let ideal: Vec<i64> = round.temps[0][1..]
+            .iter()
+            .map(|t| t.ideal.memory_mb())
+            .collect();
+        assert_eq!(ideal, vec![20, 60, 20, 0]);
+        assert_eq!(
+            (marks(&events, 0), marks(&events, 1), marks(&events, 2)),
+            (10, 0, 0)
+        );
+    }
+
+    #[test]
+    fn marked_containers_are_killed_after_the_wait() {
+        // testExpireKill: 10 marks at t=0, nothing new at 5000, 10 killable at 10001.
+        let snap = flat(&[40, 40, 20], &[0, 60, 40], &[10, 0, 0]);
+        let mut p = PreemptionPolicy::new(settings());
+        let count = |e: &[PreemptionEvent], k| e.iter().filter(|x| x.kind == k).count();
+        let e0 = p.edit_schedule(&snap, 0);
+        assert_eq!(count(&e0, PreemptionEventKind::MarkForPreemption), 10);
+        assert!(p.edit_schedule(&snap, 5000).is_empty());
+        let e2 = p.edit_schedule(&snap, 10_001);
+        assert_eq!(count(&e2, PreemptionEventKind::MarkKillable), 10);
+    }
+
+    #[test]
+    fn the_dead_zone_spares_a_queue_just_over_its_guarantee() {
+        // testDeadzone: guaranteed 40, used 43: the threshold is 44.
+        let snap = flat(&[40, 40, 20], &[39, 43, 21], &[10, 0, 0]);
+        let mut p = PreemptionPolicy::new(settings());
+        assert!(p.edit_schedule(&snap, 0).is_empty());
     }
 }
