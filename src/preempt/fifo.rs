@@ -127,7 +127,7 @@ pub fn select(
                 }
             }
         }
-        ignore_exclusivity.sort_by(|x, y| (y.0, y.1).cmp(&(x.0, x.1)));
+        ignore_exclusivity.sort_by_key(|x| std::cmp::Reverse((x.0, x.1)));
         for (_, _, a, i) in ignore_exclusivity {
             let c = &snap.apps[a].live[i];
             if try_preempt(rc, cluster, &mut to_obtain, c, state, conservative_drf) {

@@ -123,8 +123,8 @@ fn normalize_up(rc: ResourceCalculator, r: &Resource, f: &[f32; MAX_RESOURCE_TYP
         }
         CalculatorKind::Dominant => {
             let mut out = Resource::ZERO;
-            for i in 0..rc.types() {
-                out.set(i, (r.get(i) as f64 * f[i] as f64).ceil() as i64);
+            for (i, factor) in f.iter().enumerate().take(rc.types()) {
+                out.set(i, (r.get(i) as f64 * *factor as f64).ceil() as i64);
             }
             out
         }
@@ -151,7 +151,7 @@ fn need_cmp(
     let (x, y) = (pct(a), pct(b));
     let (pa, pb) = (temps[a].relative_priority, temps[b].relative_priority);
     let by_value = || x.partial_cmp(&y).unwrap_or(Ordering::Equal);
-    let o = if pa == pb {
+    if pa == pb {
         by_value()
     } else if (x < 1.0) == (y < 1.0) {
         pb.cmp(&pa)
@@ -159,8 +159,7 @@ fn need_cmp(
         Ordering::Less
     } else {
         Ordering::Greater
-    };
-    o
+    }
 }
 
 /// Resets the normalised guarantees of the needy queues (P4.2 step 3a).
