@@ -230,7 +230,7 @@ impl CapacityScheduler {
             completed,
             headroom,
             num_cluster_nodes,
-            preemption: None,
+            preemption: self.take_preemption_message(app),
         };
         let t = self.apps[app].attempt.as_mut().expect("checked above");
         t.last_response = Some(response.clone());

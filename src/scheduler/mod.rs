@@ -11,6 +11,7 @@ pub(crate) mod containers;
 pub mod error;
 pub mod invariants;
 pub mod nodes;
+pub mod preemption;
 mod refresh;
 pub mod types;
 

@@ -190,14 +190,24 @@ pub struct AllocateRequest {
     pub blacklist_removals: Vec<String>,
 }
 
-/// `PreemptionMessage`: room for the preemption monitor's contract.
+/// `PreemptionMessage` as the CapacityScheduler sends it (spec P7): the strict contract is
+/// never filled; the negotiable `PreemptionContract` lists the containers marked for preemption
+/// and one `*` request of minimum-allocation containers adding up to them — "give back this
+/// much, and the listed containers may be spared".
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PreemptionMessage {
-    /// Containers that will be killed (the strict contract).
+    /// `StrictPreemptionContract`: containers the platform will kill regardless (always empty
+    /// from the CapacityScheduler).
     pub strict: Vec<ContainerId>,
-    /// Resources the AM may give back as it sees fit (the negotiable contract).
-    pub negotiable: Vec<ResourceRequest>,
+    /// `PreemptionContract.containers`.
+    pub contract_containers: Vec<ContainerId>,
+    /// `PreemptionContract.resourceRequest`: priority UNDEFINED (−1), `*`, the minimum
+    /// allocation, ceil(Σ marked / minimum allocation) containers.
+    pub contract_resources: Vec<ResourceRequest>,
 }
+
+/// YARN's `Priority.UNDEFINED`.
+pub const PRIORITY_UNDEFINED: i32 = -1;
 
 /// `AllocateResponse`.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -50,6 +50,8 @@ pub struct Attempt {
     /// Delay-scheduling and re-reservation counters per scheduler key; they outlive the key's
     /// requests, as YARN's per-attempt multisets do.
     pub key_counters: BTreeMap<SchedulerKey, KeyCounters>,
+    /// Containers marked for preemption, reported once in the next allocate response.
+    pub to_preempt: BTreeSet<ContainerId>,
     /// Whether this attempt's outstanding asks count its user as active (`UsersManager.
     /// activateApplication` registers an app only while its user has an active app).
     pub demand_registered: bool,
@@ -85,6 +87,7 @@ impl Attempt {
             opportunistic_asks: Vec::new(),
             key_counters: BTreeMap::new(),
             demand_registered: false,
+            to_preempt: BTreeSet::new(),
         }
     }
 }

@@ -1,0 +1,256 @@
+//! The scheduler's side of preemption: an immutable snapshot for the policy, and applying a
+//! round's events after re-checking each against the current state (propose, then commit: a
+//! container released meanwhile is skipped, never counted twice).
+
+use std::collections::HashMap;
+
+use super::containers::Completion;
+use super::types::{
+    diagnostics, exit_status, PreemptionMessage, ResourceRequest, ANY, PRIORITY_UNDEFINED,
+};
+use super::CapacityScheduler;
+use crate::config::QueueOrderingPolicy;
+use crate::ids::{AppId, ContainerId, NodeId};
+use crate::preempt::policy::{PreemptionEvent, PreemptionEventKind};
+use crate::preempt::snapshot::*;
+use crate::resource::Resource;
+use crate::state::container::RmContainer;
+
+/// What applying a round did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PreemptionOutcome {
+    pub marked: u32,
+    pub killed: u32,
+    pub unreserved: u32,
+    /// Events about containers that no longer exist (or changed state) and were skipped.
+    pub stale: u32,
+}
+
+fn container_snap(id: ContainerId, c: &RmContainer, node: usize) -> ContainerSnap {
+    ContainerSnap {
+        id: id.as_u64(),
+        sequence: c.yarn_id.sequence(),
+        resource: c.resource,
+        priority: c.key.priority,
+        allocation_request_id: c.key.allocation_request_id,
+        is_am: c.is_am,
+        node,
+        partition: 0,
+        ignore_exclusivity: false,
+    }
+}
+
+impl CapacityScheduler {
+    /// The policy's view of the scheduler now (the default partition).
+    pub fn preemption_snapshot(&self) -> PreemptionSnapshot {
+        let tree = &self.tree;
+        let s = tree.settings();
+        let cluster = tree.cluster_resource();
+        let node_index: HashMap<NodeId, usize> = self
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, (id, _))| (id, i))
+            .collect();
+        let mut apps: Vec<AppSnap> = Vec::new();
+        let mut app_index: HashMap<AppId, usize> = HashMap::new();
+        let mut nodes: Vec<NodeSnap> = self
+            .nodes
+            .iter()
+            .map(|(_, n)| NodeSnap {
+                name: n.host.clone(),
+                partition: 0,
+                unallocated: n.unallocated(),
+                killable: Resource::ZERO,
+                reservation: None,
+                containers: Vec::new(),
+            })
+            .collect();
+        let mut queues: Vec<QueueSnap> = Vec::with_capacity(tree.len());
+        let mut pending = Vec::with_capacity(tree.len());
+        for q in 0..tree.len() {
+            let mut leaf_apps = Vec::new();
+            let (mut with_sum, mut without_sum) = (Resource::ZERO, Resource::ZERO);
+            if let Some(lr) = self.leaf(q) {
+                // getTotalPendingResourcesConsideringUserLimit: each user's demand is capped at
+                // what its user limit still allows, apps served in queue order.
+                let mut room: HashMap<usize, Resource> = HashMap::new();
+                for &(_, _, app) in &lr.active {
+                    let a = &self.apps[app];
+                    let t = a.attempt.as_ref().expect("active apps have an attempt");
+                    let left = *room.entry(a.user_slot).or_insert_with(|| {
+                        let used = lr
+                            .users
+                            .by_slot(a.user_slot)
+                            .map(|u| u.used)
+                            .unwrap_or_default();
+                        (self.user_limit(q, &a.user).unwrap_or_default() - used).non_negative()
+                    });
+                    let with = Resource::component_min(t.requests.pending(), left).non_negative();
+                    let without = Resource::component_min(
+                        (t.requests.pending() - t.reserved).non_negative(),
+                        left,
+                    );
+                    with_sum += with;
+                    without_sum += without;
+                    room.insert(a.user_slot, (left - with).non_negative());
+                    let idx = apps.len();
+                    app_index.insert(app, idx);
+                    let mut live = Vec::new();
+                    for &cid in &t.live_containers {
+                        let c = &self.containers[cid];
+                        let n = node_index[&c.node];
+                        nodes[n].containers.push((idx, live.len()));
+                        live.push(container_snap(cid, c, n));
+                    }
+                    let mut reserved = Vec::new();
+                    for &cid in &t.reservations {
+                        let c = &self.containers[cid];
+                        let n = node_index[&c.node];
+                        nodes[n].reservation = Some((idx, reserved.len()));
+                        reserved.push(container_snap(cid, c, n));
+                    }
+                    apps.push(AppSnap {
+                        id: app.as_u64(),
+                        name: a.application_id.to_string(),
+                        queue: q,
+                        user: a.user.clone(),
+                        priority: a.priority,
+                        live,
+                        reserved,
+                    });
+                    leaf_apps.push(idx);
+                }
+            }
+            pending.push((with_sum, without_sum));
+            let conf = tree.conf(q);
+            let queue = tree.queue(q);
+            let relative_priority =
+                match conf.parent.and_then(|p| tree.conf(p).queue_ordering_policy) {
+                    Some(QueueOrderingPolicy::PriorityUtilization) => conf.priority,
+                    _ => 0,
+                };
+            queues.push(QueueSnap {
+                path: conf.path.clone(),
+                parent: conf.parent,
+                children: conf.children.clone(),
+                partitions: vec![QueuePartitionSnap {
+                    guaranteed: queue.capacities.effective_min,
+                    max: queue.capacities.effective_max,
+                    used: queue.used,
+                    reserved: self.queue_reserved(q),
+                    killable: Resource::ZERO,
+                    pending: Resource::ZERO,
+                    pending_deduct_reserved: Resource::ZERO,
+                    absolute_capacity: queue.capacities.absolute_capacity,
+                    absolute_max_capacity: queue.capacities.absolute_maximum_capacity,
+                }],
+                preemption_disabled: tree.preemption_disabled(q),
+                intra_queue_preemption_disabled: tree.intra_queue_preemption_disabled(q),
+                relative_priority,
+                apps: leaf_apps,
+                max_am_resource_percent: conf
+                    .leaf
+                    .as_ref()
+                    .map(|l| l.maximum_am_resource_percent)
+                    .unwrap_or(0.0),
+                effective_capacity: queue.capacities.effective_min,
+            });
+        }
+        // Parents' pending is the sum of their children's, bottom-up.
+        for q in (0..tree.len()).rev() {
+            if let Some(p) = tree.parent(q) {
+                let (w, wo) = pending[q];
+                pending[p].0 += w;
+                pending[p].1 += wo;
+            }
+            queues[q].partitions[0].pending = pending[q].0;
+            queues[q].partitions[0].pending_deduct_reserved = pending[q].1;
+        }
+        PreemptionSnapshot {
+            calculator: s.resource_calculator,
+            cluster,
+            minimum_allocation: s.minimum_allocation,
+            partitions: vec![PartitionSnap {
+                name: String::new(),
+                resource: cluster,
+                exclusive: true,
+            }],
+            queues,
+            apps,
+            nodes,
+        }
+    }
+
+    /// Applies a round's events, each re-checked against the current state: a mark tells the
+    /// AM on its next allocate; a kill completes the container with `PREEMPTED` (−102); a
+    /// reserved container is released (`ABORTED`, −100).
+    pub fn apply_preemption(
+        &mut self,
+        now_ms: i64,
+        events: &[PreemptionEvent],
+    ) -> PreemptionOutcome {
+        let mut out = PreemptionOutcome::default();
+        for e in events {
+            let id = ContainerId::from_u64(e.container);
+            let Some(c) = self.containers.get(id) else {
+                out.stale += 1;
+                continue;
+            };
+            let (app, reserved) = (c.app, c.is_reserved());
+            match e.kind {
+                PreemptionEventKind::MarkForPreemption if !reserved => {
+                    if let Some(t) = self.apps.get_mut(app).and_then(|a| a.attempt.as_mut()) {
+                        t.to_preempt.insert(id);
+                        out.marked += 1;
+                    }
+                }
+                PreemptionEventKind::MarkKillable if !reserved => {
+                    self.complete_container(
+                        now_ms,
+                        id,
+                        exit_status::PREEMPTED,
+                        diagnostics::PREEMPTED,
+                        Completion::Killed,
+                    );
+                    out.killed += 1;
+                }
+                PreemptionEventKind::KillReserved if reserved => {
+                    self.unreserve(now_ms, id);
+                    out.unreserved += 1;
+                }
+                _ => out.stale += 1,
+            }
+        }
+        out
+    }
+
+    /// Drains an attempt's marked containers into the allocate response's message (each
+    /// reported once; containers that completed meanwhile are dropped). `None` when nothing
+    /// is marked.
+    pub(crate) fn take_preemption_message(&mut self, app: AppId) -> Option<PreemptionMessage> {
+        let marked = std::mem::take(&mut self.apps.get_mut(app)?.attempt.as_mut()?.to_preempt);
+        let live: Vec<ContainerId> = marked
+            .into_iter()
+            .filter(|id| self.containers.contains(*id))
+            .collect();
+        if live.is_empty() {
+            return None;
+        }
+        let s = self.tree.settings();
+        let total: Resource = live.iter().map(|id| self.containers[*id].resource).sum();
+        // FiCaSchedulerApp.getAllocation: ceil(divide(cluster, total, minimumAllocation)).
+        let cluster = self.tree.cluster_resource();
+        let count = (s
+            .resource_calculator
+            .divide(&cluster, &total, &s.minimum_allocation) as f64)
+            .ceil() as i32;
+        let mut ask = ResourceRequest::at(PRIORITY_UNDEFINED, ANY, s.minimum_allocation, count);
+        ask.relax_locality = true;
+        Some(PreemptionMessage {
+            strict: Vec::new(),
+            contract_containers: live,
+            contract_resources: vec![ask],
+        })
+    }
+}

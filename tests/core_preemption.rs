@@ -1,0 +1,193 @@
+//! Preemption end to end through the core: the policy's round over the scheduler's snapshot,
+//! the marks reaching the AM in its allocate response, the kill after the wait (exit −102),
+//! and events about containers that went away meanwhile being skipped.
+
+mod common;
+
+use capsched::ids::ContainerId;
+use capsched::preempt::policy::{PreemptionEventKind, PreemptionPolicy};
+use capsched::scheduler::types::{diagnostics, exit_status, PRIORITY_UNDEFINED};
+use common::cluster::*;
+
+/// Two 50 % queues that may each grow to the whole cluster; preemption on with YARN's defaults
+/// except a 15 s wait before kill; one user may fill either queue to the whole cluster.
+const TWO_HALVES: &str = "\
+yarn.resourcemanager.scheduler.monitor.enable=true
+yarn.resourcemanager.monitor.capacity.preemption.max_wait_before_kill=15000
+yarn.scheduler.capacity.root.queues=a,b
+yarn.scheduler.capacity.root.a.capacity=50
+yarn.scheduler.capacity.root.b.capacity=50
+yarn.scheduler.capacity.root.a.maximum-capacity=100
+yarn.scheduler.capacity.root.b.maximum-capacity=100
+yarn.scheduler.capacity.root.a.user-limit-factor=2
+yarn.scheduler.capacity.root.b.user-limit-factor=2
+yarn.scheduler.capacity.maximum-am-resource-percent=1
+";
+
+/// App1 in `a` holds all 16 GB (AM + 15 tasks); App2 in `b` asks for 8 × 1 GB.
+fn a_fills_then_b_asks() -> (Cluster, capsched::ids::AppId, capsched::ids::AppId) {
+    let mut c = Cluster::new(TWO_HALVES);
+    let n = c.node("h0", "/r", 16 * GB, 16);
+    let app1 = c.app("a", "alice", GB);
+    c.heartbeat(n);
+    c.ask(app1, 1, GB, 15);
+    // One off-switch container per heartbeat (maximum-offswitch-assignments = 1).
+    for _ in 0..15 {
+        c.heartbeat(n);
+    }
+    assert_eq!(c.queue_used_mb("a"), 16 * GB);
+    let app2 = c.unmanaged_app("b", "bob");
+    c.ask(app2, 1, GB, 8);
+    assert_eq!(c.heartbeat(n), 0, "the cluster is full");
+    (c, app1, app2)
+}
+
+#[test]
+fn marks_reach_the_am_then_kills_free_the_guarantee() {
+    let (mut c, app1, app2) = a_fills_then_b_asks();
+    let mut policy = PreemptionPolicy::new(c.cs.configuration().preemption().clone());
+
+    // Round 1: queue a is 8 GB over its guarantee and b wants 8 GB. The per-round cap scales
+    // that to 10 % of 16 GB = 1.6 GB, natural termination to 20 % of it (328 MB after
+    // normalising up), and the FIFO selector takes whole containers while any is left to
+    // obtain: exactly one 1 GB container.
+    let t0 = c.now;
+    let events = policy.edit_schedule(&c.cs.preemption_snapshot(), t0);
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert!(events
+        .iter()
+        .all(|e| e.kind == PreemptionEventKind::MarkForPreemption));
+    let out = c.cs.apply_preemption(t0, &events);
+    c.check();
+    assert_eq!(out.marked as usize, events.len());
+    assert_eq!(c.queue_used_mb("a"), 16 * GB, "marking kills nothing");
+
+    // The AM hears about its marked containers once, as a fungible contract.
+    let r = c.ask(app1, 1, GB, 0);
+    let msg = r
+        .preemption
+        .expect("marked containers are reported to the AM");
+    let marked: Vec<ContainerId> = events
+        .iter()
+        .map(|e| ContainerId::from_u64(e.container))
+        .collect();
+    assert_eq!(msg.contract_containers.len(), marked.len());
+    for id in &marked {
+        assert!(msg.contract_containers.contains(id));
+        assert!(
+            !c.cs.container(*id).unwrap().is_am,
+            "the AM is never chosen while tasks remain"
+        );
+    }
+    assert!(msg.strict.is_empty());
+    assert_eq!(msg.contract_resources.len(), 1);
+    let ask = &msg.contract_resources[0];
+    assert_eq!(ask.key.priority, PRIORITY_UNDEFINED);
+    assert_eq!(
+        ask.num_containers as usize,
+        marked.len(),
+        "ceil(total / minimum allocation)"
+    );
+    assert!(c.ask(app1, 1, GB, 0).preemption.is_none(), "reported once");
+
+    // Before the wait is over the same containers are neither re-marked nor killed.
+    c.now = t0 + 14_000;
+    let again = policy.edit_schedule(&c.cs.preemption_snapshot(), c.now);
+    assert!(again
+        .iter()
+        .all(|e| !marked.contains(&ContainerId::from_u64(e.container))));
+
+    // After it, they are killed: completed with −102 and YARN's diagnostics.
+    c.now = t0 + 15_000;
+    let events = policy.edit_schedule(&c.cs.preemption_snapshot(), c.now);
+    let killed: Vec<ContainerId> = events
+        .iter()
+        .filter(|e| e.kind == PreemptionEventKind::MarkKillable)
+        .map(|e| ContainerId::from_u64(e.container))
+        .collect();
+    assert_eq!(killed.len(), marked.len());
+    let out = c.cs.apply_preemption(c.now, &events);
+    c.check();
+    assert_eq!(out.killed as usize, killed.len());
+    assert_eq!(c.queue_used_mb("a"), 16 * GB - killed.len() as i64 * GB);
+    let r = c.ask(app1, 1, GB, 0);
+    for id in &killed {
+        let st = r
+            .completed
+            .iter()
+            .find(|s| s.id == *id)
+            .expect("the AM learns of the kill");
+        assert_eq!(st.exit_status, exit_status::PREEMPTED);
+        assert_eq!(st.exit_status, -102);
+        assert_eq!(st.diagnostics, diagnostics::PREEMPTED);
+        assert_eq!(st.diagnostics, "Container preempted by scheduler");
+    }
+
+    // The freed space goes to b, the queue under its guarantee.
+    let n = c.cs.node_id("h0").unwrap();
+    for _ in 0..killed.len() {
+        assert_eq!(c.heartbeat(n), 1);
+    }
+    assert_eq!(c.queue_used_mb("b"), killed.len() as i64 * GB);
+    let _ = app2;
+}
+
+#[test]
+fn repeated_rounds_converge_to_the_guarantees() {
+    let (mut c, _app1, _app2) = a_fills_then_b_asks();
+    let mut policy = PreemptionPolicy::new(c.cs.configuration().preemption().clone());
+    let n = c.cs.node_id("h0").unwrap();
+    // Rounds every 3 s for three minutes, the node heartbeating between them. One container
+    // goes per 15 s wait (see the first test), so eight need about 150 s.
+    for _ in 0..60 {
+        c.now += 3_000;
+        let events = policy.edit_schedule(&c.cs.preemption_snapshot(), c.now);
+        c.cs.apply_preemption(c.now, &events);
+        c.check();
+        for _ in 0..3 {
+            c.heartbeat(n);
+        }
+    }
+    // b got its 8 GB; a keeps its guarantee (never preempted below it).
+    assert_eq!(c.queue_used_mb("b"), 8 * GB);
+    assert_eq!(c.queue_used_mb("a"), 8 * GB);
+    // And a quiet cluster at its guarantees selects nothing more.
+    let events = policy.edit_schedule(&c.cs.preemption_snapshot(), c.now + 3_000);
+    assert!(events.is_empty(), "{events:?}");
+}
+
+#[test]
+fn events_about_vanished_containers_are_skipped() {
+    let (mut c, app1, _app2) = a_fills_then_b_asks();
+    let mut policy = PreemptionPolicy::new(c.cs.configuration().preemption().clone());
+    let t0 = c.now;
+    let events = policy.edit_schedule(&c.cs.preemption_snapshot(), t0);
+    c.cs.apply_preemption(t0, &events);
+    // The AM releases the first marked container itself before the kill.
+    let gone = ContainerId::from_u64(events[0].container);
+    c.allocate(app1, vec![], vec![gone]);
+    assert!(c.cs.container(gone).is_none());
+    let used = c.queue_used_mb("a");
+
+    c.now = t0 + 15_000;
+    let kills = policy.edit_schedule(&c.cs.preemption_snapshot(), c.now);
+    let stale_kill = capsched::preempt::policy::PreemptionEvent {
+        kind: PreemptionEventKind::MarkKillable,
+        app: 0,
+        container: gone.as_u64(),
+    };
+    let mut all = kills.clone();
+    all.push(stale_kill);
+    all.push(stale_kill);
+    let out = c.cs.apply_preemption(c.now, &all);
+    c.check();
+    assert_eq!(
+        out.stale, 2,
+        "a container released meanwhile is not completed twice"
+    );
+    assert_eq!(
+        c.queue_used_mb("a"),
+        used - out.killed as i64 * GB,
+        "only live containers are subtracted"
+    );
+}
