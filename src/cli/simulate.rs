@@ -24,9 +24,14 @@ pub struct SimulateArgs {
     /// capacity-scheduler.xml (default: the built-in seed configuration).
     #[arg(long)]
     config: Option<PathBuf>,
-    /// Job trace (default: the built-in elasticity workload).
+    /// Job trace (default: the built-in workload named by --scenario).
     #[arg(long)]
     trace: Option<PathBuf>,
+    /// The built-in workload used without --trace (and its configuration, without --config):
+    /// `elasticity` (the seed queues borrowing and returning capacity) or `preemption` (two 50%
+    /// queues, App1 fills the cluster, App2 arrives later; compare --preemption on and off).
+    #[arg(long, value_enum, default_value = "elasticity")]
+    scenario: Scenario,
     #[arg(long = "trace-type", value_enum, default_value = "sls")]
     trace_type: TraceType,
     /// SLS nodes file (default: nodes named by the trace, or the built-in cluster).
@@ -40,6 +45,23 @@ pub struct SimulateArgs {
     /// Run the invariant checker after every event (slow on big traces).
     #[arg(long)]
     check_invariants: bool,
+    /// Run the preemption monitor (ProportionalCapacityPreemptionPolicy) every
+    /// monitoring_interval. Default: as the configuration says
+    /// (yarn.resourcemanager.scheduler.monitor.enable).
+    #[arg(long, value_enum)]
+    preemption: Option<OnOff>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Scenario {
+    Elasticity,
+    Preemption,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum OnOff {
+    On,
+    Off,
 }
 
 fn read(path: &Path) -> Result<String, String> {
@@ -55,6 +77,9 @@ pub fn run(args: SimulateArgs) -> ExitCode {
                 return ExitCode::from(1);
             }
         },
+        None if args.scenario == Scenario::Preemption && args.trace.is_none() => {
+            Arc::new(default_workload::preemption_configuration())
+        }
         None => Arc::new(CapacitySchedulerConfiguration::seed_default()),
     };
     let defaults = SimDefaults::default();
@@ -71,6 +96,7 @@ pub fn run(args: SimulateArgs) -> ExitCode {
         defaults,
         check_invariants: args.check_invariants,
         progress: true,
+        preemption: args.preemption.map(|p| matches!(p, OnOff::On)),
         ..SimulationOptions::default()
     };
     let result = match simulate(SimulationInput { conf, nodes, jobs }, opts) {
@@ -105,7 +131,11 @@ fn load_workload(args: &SimulateArgs, defaults: &SimDefaults) -> Result<Workload
     };
     let Some(path) = &args.trace else {
         let nodes = explicit_nodes.unwrap_or_else(|| default_workload::nodes(defaults));
-        return Ok((nodes, default_workload::jobs()));
+        let jobs = match args.scenario {
+            Scenario::Elasticity => default_workload::jobs(),
+            Scenario::Preemption => default_workload::preemption_jobs(),
+        };
+        return Ok((nodes, jobs));
     };
     let text = read(path)?;
     let name = path.display().to_string();

@@ -94,6 +94,18 @@ pub struct PreemptionSettings {
     pub underutilized_preemption_allow_move_reservation: bool,
 }
 
+impl PreemptionSettings {
+    /// Whether the RM would run `ProportionalCapacityPreemptionPolicy`: monitors enabled and
+    /// the policy among `yarn.resourcemanager.scheduler.monitor.policies`.
+    pub fn proportional_policy_enabled(&self) -> bool {
+        self.monitor_enabled
+            && self
+                .monitor_policies
+                .iter()
+                .any(|p| p.rsplit('.').next() == Some("ProportionalCapacityPreemptionPolicy"))
+    }
+}
+
 pub(crate) fn read_scheduler_settings(r: &mut Reader) -> SchedulerSettings {
     let types_key = RESOURCE_TYPES;
     // YARN reads this list with getStrings (untrimmed); ResourceTypes::from_config does the same.

@@ -64,6 +64,8 @@ pub struct AmSim {
     sent: BTreeMap<(i32, String), i32>,
     pub containers_completed: u64,
     pub preempted: u64,
+    /// Attempts started after the first (the AM container was preempted or lost).
+    pub am_restarts: u32,
 }
 
 impl AmSim {
@@ -83,6 +85,7 @@ impl AmSim {
             sent: BTreeMap::new(),
             containers_completed: 0,
             preempted: 0,
+            am_restarts: 0,
         }
     }
 
@@ -201,9 +204,14 @@ impl AmSim {
 
     /// Completed statuses: a task whose container succeeded is done; one whose container was
     /// preempted, lost or expired is pending again (the MapReduce AM re-requests it).
-    pub fn take_completions(&mut self, response: &AllocateResponse) {
+    ///
+    /// Returns true when the AM's own container ended (preempted, lost, expired): the attempt
+    /// is over and the RM starts another.
+    pub fn take_completions(&mut self, response: &AllocateResponse) -> bool {
+        let mut am_lost = false;
         for s in &response.completed {
             if Some(s.id) == self.am_container {
+                am_lost = true;
                 continue;
             }
             let Some(t) = self
@@ -220,6 +228,24 @@ impl AmSim {
                 if s.exit_status == exit_status::PREEMPTED {
                     self.preempted += 1;
                 }
+                t.state = TaskState::Pending;
+            }
+        }
+        am_lost
+    }
+
+    /// A new attempt after the AM container was lost (keep-containers-across-attempts is off
+    /// for MapReduce): running tasks died with the attempt and are pending again; finished
+    /// tasks stay done (the MR AM recovers them from the job history).
+    pub fn restart(&mut self) {
+        self.state = AmState::Submitted;
+        self.am_container = None;
+        self.registered_ms = None;
+        self.response_id = 0;
+        self.sent.clear();
+        self.am_restarts += 1;
+        for t in &mut self.tasks {
+            if matches!(t.state, TaskState::Running(_)) {
                 t.state = TaskState::Pending;
             }
         }

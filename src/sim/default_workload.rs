@@ -1,9 +1,14 @@
-//! The built-in workload `capsched simulate` runs with no arguments: the seed document's queues
-//! (root.default 80%/80%, root.low 20%/40%) on ten 10 GB / 10-vcore nodes, and a trace that shows
-//! elasticity — `low` borrows idle capacity up to its 40% maximum while `default` is idle, then
-//! gives it back as its containers finish once `default`'s jobs arrive.
+//! The built-in workloads of `capsched simulate`, both on ten 10 GB / 10-vcore nodes:
+//!
+//! - the default (elasticity): the seed document's queues (root.default 80%/80%, root.low
+//!   20%/40%) and a trace where `low` borrows idle capacity up to its 40% maximum while
+//!   `default` is idle, then gives it back as its containers finish once `default`'s jobs arrive;
+//! - `preemption`: the preemption seed's timeline — two 50% queues that may each grow to the
+//!   whole cluster, App1 filling it, App2 arriving a minute later. With the preemption monitor
+//!   on, App2 gets its half within about two minutes instead of waiting for App1's tasks.
 
 use super::trace::{SimDefaults, TraceExecutionType, TraceJob, TraceNode, TraceTask};
+use crate::config::CapacitySchedulerConfiguration;
 
 pub fn nodes(defaults: &SimDefaults) -> Vec<TraceNode> {
     (0..10)
@@ -18,14 +23,26 @@ pub fn nodes(defaults: &SimDefaults) -> Vec<TraceNode> {
 
 /// `n` map tasks of 1 GB / 1 vcore lasting 20–40 s; every other one prefers a node.
 fn tasks(n: usize, salt: usize) -> Vec<TraceTask> {
+    tasks_lasting(n, salt, 20_000, 20_000, true)
+}
+
+/// `n` map tasks of 1 GB / 1 vcore lasting `base_ms` plus up to `spread_ms`; with `located`,
+/// every other one prefers a node (and so waits out delay scheduling elsewhere).
+fn tasks_lasting(
+    n: usize,
+    salt: usize,
+    base_ms: i64,
+    spread_ms: i64,
+    located: bool,
+) -> Vec<TraceTask> {
     (0..n)
         .map(|i| {
             let node = (i * 7 + salt) % 10;
             TraceTask {
-                host: (i % 2 == 0).then(|| format!("/rack{}/node{node}", node / 5)),
+                host: (located && i % 2 == 0).then(|| format!("/rack{}/node{node}", node / 5)),
                 rack: None,
                 start_ms: None,
-                duration_ms: 20_000 + ((i * 7919 + salt * 104_729) % 20_001) as i64,
+                duration_ms: base_ms + ((i * 7919 + salt * 104_729) as i64 % (spread_ms + 1)),
                 priority: 20,
                 task_type: "map".to_string(),
                 memory_mb: 1024,
@@ -38,6 +55,10 @@ fn tasks(n: usize, salt: usize) -> Vec<TraceTask> {
 }
 
 fn job(id: &str, queue: &str, user: &str, start_ms: i64, n: usize, salt: usize) -> TraceJob {
+    job_with(id, queue, user, start_ms, tasks(n, salt))
+}
+
+fn job_with(id: &str, queue: &str, user: &str, start_ms: i64, tasks: Vec<TraceTask>) -> TraceJob {
     TraceJob {
         id: id.to_string(),
         queue: queue.to_string(),
@@ -47,7 +68,7 @@ fn job(id: &str, queue: &str, user: &str, start_ms: i64, n: usize, salt: usize) 
         job_type: "mapreduce".to_string(),
         am_memory_mb: 1024,
         am_vcores: 1,
-        tasks: tasks(n, salt),
+        tasks,
         priority: 0,
     }
 }
@@ -62,5 +83,53 @@ pub fn jobs() -> Vec<TraceJob> {
         job("job_default_2", "default", "dev", 65_000, 240, 4),
         // A late small job in `low` once the rush is over.
         job("job_low_3", "low", "lena", 200_000, 30, 5),
+    ]
+}
+
+/// The preemption scenario's configuration: two 50% queues, each free to use the whole cluster
+/// (maximum-capacity 100, and a user-limit-factor that lets one user do so), with the
+/// preemption monitor enabled. YARN's defaults take back about 2% of the cluster per 15 s
+/// wait (10% per round, times a natural-termination factor of 0.2, and the same containers
+/// are selected every round until killed); the scenario takes back 20% per wait and ignores
+/// no overshoot, so the timeline converges to exactly 50/50 within a couple of minutes.
+pub const PREEMPTION_PROPERTIES: &str = "\
+yarn.resourcemanager.scheduler.monitor.enable=true
+yarn.resourcemanager.monitor.capacity.preemption.total_preemption_per_round=0.2
+yarn.resourcemanager.monitor.capacity.preemption.natural_termination_factor=1.0
+yarn.resourcemanager.monitor.capacity.preemption.max_ignored_over_capacity=0
+yarn.scheduler.capacity.maximum-am-resource-percent=0.2
+yarn.scheduler.capacity.root.queues=q1,q2
+yarn.scheduler.capacity.root.q1.capacity=50
+yarn.scheduler.capacity.root.q1.maximum-capacity=100
+yarn.scheduler.capacity.root.q1.user-limit-factor=2
+yarn.scheduler.capacity.root.q2.capacity=50
+yarn.scheduler.capacity.root.q2.maximum-capacity=100
+yarn.scheduler.capacity.root.q2.user-limit-factor=2
+";
+
+pub fn preemption_configuration() -> CapacitySchedulerConfiguration {
+    CapacitySchedulerConfiguration::from_properties_str(PREEMPTION_PROPERTIES)
+        .expect("the built-in configuration is valid")
+}
+
+/// App1 (q1) at 0 s: 200 five-minute tasks, twice what the cluster holds. App2 (q2) at 60 s,
+/// once App1 has filled the cluster: 80 one-minute tasks, more than its half. No task prefers
+/// a node, so what the timeline shows is preemption, not delay scheduling.
+pub fn preemption_jobs() -> Vec<TraceJob> {
+    vec![
+        job_with(
+            "app1",
+            "q1",
+            "ann",
+            0,
+            tasks_lasting(200, 1, 300_000, 0, false),
+        ),
+        job_with(
+            "app2",
+            "q2",
+            "bob",
+            60_000,
+            tasks_lasting(80, 2, 60_000, 0, false),
+        ),
     ]
 }

@@ -14,7 +14,8 @@ use super::metrics::{JobRecord, QueueSample, Sample};
 use super::nm::NmSim;
 use super::trace::{SimDefaults, TraceJob, TraceNode};
 use crate::config::CapacitySchedulerConfiguration;
-use crate::ids::NodeId;
+use crate::ids::{AppId, NodeId};
+use crate::preempt::policy::PreemptionPolicy;
 use crate::resource::Resource;
 use crate::scheduler::apps::{AppSubmission, AttemptSubmission};
 use crate::scheduler::nodes::NodeSpec;
@@ -41,6 +42,9 @@ pub struct SimulationOptions {
     pub check_invariants: bool,
     /// Show a progress bar on stderr (drawn only when stderr is a terminal).
     pub progress: bool,
+    /// Run the preemption monitor every `monitoring_interval`: `None` follows the
+    /// configuration (`yarn.resourcemanager.scheduler.monitor.enable` and `.policies`).
+    pub preemption: Option<bool>,
 }
 
 impl Default for SimulationOptions {
@@ -52,6 +56,7 @@ impl Default for SimulationOptions {
             max_time_ms: 30 * 24 * 3600 * 1000,
             check_invariants: false,
             progress: false,
+            preemption: None,
         }
     }
 }
@@ -78,6 +83,15 @@ pub struct SimulationResult {
     pub allocate_calls: u64,
     /// Tasks the trace marked opportunistic, run as guaranteed (see docs/SIMULATOR.md).
     pub opportunistic_as_guaranteed: u64,
+    /// Whether the preemption monitor ran, its rounds, and what they did.
+    pub preemption_enabled: bool,
+    pub preemption_rounds: u64,
+    pub containers_marked: u64,
+    pub containers_preempted: u64,
+    /// Attempts restarted because their AM container was preempted or lost.
+    pub am_restarts: u64,
+    /// Wall time of the preemption rounds (snapshot, policy, apply), in total.
+    pub preemption_wall_ms: f64,
     pub timed_out: bool,
 }
 
@@ -87,6 +101,8 @@ enum Event {
     JobStart(usize),
     NodeHeartbeat(usize),
     AmHeartbeat(usize),
+    /// The preemption monitor's round (SchedulingMonitor, every `monitoring_interval`).
+    PreemptionRound,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -139,6 +155,12 @@ struct Sim {
     al_ns: u128,
     al_calls: u64,
     opportunistic_as_guaranteed: u64,
+    policy: Option<PreemptionPolicy>,
+    preemption_rounds: u64,
+    containers_marked: u64,
+    containers_preempted: u64,
+    am_restarts: u64,
+    preemption_ns: u128,
 }
 
 impl Sim {
@@ -210,6 +232,11 @@ pub fn simulate(
         })
         .collect();
     let leaves: Vec<QueueId> = cs.queue_tree().leaves().collect();
+    let preemption = input.conf.preemption();
+    let policy = opts
+        .preemption
+        .unwrap_or_else(|| preemption.proportional_policy_enabled())
+        .then(|| PreemptionPolicy::new(preemption.clone()));
     let mut sim = Sim {
         cs,
         events: BinaryHeap::new(),
@@ -230,6 +257,12 @@ pub fn simulate(
         al_ns: 0,
         al_calls: 0,
         opportunistic_as_guaranteed: opportunistic,
+        policy,
+        preemption_rounds: 0,
+        containers_marked: 0,
+        containers_preempted: 0,
+        am_restarts: 0,
+        preemption_ns: 0,
     };
     let nm_interval = sim.opts.defaults.nm_heartbeat_ms.max(1);
     for i in 0..sim.nms.len() {
@@ -242,6 +275,10 @@ pub fn simulate(
         sim.push(at, Event::JobStart(j));
     }
     sim.push(0, Event::Track);
+    let monitoring_interval = input.conf.preemption().monitoring_interval_ms.max(1);
+    if sim.policy.is_some() {
+        sim.push(monitoring_interval, Event::PreemptionRound);
+    }
 
     let progress = if sim.opts.progress {
         let bar = indicatif::ProgressBar::new(sim.ams.len() as u64);
@@ -287,8 +324,15 @@ pub fn simulate(
                 sim.node_updates += 1;
                 sim.containers_allocated += response.allocated as u64;
                 sim.nms[i].kill(&response.to_kill);
+
                 if sim.unfinished > 0 {
                     sim.push(now + nm_interval, Event::NodeHeartbeat(i));
+                }
+            }
+            Event::PreemptionRound => {
+                preemption_round(&mut sim, now);
+                if sim.unfinished > 0 {
+                    sim.push(now + monitoring_interval, Event::PreemptionRound);
                 }
             }
             Event::AmHeartbeat(j) => {
@@ -357,6 +401,12 @@ pub fn simulate(
         node_updates: sim.node_updates,
         allocate_calls: sim.allocate_calls,
         opportunistic_as_guaranteed: sim.opportunistic_as_guaranteed,
+        preemption_enabled: sim.policy.is_some(),
+        preemption_rounds: sim.preemption_rounds,
+        containers_marked: sim.containers_marked,
+        containers_preempted: sim.containers_preempted,
+        am_restarts: sim.am_restarts,
+        preemption_wall_ms: sim.preemption_ns as f64 / 1e6,
         timed_out,
     })
 }
@@ -413,7 +463,10 @@ fn am_heartbeat(sim: &mut Sim, now: i64, j: usize) {
     sim.allocate_calls += 1;
     let a = &mut sim.ams[j];
     a.response_id = response.response_id;
-    a.take_completions(&response);
+    if a.take_completions(&response) {
+        restart_attempt(sim, now, j, app);
+        return;
+    }
     let rack_of = |host: &str| sim.rack_of_host.get(host).cloned().unwrap_or_default();
     let (launch, surplus) = a.take_allocations(now, &response, rack_of);
     for (container, end) in launch {
@@ -437,7 +490,10 @@ fn am_heartbeat(sim: &mut Sim, now: i64, j: usize) {
             .allocate(now, app, &release)
             .expect("releasing our own containers");
         sim.ams[j].response_id = r.response_id;
-        sim.ams[j].take_completions(&r);
+        if sim.ams[j].take_completions(&r) {
+            restart_attempt(sim, now, j, app);
+            return;
+        }
     }
     let a = &mut sim.ams[j];
     if a.state == AmState::Running && a.registered_ms.is_some() && a.all_done() {
@@ -455,6 +511,38 @@ fn am_heartbeat(sim: &mut Sim, now: i64, j: usize) {
     }
     let next = now + sim.opts.defaults.am_heartbeat_ms.max(1);
     sim.push(next, Event::AmHeartbeat(j));
+}
+
+/// The AM container ended under a running attempt (preempted, lost, expired): the RM ends
+/// the attempt, killing its other containers, and starts a new one. A preempted AM does not
+/// count against `yarn.resourcemanager.am.max-attempts`, so the restart is unconditional.
+fn restart_attempt(sim: &mut Sim, now: i64, j: usize, app: AppId) {
+    sim.cs
+        .remove_attempt(now, app, false)
+        .expect("the attempt whose AM was lost");
+    let am = sim.ams[j].am_resource();
+    sim.cs
+        .add_attempt(now, app, AttemptSubmission::with_am(am))
+        .expect("a new attempt for a live application");
+    sim.ams[j].restart();
+    sim.am_restarts += 1;
+    let next = now + sim.opts.defaults.am_heartbeat_ms.max(1);
+    sim.push(next, Event::AmHeartbeat(j));
+}
+
+/// One round of ProportionalCapacityPreemptionPolicy over the scheduler's current state.
+fn preemption_round(sim: &mut Sim, now: i64) {
+    let Some(policy) = sim.policy.as_mut() else {
+        return;
+    };
+    let t = Instant::now();
+    let snapshot = sim.cs.preemption_snapshot();
+    let events = policy.edit_schedule(&snapshot, now);
+    let outcome = sim.cs.apply_preemption(now, &events);
+    sim.preemption_ns += t.elapsed().as_nanos();
+    sim.preemption_rounds += 1;
+    sim.containers_marked += outcome.marked as u64;
+    sim.containers_preempted += outcome.killed as u64;
 }
 
 fn sample(sim: &mut Sim, now: i64) {

@@ -90,6 +90,14 @@ pub fn summary(r: &SimulationResult) -> Value {
         "node_updates": r.node_updates,
         "allocate_calls": r.allocate_calls,
         "opportunistic_run_as_guaranteed": r.opportunistic_as_guaranteed,
+        "preemption": {
+            "enabled": r.preemption_enabled,
+            "rounds": r.preemption_rounds,
+            "containers_marked": r.containers_marked,
+            "containers_preempted": r.containers_preempted,
+            "am_restarts": r.am_restarts,
+            "wall_ms_per_round": round3(if r.preemption_rounds > 0 { r.preemption_wall_ms / r.preemption_rounds as f64 } else { 0.0 }),
+        },
         "timed_out": r.timed_out,
         "wall_ms": round3(r.wall_ms),
         "wall_allocations_per_sec": round3(if r.wall_ms > 0.0 { r.containers_allocated as f64 / (r.wall_ms / 1000.0) } else { 0.0 }),
@@ -158,6 +166,17 @@ pub fn summary_text(r: &SimulationResult, s: &Value) -> String {
                 p("max_share")
             );
         }
+    }
+    if r.preemption_enabled {
+        let _ = writeln!(
+            out,
+            "preemption: {} rounds ({:.3} ms each), {} containers marked, {} preempted, {} AM restarts",
+            r.preemption_rounds,
+            s["preemption"]["wall_ms_per_round"].as_f64().unwrap_or(0.0),
+            r.containers_marked,
+            r.containers_preempted,
+            r.am_restarts
+        );
     }
     if r.opportunistic_as_guaranteed > 0 {
         let _ = writeln!(
