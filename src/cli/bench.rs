@@ -59,6 +59,23 @@ pub enum Bench {
         #[arg(long)]
         json: bool,
     },
+    /// One ProportionalCapacityPreemptionPolicy round (snapshot, ideal assignment, selection)
+    /// on a full cluster: odd-numbered queues hold about twice their guarantee, queue 0 asks
+    /// for one and a half times its guarantee. Median of `rounds` rounds.
+    Preemption {
+        #[arg(long, default_value_t = 1000)]
+        nodes: usize,
+        #[arg(long, default_value_t = 28_000)]
+        containers: usize,
+        #[arg(long, default_value_t = 10)]
+        queues: usize,
+        #[arg(long, default_value_t = 100)]
+        apps: usize,
+        #[arg(long, default_value_t = 20)]
+        rounds: usize,
+        #[arg(long)]
+        json: bool,
+    },
     /// Bytes per node, per running container and per pending ask (RSS deltas).
     Memory {
         #[arg(long, default_value_t = 50_000)]
@@ -83,6 +100,14 @@ pub fn run(bench: Bench) -> std::process::ExitCode {
             json,
         } => alloc(nodes, apps, queues, containers, offswitch, json),
         Bench::Heartbeat { updates, json } => heartbeat(updates, json),
+        Bench::Preemption {
+            nodes,
+            containers,
+            queues,
+            apps,
+            rounds,
+            json,
+        } => preemption(nodes, containers, queues, apps, rounds, json),
         Bench::Memory {
             nodes,
             containers,
@@ -319,6 +344,114 @@ fn heartbeat(updates: usize, json: bool) {
 }
 
 /// Resident set size of this process, bytes (Linux `/proc/self/statm`).
+fn preemption(
+    nodes: usize,
+    containers: usize,
+    queues: usize,
+    apps: usize,
+    rounds: usize,
+    json: bool,
+) {
+    use capsched::preempt::policy::PreemptionPolicy;
+    let (queues, apps, nodes) = (queues.max(2), apps.max(2), nodes.max(1));
+    let conf = equal_queues_conf(
+        queues,
+        100_000,
+        "yarn.resourcemanager.scheduler.monitor.enable=true\n",
+    );
+    let settings = conf.preemption().clone();
+    let mut cs = CapacityScheduler::new(conf, 1, 42);
+    // Nodes that hold exactly `containers` 1 GB containers between them.
+    let per_node = (containers / nodes).max(1) as i64;
+    let node_ids: Vec<NodeId> = (0..nodes)
+        .map(|i| {
+            let spec = NodeSpec::new(
+                &format!("node{i}"),
+                &format!("/rack{}", i % 40),
+                Resource::new(per_node * GB, per_node),
+            );
+            cs.add_node(0, &spec).expect("node")
+        })
+        .collect();
+    // App 0 waits in queue 0; the rest spread over the odd-numbered queues and fill the cluster.
+    let odd: Vec<usize> = (1..queues).step_by(2).collect();
+    let fillers = apps - 1;
+    let capacity = per_node as usize * nodes;
+    let per_filler = capacity.div_ceil(fillers) as i32;
+    for i in 0..fillers {
+        let app = submit_unmanaged(
+            &mut cs,
+            &format!("q{}", odd[i % odd.len()]),
+            &format!("user{i}"),
+        );
+        let req = AllocateRequest {
+            asks: vec![ResourceRequest::any(1, Resource::new(GB, 1), per_filler)],
+            ..Default::default()
+        };
+        cs.allocate(0, app, &req).expect("asks");
+    }
+    let status = NodeStatus::default();
+    let mut now = 0;
+    loop {
+        let mut allocated = 0;
+        for &n in &node_ids {
+            now += 1;
+            allocated += cs.node_update(now, n, &status).expect("update").allocated;
+        }
+        if allocated == 0 {
+            break;
+        }
+    }
+    let running = cs.containers().count();
+    let asker = submit_unmanaged(&mut cs, "q0", "asker");
+    let want = (capacity as f64 / queues as f64 * 1.5).ceil() as i32;
+    let req = AllocateRequest {
+        asks: vec![ResourceRequest::any(1, Resource::new(GB, 1), want)],
+        ..Default::default()
+    };
+    cs.allocate(now, asker, &req).expect("asks");
+
+    let mut totals = Vec::with_capacity(rounds);
+    let mut snapshots = Vec::with_capacity(rounds);
+    let mut selected = 0;
+    for _ in 0..rounds.max(1) {
+        // A fresh policy each round: every round selects and marks, as YARN's first does.
+        let mut policy = PreemptionPolicy::new(settings.clone());
+        let t = Instant::now();
+        let snap = cs.preemption_snapshot();
+        let s = t.elapsed().as_secs_f64() * 1e3;
+        let events = policy.edit_schedule(&snap, now);
+        let total = t.elapsed().as_secs_f64() * 1e3;
+        drop(snap);
+        selected = events.len();
+        totals.push(total);
+        snapshots.push(s);
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let (min, max) = (
+        totals.iter().copied().fold(f64::INFINITY, f64::min),
+        totals.iter().copied().fold(0.0, f64::max),
+    );
+    let median_ms = median(&mut totals);
+    let snapshot_ms = median(&mut snapshots);
+    if json {
+        println!(
+            "{}",
+            json!({"bench": "preemption", "nodes": nodes, "containers": running, "queues": queues,
+                   "apps": apps, "rounds": rounds, "median_ms": median_ms, "min_ms": min, "max_ms": max,
+                   "snapshot_median_ms": snapshot_ms, "containers_selected": selected})
+        );
+    } else {
+        println!("bench preemption: {nodes} nodes, {running} running containers, {queues} queues, {apps} apps");
+        println!("  round median        {median_ms:.3} ms (min {min:.3}, max {max:.3})");
+        println!("  of which snapshot   {snapshot_ms:.3} ms");
+        println!("  containers selected {selected}");
+    }
+}
+
 fn rss_bytes() -> u64 {
     let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
     let pages: u64 = statm

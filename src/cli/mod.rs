@@ -1,6 +1,7 @@
 //! Command-line front end: argument parsing and dispatch. Each subcommand lives in its own file.
 
 mod bench;
+mod conformance;
 mod queues;
 mod simulate;
 mod validate;
@@ -57,6 +58,15 @@ enum Command {
     /// Benchmarks that mirror YARN 3.3.6's measured workloads; they print numbers.
     #[command(subcommand)]
     Bench(bench::Bench),
+    /// Run Apache Hadoop's preemption test vectors (JSON) against the preemption policy.
+    ///
+    /// Prints `PASS id`, `FAIL id: expected … got …` or `SKIP id: reason` per vector, then
+    /// `N passed, M failed, K skipped`. Exit 0 only when none failed.
+    Conformance {
+        /// Vector files (e.g. tests/data/conformance/preemption-vectors.json).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
 }
 
 pub fn main() -> ExitCode {
@@ -72,6 +82,7 @@ pub fn main() -> ExitCode {
         } => queues::run(file.as_deref(), nodes, node_memory, node_vcores, json),
         Command::Bench(b) => bench::run(b),
         Command::Simulate(args) => simulate::run(args),
+        Command::Conformance { files } => conformance::run(&files),
     }
 }
 
