@@ -10,11 +10,12 @@ use super::types::{
 };
 use super::CapacityScheduler;
 use crate::config::QueueOrderingPolicy;
-use crate::ids::{AppId, ContainerId, NodeId};
+use crate::ids::{AppId, ContainerId};
 use crate::preempt::policy::{PreemptionEvent, PreemptionEventKind};
 use crate::preempt::snapshot::*;
 use crate::resource::Resource;
 use crate::state::container::RmContainer;
+use crate::state::users::UsersManager;
 
 /// What applying a round did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -46,26 +47,36 @@ impl CapacityScheduler {
         let tree = &self.tree;
         let s = tree.settings();
         let cluster = tree.cluster_resource();
-        let node_index: HashMap<NodeId, usize> = self
-            .nodes
-            .iter()
-            .enumerate()
-            .map(|(i, (id, _))| (id, i))
-            .collect();
+        // Dense maps from slab slots to snapshot positions (no hashing on the hot path).
+        const NONE: u32 = u32::MAX;
+        let slots = |n: usize| vec![NONE; n];
+        let mut node_index = slots(
+            self.nodes
+                .iter()
+                .map(|(id, _)| id.index() + 1)
+                .max()
+                .unwrap_or(0),
+        );
         let mut apps: Vec<AppSnap> = Vec::new();
-        let mut app_index: HashMap<AppId, usize> = HashMap::new();
-        let mut nodes: Vec<NodeSnap> = self
-            .nodes
-            .iter()
-            .map(|(_, n)| NodeSnap {
+        let mut app_index = slots(
+            self.apps
+                .iter()
+                .map(|(id, _)| id.index() + 1)
+                .max()
+                .unwrap_or(0),
+        );
+        let mut nodes: Vec<NodeSnap> = Vec::with_capacity(self.nodes.len());
+        for (id, n) in self.nodes.iter() {
+            node_index[id.index()] = nodes.len() as u32;
+            nodes.push(NodeSnap {
                 name: n.host.clone(),
                 partition: 0,
                 unallocated: n.unallocated(),
                 killable: Resource::ZERO,
                 reservation: None,
-                containers: Vec::new(),
-            })
-            .collect();
+                containers: Vec::with_capacity(n.containers.len()),
+            });
+        }
         let mut queues: Vec<QueueSnap> = Vec::with_capacity(tree.len());
         let mut pending = Vec::with_capacity(tree.len());
         for q in 0..tree.len() {
@@ -75,16 +86,20 @@ impl CapacityScheduler {
                 // getTotalPendingResourcesConsideringUserLimit: each user's demand is capped at
                 // what its user limit still allows, apps served in queue order.
                 let mut room: HashMap<usize, Resource> = HashMap::new();
+                // The queue-wide limit once per leaf; each user's is it times the user's weight.
+                let inputs = self.limit_inputs(q);
+                let queue_limit = self.queue_user_limit(q);
                 for &(_, _, app) in &lr.active {
                     let a = &self.apps[app];
                     let t = a.attempt.as_ref().expect("active apps have an attempt");
                     let left = *room.entry(a.user_slot).or_insert_with(|| {
-                        let used = lr
-                            .users
-                            .by_slot(a.user_slot)
-                            .map(|u| u.used)
-                            .unwrap_or_default();
-                        (self.user_limit(q, &a.user).unwrap_or_default() - used).non_negative()
+                        let user = lr.users.by_slot(a.user_slot);
+                        let used = user.map(|u| u.used).unwrap_or_default();
+                        let weight = user
+                            .map(|u| u.weight)
+                            .unwrap_or_else(|| self.user_weight(q, &a.user));
+                        let limit = UsersManager::user_limit(&inputs, queue_limit, weight);
+                        (limit - used).non_negative()
                     });
                     let with = Resource::component_min(t.requests.pending(), left).non_negative();
                     let without = Resource::component_min(
@@ -95,21 +110,9 @@ impl CapacityScheduler {
                     without_sum += without;
                     room.insert(a.user_slot, (left - with).non_negative());
                     let idx = apps.len();
-                    app_index.insert(app, idx);
-                    let mut live = Vec::new();
-                    for &cid in &t.live_containers {
-                        let c = &self.containers[cid];
-                        let n = node_index[&c.node];
-                        nodes[n].containers.push((idx, live.len()));
-                        live.push(container_snap(cid, c, n));
-                    }
-                    let mut reserved = Vec::new();
-                    for &cid in &t.reservations {
-                        let c = &self.containers[cid];
-                        let n = node_index[&c.node];
-                        nodes[n].reservation = Some((idx, reserved.len()));
-                        reserved.push(container_snap(cid, c, n));
-                    }
+                    app_index[app.index()] = idx as u32;
+                    let live = Vec::with_capacity(t.live_containers.len());
+                    let reserved = Vec::with_capacity(t.reservations.len());
                     apps.push(AppSnap {
                         id: app.as_u64(),
                         name: a.application_id.to_string(),
@@ -156,6 +159,24 @@ impl CapacityScheduler {
                     .unwrap_or(0.0),
                 effective_capacity: queue.capacities.effective_min,
             });
+        }
+        // One sequential pass over the container slab places every container with its app
+        // and node (the policy orders victims itself).
+        for (cid, c) in self.containers.iter() {
+            let idx = app_index.get(c.app.index()).copied().unwrap_or(NONE);
+            let n = node_index.get(c.node.index()).copied().unwrap_or(NONE);
+            if idx == NONE || n == NONE || apps[idx as usize].id != c.app.as_u64() {
+                continue;
+            }
+            let (idx, n) = (idx as usize, n as usize);
+            let app = &mut apps[idx];
+            if c.is_reserved() {
+                nodes[n].reservation = Some((idx, app.reserved.len()));
+                app.reserved.push(container_snap(cid, c, n));
+            } else {
+                nodes[n].containers.push((idx, app.live.len()));
+                app.live.push(container_snap(cid, c, n));
+            }
         }
         // Parents' pending is the sum of their children's, bottom-up.
         for q in (0..tree.len()).rev() {
