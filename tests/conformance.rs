@@ -213,7 +213,7 @@ fn matrix_snapshots_match_every_derived_layout() {
         let live: usize = snap.apps.iter().map(|a| a.live.len()).sum();
         assert_eq!(snap.nodes.len(), 1);
         assert_eq!(
-            snap.nodes[0].containers.len(),
+            snap.containers_by_node()[0].len(),
             live,
             "{id}: node containers"
         );
@@ -421,7 +421,7 @@ fn string_snapshot_reserved_container_by_hand() {
     assert_eq!(s.nodes[1].unallocated, r(5, 1 - 45));
     assert_eq!(s.nodes[0].reservation, Some((1, 0)));
     assert_eq!(s.nodes[1].reservation, None);
-    assert_eq!(s.nodes[0].containers.len(), 46);
+    assert_eq!(s.containers_by_node()[0].len(), 46);
     assert_eq!(s.minimum_allocation, r(1, 1));
     assert!(scn.notes.is_empty(), "apps are registered by path here");
 

@@ -5,6 +5,7 @@ use super::NodeCtx;
 use crate::ids::{AppId, ApplicationAttemptId, ContainerId, YarnContainerId};
 use crate::resource::Resource;
 use crate::scheduler::containers::Completion;
+use crate::scheduler::preemption::view_add;
 use crate::scheduler::types::{
     diagnostics, exit_status, ContainerState, ExecutionType, NodeType, SchedulerKey,
 };
@@ -148,6 +149,7 @@ impl CapacityScheduler {
                     created_ms: now_ms,
                     acquired_ms: None,
                     satisfied: Default::default(),
+                    view_pos: 0,
                 })
             }
         };
@@ -158,6 +160,7 @@ impl CapacityScheduler {
         let t = self.apps[app].attempt.as_mut().expect("attempt");
         t.used += capability;
         t.live_containers.insert(id);
+        view_add(t, id, &mut self.containers[id]);
         t.newly_allocated.push(id);
         if is_am {
             t.am_container = Some(id);
@@ -222,6 +225,7 @@ impl CapacityScheduler {
             created_ms: now_ms,
             acquired_ms: None,
             satisfied: Default::default(),
+            view_pos: 0,
         });
         self.nodes[ctx.node].reserved = Some(id);
         self.add_app_used(app, capability);

@@ -235,7 +235,8 @@ mod tests {
                     partition: 0,
                     ignore_exclusivity: false,
                 })
-                .collect();
+                .collect::<Vec<_>>()
+                .into();
             apps.push(AppSnap {
                 id: i as u64,
                 name: format!("app{i}"),

@@ -14,9 +14,8 @@ struct Plan {
 }
 
 /// The node's running containers, newest first (container id descending), AMs excluded.
-fn candidates(snap: &PreemptionSnapshot, node: usize) -> Vec<(usize, usize)> {
-    let mut cs: Vec<(usize, usize)> = snap.nodes[node]
-        .containers
+fn candidates(snap: &PreemptionSnapshot, on_node: &[(usize, usize)]) -> Vec<(usize, usize)> {
+    let mut cs: Vec<(usize, usize)> = on_node
         .iter()
         .copied()
         .filter(|&(a, i)| !snap.apps[a].live[i].is_am)
@@ -35,6 +34,7 @@ fn walk(
     snap: &PreemptionSnapshot,
     rc: ResourceCalculator,
     node: usize,
+    on_node: &[(usize, usize)],
     reserved: &ContainerSnap,
     quota: &mut [Vec<Resource>],
     allowed: &mut Resource,
@@ -46,7 +46,7 @@ fn walk(
     let mut freed = Resource::ZERO;
     let mut newly = Vec::new();
     let mut cost = Resource::ZERO;
-    for (a, i) in candidates(snap, node) {
+    for (a, i) in candidates(snap, on_node) {
         let c: &ContainerSnap = &snap.apps[a].live[i];
         let q = snap.apps[a].queue;
         let budget = &mut quota[c.partition][q];
@@ -88,6 +88,7 @@ pub fn select(
         .collect();
     // Dry run: which reserved nodes can be freed, and at what cost.
     let mut plans: Vec<Plan> = Vec::new();
+    let mut by_node: Option<Vec<Vec<(usize, usize)>>> = None;
     for (node, n) in snap.nodes.iter().enumerate() {
         let Some((a, i)) = n.reservation else {
             continue;
@@ -97,10 +98,12 @@ pub fn select(
             continue;
         }
         let mut budget = state.allowed;
+        let by_node = by_node.get_or_insert_with(|| snap.containers_by_node());
         if let Some((_, cost)) = walk(
             snap,
             rc,
             node,
+            &by_node[node],
             reserved,
             &mut quota.clone(),
             &mut budget,
@@ -126,10 +129,15 @@ pub fn select(
             .expect("planned nodes hold a reservation");
         let reserved = &snap.apps[a].reserved[i];
         let mut allowed = state.allowed;
+        let on_node = by_node
+            .as_ref()
+            .map(|b| b[plan.node].as_slice())
+            .unwrap_or(&[]);
         let chosen = walk(
             snap,
             rc,
             plan.node,
+            on_node,
             reserved,
             &mut quota,
             &mut allowed,

@@ -3,6 +3,8 @@
 //! Built from the scheduler by `CapacityScheduler::preemption_snapshot`, or by the conformance
 //! harness from Hadoop's test vectors. The policy never sees the live scheduler.
 
+use std::sync::Arc;
+
 use crate::resource::{Resource, ResourceCalculator};
 
 /// A node partition (label). Index 0 is the default partition `""`.
@@ -87,7 +89,9 @@ pub struct AppSnap {
     pub queue: usize,
     pub user: String,
     pub priority: i32,
-    pub live: Vec<ContainerSnap>,
+    /// Running containers. Shared with the scheduler, which keeps each attempt's list
+    /// copy-on-write, so a snapshot costs O(apps), not O(containers).
+    pub live: Arc<Vec<ContainerSnap>>,
     pub reserved: Vec<ContainerSnap>,
 }
 
@@ -99,8 +103,6 @@ pub struct NodeSnap {
     pub killable: Resource,
     /// (app index, index into that app's `reserved`).
     pub reservation: Option<(usize, usize)>,
-    /// (app index, index into that app's `live`), in the scheduler's order.
-    pub containers: Vec<(usize, usize)>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -113,4 +115,20 @@ pub struct PreemptionSnapshot {
     pub queues: Vec<QueueSnap>,
     pub apps: Vec<AppSnap>,
     pub nodes: Vec<NodeSnap>,
+}
+
+impl PreemptionSnapshot {
+    /// Every node's running containers as (app index, index into that app's `live`), in app
+    /// then list order. Built on demand: only the reserved-container selector needs it.
+    pub fn containers_by_node(&self) -> Vec<Vec<(usize, usize)>> {
+        let mut by_node = vec![Vec::new(); self.nodes.len()];
+        for (a, app) in self.apps.iter().enumerate() {
+            for (i, c) in app.live.iter().enumerate() {
+                if let Some(list) = by_node.get_mut(c.node) {
+                    list.push((a, i));
+                }
+            }
+        }
+        by_node
+    }
 }

@@ -1,6 +1,7 @@
 //! Application and attempt lifecycle (spec §3.1–§3.4): submission with YARN's rejection
 //! reasons, attempts, activation under the AM limits, removal; moving and re-prioritising.
 
+use super::preemption::view_add;
 use super::types::{diagnostics, exit_status, Rejection, ResourceRequest, SchedulerKey};
 use super::{CapacityScheduler, SchedulerError};
 use crate::config::QueueState;
@@ -267,6 +268,7 @@ impl CapacityScheduler {
                 let r = self.containers[c].resource;
                 let t = self.apps[app].attempt.as_mut().expect("just created");
                 t.live_containers.insert(c);
+                view_add(t, c, &mut self.containers[c]);
                 t.used += r;
             } else {
                 self.complete_container(

@@ -1,6 +1,7 @@
 //! The end of a container, whatever ends it (spec §3.6): NM completion, AM release, scheduler
 //! kill, expiry, unreservation. One path, so the accounting cannot drift.
 
+use super::preemption::view_remove;
 use super::types::{ContainerState, ContainerStatus};
 use super::{CapacityScheduler, SchedulerError};
 use crate::ids::{AppId, ContainerId};
@@ -69,6 +70,11 @@ impl CapacityScheduler {
                 t.reservations.retain(|r| *r != id);
                 t.counters_mut(c.key).re_reservations = 0;
             } else if t.live_containers.remove(&id) {
+                if let Some(moved) = view_remove(t, c.view_pos) {
+                    if let Some(m) = self.containers.get_mut(moved) {
+                        m.view_pos = c.view_pos;
+                    }
+                }
                 t.used -= c.resource;
                 t.newly_allocated.retain(|n| *n != id);
                 if t.am_container == Some(id) {

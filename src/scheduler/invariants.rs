@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use super::CapacityScheduler;
+use crate::ids::ContainerId;
 use crate::resource::Resource;
 use crate::state::app::AttemptState;
 
@@ -136,6 +137,32 @@ impl CapacityScheduler {
                     if !self.containers.contains(*c) {
                         v.push(format!(
                             "{} lists a container that no longer exists",
+                            a.application_id
+                        ));
+                    }
+                }
+                // The preemption view holds exactly the live containers, each where its
+                // `view_pos` says, with the container's current figures.
+                if t.preempt_view.len() != t.live_containers.len() {
+                    v.push(format!(
+                        "{}: preemption view has {} containers, live {}",
+                        a.application_id,
+                        t.preempt_view.len(),
+                        t.live_containers.len()
+                    ));
+                }
+                for (pos, snap) in t.preempt_view.iter().enumerate() {
+                    let cid = ContainerId::from_u64(snap.id);
+                    let ok = t.live_containers.contains(&cid)
+                        && self.containers.get(cid).is_some_and(|c| {
+                            c.view_pos as usize == pos
+                                && c.resource == snap.resource
+                                && c.node.index() == snap.node
+                                && c.is_am == snap.is_am
+                        });
+                    if !ok {
+                        v.push(format!(
+                            "{}: preemption view entry {pos} does not match its container",
                             a.application_id
                         ));
                     }

@@ -4,6 +4,7 @@
 use std::collections::BTreeSet;
 
 use super::containers::Completion;
+use super::preemption::view_add;
 use super::types::{
     diagnostics, exit_status, ContainerReport, ContainerState, ExecutionType, NodeStatus, NodeType,
     NodeUpdateResponse,
@@ -118,6 +119,7 @@ impl CapacityScheduler {
             created_ms: now_ms,
             acquired_ms: None,
             satisfied: Default::default(),
+            view_pos: 0,
         });
         let n = &mut self.nodes[node];
         n.allocated += report.resource;
@@ -127,6 +129,7 @@ impl CapacityScheduler {
             .as_mut()
             .expect("checked above");
         t.live_containers.insert(id);
+        view_add(t, id, &mut self.containers[id]);
         t.used += report.resource;
         t.next_container_sequence = t.next_container_sequence.max(report.sequence + 1);
         if report.is_am {

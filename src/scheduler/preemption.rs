@@ -3,6 +3,7 @@
 //! container released meanwhile is skipped, never counted twice).
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use super::containers::Completion;
 use super::types::{
@@ -14,6 +15,7 @@ use crate::ids::{AppId, ContainerId};
 use crate::preempt::policy::{PreemptionEvent, PreemptionEventKind};
 use crate::preempt::snapshot::*;
 use crate::resource::Resource;
+use crate::state::app::Attempt;
 use crate::state::container::RmContainer;
 use crate::state::users::UsersManager;
 
@@ -27,7 +29,10 @@ pub struct PreemptionOutcome {
     pub stale: u32,
 }
 
-fn container_snap(id: ContainerId, c: &RmContainer, node: usize) -> ContainerSnap {
+/// A container in the policy's form. `node` is the node's slab slot, which is also its index
+/// in the snapshot's `nodes`.
+fn container_snap(id: ContainerId, c: &RmContainer) -> ContainerSnap {
+    let node = c.node.index();
     ContainerSnap {
         id: id.as_u64(),
         sequence: c.yarn_id.sequence(),
@@ -41,42 +46,54 @@ fn container_snap(id: ContainerId, c: &RmContainer, node: usize) -> ContainerSna
     }
 }
 
+/// Adds a running container to its attempt's preemption view.
+pub(crate) fn view_add(t: &mut Attempt, id: ContainerId, c: &mut RmContainer) {
+    let view = Arc::make_mut(&mut t.preempt_view);
+    c.view_pos = view.len() as u32;
+    view.push(container_snap(id, c));
+}
+
+/// Removes the entry at `pos` (swap-remove); returns the container moved into `pos`, whose
+/// `view_pos` the caller updates.
+pub(crate) fn view_remove(t: &mut Attempt, pos: u32) -> Option<ContainerId> {
+    let view = Arc::make_mut(&mut t.preempt_view);
+    let pos = pos as usize;
+    if pos >= view.len() {
+        return None;
+    }
+    view.swap_remove(pos);
+    view.get(pos).map(|m| ContainerId::from_u64(m.id))
+}
+
 impl CapacityScheduler {
     /// The policy's view of the scheduler now (the default partition).
     pub fn preemption_snapshot(&self) -> PreemptionSnapshot {
         let tree = &self.tree;
         let s = tree.settings();
         let cluster = tree.cluster_resource();
-        // Dense maps from slab slots to snapshot positions (no hashing on the hot path).
-        const NONE: u32 = u32::MAX;
-        let slots = |n: usize| vec![NONE; n];
-        let mut node_index = slots(
-            self.nodes
-                .iter()
-                .map(|(id, _)| id.index() + 1)
-                .max()
-                .unwrap_or(0),
-        );
-        let mut apps: Vec<AppSnap> = Vec::new();
-        let mut app_index = slots(
-            self.apps
-                .iter()
-                .map(|(id, _)| id.index() + 1)
-                .max()
-                .unwrap_or(0),
-        );
-        let mut nodes: Vec<NodeSnap> = Vec::with_capacity(self.nodes.len());
-        for (id, n) in self.nodes.iter() {
-            node_index[id.index()] = nodes.len() as u32;
-            nodes.push(NodeSnap {
-                name: n.host.clone(),
+        // Nodes by slab slot (a container's `node` is its node's slot); a free slot is an
+        // empty node with nothing on it.
+        let slots = self
+            .nodes
+            .iter()
+            .map(|(id, _)| id.index() + 1)
+            .max()
+            .unwrap_or(0);
+        let mut nodes: Vec<NodeSnap> = (0..slots)
+            .map(|_| NodeSnap {
+                name: String::new(),
                 partition: 0,
-                unallocated: n.unallocated(),
+                unallocated: Resource::ZERO,
                 killable: Resource::ZERO,
                 reservation: None,
-                containers: Vec::with_capacity(n.containers.len()),
-            });
+            })
+            .collect();
+        for (id, n) in self.nodes.iter() {
+            let node = &mut nodes[id.index()];
+            node.name = n.host.clone();
+            node.unallocated = n.unallocated();
         }
+        let mut apps: Vec<AppSnap> = Vec::new();
         let mut queues: Vec<QueueSnap> = Vec::with_capacity(tree.len());
         let mut pending = Vec::with_capacity(tree.len());
         for q in 0..tree.len() {
@@ -110,9 +127,16 @@ impl CapacityScheduler {
                     without_sum += without;
                     room.insert(a.user_slot, (left - with).non_negative());
                     let idx = apps.len();
-                    app_index[app.index()] = idx as u32;
-                    let live = Vec::with_capacity(t.live_containers.len());
-                    let reserved = Vec::with_capacity(t.reservations.len());
+                    let mut reserved = Vec::with_capacity(t.reservations.len());
+                    for &cid in &t.reservations {
+                        if let Some(c) = self.containers.get(cid) {
+                            if let Some(n) = nodes.get_mut(c.node.index()) {
+                                n.reservation = Some((idx, reserved.len()));
+                            }
+                            reserved.push(container_snap(cid, c));
+                        }
+                    }
+                    let live = Arc::clone(&t.preempt_view);
                     apps.push(AppSnap {
                         id: app.as_u64(),
                         name: a.application_id.to_string(),
@@ -159,24 +183,6 @@ impl CapacityScheduler {
                     .unwrap_or(0.0),
                 effective_capacity: queue.capacities.effective_min,
             });
-        }
-        // One sequential pass over the container slab places every container with its app
-        // and node (the policy orders victims itself).
-        for (cid, c) in self.containers.iter() {
-            let idx = app_index.get(c.app.index()).copied().unwrap_or(NONE);
-            let n = node_index.get(c.node.index()).copied().unwrap_or(NONE);
-            if idx == NONE || n == NONE || apps[idx as usize].id != c.app.as_u64() {
-                continue;
-            }
-            let (idx, n) = (idx as usize, n as usize);
-            let app = &mut apps[idx];
-            if c.is_reserved() {
-                nodes[n].reservation = Some((idx, app.reserved.len()));
-                app.reserved.push(container_snap(cid, c, n));
-            } else {
-                nodes[n].containers.push((idx, app.live.len()));
-                app.live.push(container_snap(cid, c, n));
-            }
         }
         // Parents' pending is the sum of their children's, bottom-up.
         for q in (0..tree.len()).rev() {

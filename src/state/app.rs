@@ -1,8 +1,10 @@
 //! `SchedulerApplication` and its current attempt (`FiCaSchedulerApp`).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use crate::ids::{ApplicationId, ContainerId};
+use crate::preempt::snapshot::ContainerSnap;
 use crate::resource::Resource;
 use crate::scheduler::types::SchedulerKey;
 use crate::scheduler::types::{AllocateResponse, ContainerStatus, ResourceRequest};
@@ -32,6 +34,10 @@ pub struct Attempt {
     pub used: Resource,
     pub reserved: Resource,
     pub live_containers: BTreeSet<ContainerId>,
+    /// The live containers again, in the preemption policy's form, copy-on-write: a policy
+    /// snapshot shares it (O(1) per app) and the scheduler copies it only if it changes while
+    /// a snapshot still holds it. `RmContainer::view_pos` is each container's place here.
+    pub preempt_view: Arc<Vec<ContainerSnap>>,
     pub reservations: Vec<ContainerId>,
     /// Allocated since the last allocate call, handed out by the next.
     pub newly_allocated: Vec<ContainerId>,
@@ -76,6 +82,7 @@ impl Attempt {
             used: Resource::ZERO,
             reserved: Resource::ZERO,
             live_containers: BTreeSet::new(),
+            preempt_view: Arc::default(),
             reservations: Vec::new(),
             newly_allocated: Vec::new(),
             completed: Vec::new(),

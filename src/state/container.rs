@@ -22,6 +22,8 @@ pub struct RmContainer {
     pub acquired_ms: Option<i64>,
     /// The request entries this allocation satisfied, re-added if it is rescheduled.
     pub satisfied: Satisfied,
+    /// Index in its attempt's `preempt_view` while running (not reserved).
+    pub view_pos: u32,
 }
 
 impl RmContainer {

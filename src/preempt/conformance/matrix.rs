@@ -310,7 +310,6 @@ pub fn build(
         unallocated: Resource::ZERO,
         killable: Resource::ZERO,
         reservation: None,
-        containers: Vec::new(),
     };
     for (i, queue) in queues.iter_mut().enumerate() {
         if !queue.is_leaf() || i == 0 || input.apps[i] == 0 {
@@ -345,9 +344,6 @@ pub fn build(
             let live: Vec<ContainerSnap> = (0..n_live)
                 .map(|j| make(flags.set_am_container && j == 0))
                 .collect();
-            for j in 0..live.len() {
-                node.containers.push((k, j));
-            }
             queue.apps.push(k);
             apps.push(AppSnap {
                 id: k as u64,
@@ -355,7 +351,7 @@ pub fn build(
                 queue: i,
                 user: "user".to_string(),
                 priority: 0,
-                live,
+                live: std::sync::Arc::new(live),
                 reserved,
             });
             metas.push(AppMeta {

@@ -440,7 +440,6 @@ pub fn build(
             unallocated: n.resource,
             killable: Resource::ZERO,
             reservation: None,
-            containers: Vec::new(),
         });
         hosts.push(n.host.clone());
     }
@@ -609,7 +608,7 @@ pub fn build(
             queue: leaf,
             user: last.user.clone().unwrap_or_else(|| "user".to_string()),
             priority: last.priority,
-            live: Vec::new(),
+            live: Default::default(),
             reserved: Vec::new(),
         };
         let mut seq: i64 = 1;
@@ -637,8 +636,7 @@ pub fn build(
                     nodes[node].reservation = Some((idx, app.reserved.len() - 1));
                 } else {
                     nodes[node].unallocated -= c.resource;
-                    app.live.push(c);
-                    nodes[node].containers.push((idx, app.live.len() - 1));
+                    std::sync::Arc::make_mut(&mut app.live).push(c);
                 }
                 seq += 1;
             }
