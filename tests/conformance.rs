@@ -153,7 +153,7 @@ fn matrix_snapshots_match_every_derived_layout() {
                 let app = &snap.apps[k];
                 let meta = &scn.apps[k];
                 let ctx = format!("{ctx} {}", app.name);
-                assert_eq!(app.name, la["name"].as_str().unwrap(), "{ctx}: name");
+                assert_eq!(&*app.name, la["name"].as_str().unwrap(), "{ctx}: name");
                 assert_eq!(
                     app.id,
                     la["application_id"][1].as_u64().unwrap(),
@@ -367,7 +367,7 @@ fn matrix_with_resource_strings_by_hand() {
     assert_eq!(s.queues[1].partitions[0].max, r(100, 100));
     assert_eq!(s.queues[1].partitions[0].absolute_capacity, 0.5);
     assert_eq!(s.apps.len(), 2);
-    assert_eq!(s.apps[0].name, "appA");
+    assert_eq!(&*s.apps[0].name, "appA");
     assert_eq!(s.apps[0].live.len(), 10);
     assert!(s.apps[0].live.iter().all(|c| c.resource == r(1, 10)));
     assert!(s.apps[1].live.is_empty());
@@ -399,7 +399,7 @@ fn string_snapshot_reserved_container_by_hand() {
     assert_eq!(s.queues[0].partitions[0].absolute_capacity, 1.0);
     // app1: 90 live containers (45 on each node), ids 1..=90, #1 the AM.
     let app1 = &s.apps[0];
-    assert_eq!((app1.name.as_str(), app1.id, app1.queue), ("app1", 1, 1));
+    assert_eq!((&*app1.name, app1.id, app1.queue), ("app1", 1, 1));
     assert_eq!(app1.live.len(), 90);
     assert!(app1.reserved.is_empty());
     assert_eq!(app1.live.iter().filter(|c| c.is_am).count(), 1);
@@ -415,7 +415,7 @@ fn string_snapshot_reserved_container_by_hand() {
     assert!(!app2.reserved[0].is_am);
     // Nodes: "n1= res=50": default partition, 50 minus 45 + 1 live containers of <1, 1>.
     assert_eq!(scn.hosts, ["n1", "n2"]);
-    assert_eq!(s.nodes[0].name, "n1:1");
+    assert_eq!(&*s.nodes[0].name, "n1:1");
     assert_eq!(s.nodes[0].partition, 0);
     assert_eq!(s.nodes[0].unallocated, r(4, 1 - 46));
     assert_eq!(s.nodes[1].unallocated, r(5, 1 - 45));

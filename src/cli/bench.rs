@@ -73,6 +73,9 @@ pub enum Bench {
         apps: usize,
         #[arg(long, default_value_t = 20)]
         rounds: usize,
+        /// Rounds run first and not counted (caches and allocator warm, as a JVM's JIT is).
+        #[arg(long, default_value_t = 5)]
+        warmup: usize,
         #[arg(long)]
         json: bool,
     },
@@ -106,8 +109,9 @@ pub fn run(bench: Bench) -> std::process::ExitCode {
             queues,
             apps,
             rounds,
+            warmup,
             json,
-        } => preemption(nodes, containers, queues, apps, rounds, json),
+        } => preemption(nodes, containers, queues, apps, rounds, warmup, json),
         Bench::Memory {
             nodes,
             containers,
@@ -350,6 +354,7 @@ fn preemption(
     queues: usize,
     apps: usize,
     rounds: usize,
+    warmup: usize,
     json: bool,
 ) {
     use capsched::preempt::policy::PreemptionPolicy;
@@ -414,7 +419,7 @@ fn preemption(
     let mut totals = Vec::with_capacity(rounds);
     let mut snapshots = Vec::with_capacity(rounds);
     let mut selected = 0;
-    for _ in 0..rounds.max(1) {
+    for round in 0..warmup + rounds.max(1) {
         // A fresh policy each round: every round selects and marks, as YARN's first does.
         let mut policy = PreemptionPolicy::new(settings.clone());
         let t = Instant::now();
@@ -424,8 +429,10 @@ fn preemption(
         let total = t.elapsed().as_secs_f64() * 1e3;
         drop(snap);
         selected = events.len();
-        totals.push(total);
-        snapshots.push(s);
+        if round >= warmup {
+            totals.push(total);
+            snapshots.push(s);
+        }
     }
     let median = |v: &mut Vec<f64>| {
         v.sort_by(f64::total_cmp);
@@ -441,7 +448,7 @@ fn preemption(
         println!(
             "{}",
             json!({"bench": "preemption", "nodes": nodes, "containers": running, "queues": queues,
-                   "apps": apps, "rounds": rounds, "median_ms": median_ms, "min_ms": min, "max_ms": max,
+                   "apps": apps, "rounds": rounds, "warmup_rounds": warmup, "median_ms": median_ms, "min_ms": min, "max_ms": max,
                    "snapshot_median_ms": snapshot_ms, "containers_selected": selected})
         );
     } else {

@@ -80,6 +80,9 @@ pub fn deduct_selected(
     cluster: Resource,
     selected: &BTreeSet<u64>,
 ) {
+    if selected.is_empty() {
+        return;
+    }
     for app in &snap.apps {
         for c in app.live.iter().chain(&app.reserved) {
             if !selected.contains(&c.id) {
@@ -119,8 +122,10 @@ pub fn select(
             continue;
         }
         // 1. Containers placed on a labelled node for a default-partition ask, newest first.
+        // (Only labelled partitions have such containers: skip the scan without any.)
         let mut ignore_exclusivity: Vec<(u64, i64, usize, usize)> = Vec::new();
-        for &a in &queue.apps {
+        let labelled = snap.partitions.len() > 1;
+        for &a in queue.apps.iter().filter(|_| labelled) {
             for (i, c) in snap.apps[a].live.iter().enumerate() {
                 if c.ignore_exclusivity && to_obtain.contains_key(&c.partition) {
                     ignore_exclusivity.push((snap.apps[a].id, c.sequence, a, i));

@@ -239,7 +239,7 @@ mod tests {
                 .into();
             apps.push(AppSnap {
                 id: i as u64,
-                name: format!("app{i}"),
+                name: format!("app{i}").into(),
                 queue: i + 1,
                 user: "u".into(),
                 priority: 0,

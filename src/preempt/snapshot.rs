@@ -85,7 +85,7 @@ pub struct AppSnap {
     /// The host-visible application (attempt) id.
     pub id: u64,
     /// A name for reports (`appA`, `app1`, `application_…`).
-    pub name: String,
+    pub name: Arc<str>,
     pub queue: usize,
     pub user: String,
     pub priority: i32,
@@ -97,7 +97,7 @@ pub struct AppSnap {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct NodeSnap {
-    pub name: String,
+    pub name: Arc<str>,
     pub partition: usize,
     pub unallocated: Resource,
     pub killable: Resource,

@@ -211,7 +211,7 @@ impl CapacityScheduler {
             let host = self
                 .nodes
                 .get(c.node)
-                .map(|n| n.host.clone())
+                .map(|n| n.host.to_string())
                 .unwrap_or_default();
             allocated.push(AllocatedContainer {
                 id,

@@ -141,6 +141,7 @@ impl CapacityScheduler {
             at = self.tree.parent(q);
         }
         let id = self.apps.insert(SchedulerApp {
+            name: application_id.to_string().into(),
             application_id,
             queue: leaf,
             user: sub.user.clone(),

@@ -62,7 +62,7 @@ impl CapacityScheduler {
         let host_name = self.names.intern(&spec.host);
         let rack_name = self.names.intern(&spec.rack);
         let id = self.nodes.insert(SchedulerNode {
-            host: spec.host.clone(),
+            host: spec.host.as_str().into(),
             rack: spec.rack.clone(),
             host_name,
             rack_name,
@@ -169,7 +169,7 @@ impl CapacityScheduler {
             );
         }
         let n = self.nodes.remove(node).expect("checked above");
-        self.node_by_host.remove(&n.host);
+        self.node_by_host.remove(&*n.host);
         if let Some(size) = self.rack_sizes.get_mut(&n.rack_name) {
             *size -= 1;
             if *size == 0 {

@@ -2,7 +2,6 @@
 //! round's events after re-checking each against the current state (propose, then commit: a
 //! container released meanwhile is skipped, never counted twice).
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::containers::Completion;
@@ -73,25 +72,26 @@ impl CapacityScheduler {
         let cluster = tree.cluster_resource();
         // Nodes by slab slot (a container's `node` is its node's slot); a free slot is an
         // empty node with nothing on it.
-        let slots = self
-            .nodes
-            .iter()
-            .map(|(id, _)| id.index() + 1)
-            .max()
-            .unwrap_or(0);
-        let mut nodes: Vec<NodeSnap> = (0..slots)
-            .map(|_| NodeSnap {
-                name: String::new(),
+        // (The slab iterates in slot order.)
+        let mut nodes: Vec<NodeSnap> = Vec::with_capacity(self.nodes.len());
+        let empty: Arc<str> = Arc::from("");
+        for (id, n) in self.nodes.iter() {
+            while nodes.len() < id.index() {
+                nodes.push(NodeSnap {
+                    name: Arc::clone(&empty),
+                    partition: 0,
+                    unallocated: Resource::ZERO,
+                    killable: Resource::ZERO,
+                    reservation: None,
+                });
+            }
+            nodes.push(NodeSnap {
+                name: Arc::clone(&n.host),
                 partition: 0,
-                unallocated: Resource::ZERO,
+                unallocated: n.unallocated(),
                 killable: Resource::ZERO,
                 reservation: None,
-            })
-            .collect();
-        for (id, n) in self.nodes.iter() {
-            let node = &mut nodes[id.index()];
-            node.name = n.host.clone();
-            node.unallocated = n.unallocated();
+            });
         }
         let mut apps: Vec<AppSnap> = Vec::new();
         let mut queues: Vec<QueueSnap> = Vec::with_capacity(tree.len());
@@ -102,14 +102,18 @@ impl CapacityScheduler {
             if let Some(lr) = self.leaf(q) {
                 // getTotalPendingResourcesConsideringUserLimit: each user's demand is capped at
                 // what its user limit still allows, apps served in queue order.
-                let mut room: HashMap<usize, Resource> = HashMap::new();
+                // (By user slot: slots are small and dense.)
+                let mut room: Vec<Option<Resource>> = Vec::new();
                 // The queue-wide limit once per leaf; each user's is it times the user's weight.
                 let inputs = self.limit_inputs(q);
                 let queue_limit = self.queue_user_limit(q);
                 for &(_, _, app) in &lr.active {
                     let a = &self.apps[app];
                     let t = a.attempt.as_ref().expect("active apps have an attempt");
-                    let left = *room.entry(a.user_slot).or_insert_with(|| {
+                    if room.len() <= a.user_slot {
+                        room.resize(a.user_slot + 1, None);
+                    }
+                    let left = *room[a.user_slot].get_or_insert_with(|| {
                         let user = lr.users.by_slot(a.user_slot);
                         let used = user.map(|u| u.used).unwrap_or_default();
                         let weight = user
@@ -125,7 +129,7 @@ impl CapacityScheduler {
                     );
                     with_sum += with;
                     without_sum += without;
-                    room.insert(a.user_slot, (left - with).non_negative());
+                    room[a.user_slot] = Some((left - with).non_negative());
                     let idx = apps.len();
                     let mut reserved = Vec::with_capacity(t.reservations.len());
                     for &cid in &t.reservations {
@@ -139,7 +143,7 @@ impl CapacityScheduler {
                     let live = Arc::clone(&t.preempt_view);
                     apps.push(AppSnap {
                         id: app.as_u64(),
-                        name: a.application_id.to_string(),
+                        name: Arc::clone(&a.name),
                         queue: q,
                         user: a.user.clone(),
                         priority: a.priority,

@@ -102,6 +102,8 @@ impl Attempt {
 #[derive(Debug, Clone)]
 pub struct SchedulerApp {
     pub application_id: ApplicationId,
+    /// `application_id` as YARN prints it, made once (reports and preemption snapshots).
+    pub name: Arc<str>,
     pub queue: QueueId,
     pub user: String,
     /// Application priority (higher = more important).

@@ -305,7 +305,7 @@ pub fn build(
     let mut apps: Vec<AppSnap> = Vec::new();
     let mut metas: Vec<AppMeta> = Vec::new();
     let mut node = NodeSnap {
-        name: "mock-node:0".to_string(),
+        name: "mock-node:0".into(),
         partition: 0,
         unallocated: Resource::ZERO,
         killable: Resource::ZERO,
@@ -347,7 +347,7 @@ pub fn build(
             queue.apps.push(k);
             apps.push(AppSnap {
                 id: k as u64,
-                name: app_name(k),
+                name: app_name(k).into(),
                 queue: i,
                 user: "user".to_string(),
                 priority: 0,

@@ -42,7 +42,7 @@ impl Scenario {
         if let Some(&i) = self.aliases.get(key) {
             return Some(i);
         }
-        self.snapshot.apps.iter().position(|a| a.name == key)
+        self.snapshot.apps.iter().position(|a| &*a.name == key)
     }
 
     /// The container an event names, looked up in the event's app (live first, then reserved).
@@ -75,7 +75,7 @@ impl Scenario {
                     .snapshot
                     .apps
                     .get(*app)
-                    .map(|a| a.name.as_str())
+                    .map(|a| &*a.name)
                     .unwrap_or("<unknown app>");
                 format!("{kind:?} {name}×{n}")
             })

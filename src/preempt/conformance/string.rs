@@ -435,7 +435,7 @@ pub fn build(
             )
         })?;
         nodes.push(NodeSnap {
-            name: format!("{}:1", n.host),
+            name: format!("{}:1", n.host).into(),
             partition,
             unallocated: n.resource,
             killable: Resource::ZERO,
@@ -604,7 +604,7 @@ pub fn build(
             .ok_or_else(|| format!("appsConfig: app{k}: no container group"))?;
         let mut app = AppSnap {
             id: k as u64,
-            name: format!("app{k}"),
+            name: format!("app{k}").into(),
             queue: leaf,
             user: last.user.clone().unwrap_or_else(|| "user".to_string()),
             priority: last.priority,
