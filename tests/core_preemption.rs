@@ -191,3 +191,34 @@ fn events_about_vanished_containers_are_skipped() {
         "only live containers are subtracted"
     );
 }
+
+#[test]
+fn a_snapshot_is_unchanged_by_later_events() {
+    // The monitor thread computes on a snapshot after releasing the scheduler: events that
+    // happen meanwhile must not show through (the containers are shared copy-on-write).
+    let (mut c, app1, _app2) = a_fills_then_b_asks();
+    let snap = c.cs.preemption_snapshot();
+    let live_before: usize = snap.apps.iter().map(|a| a.live.len()).sum();
+    assert_eq!(live_before, 16, "App1's AM and 15 tasks");
+    let victim = ContainerId::from_u64(snap.apps[0].live[3].id);
+    c.allocate(app1, vec![], vec![victim]);
+    assert!(c.cs.container(victim).is_none());
+    let live_after: usize = snap.apps.iter().map(|a| a.live.len()).sum();
+    assert_eq!(
+        live_after, 16,
+        "the snapshot still shows the released container"
+    );
+    assert!(snap.apps[0].live.iter().any(|x| x.id == victim.as_u64()));
+    // A new snapshot shows the change, and every container's node is its node's index.
+    let fresh = c.cs.preemption_snapshot();
+    assert_eq!(fresh.apps[0].live.len(), 15);
+    assert!(!fresh.apps[0].live.iter().any(|x| x.id == victim.as_u64()));
+    for x in fresh.apps[0].live.iter() {
+        let id = ContainerId::from_u64(x.id);
+        let node = c.cs.container(id).unwrap().node;
+        assert_eq!(
+            &*fresh.nodes[x.node].name,
+            c.cs.node(node).unwrap().host.as_ref()
+        );
+    }
+}
