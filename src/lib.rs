@@ -9,6 +9,7 @@
 pub mod alloc;
 pub mod config;
 pub mod ids;
+pub mod opportunistic;
 pub mod preempt;
 pub mod report;
 pub mod resource;

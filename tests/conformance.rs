@@ -777,12 +777,24 @@ fn fail_message(v: &Vector) -> String {
 
 #[test]
 fn runner_reports_wrong_expectations() {
-    // Opportunistic vectors are skipped with the agreed reason.
+    // Opportunistic vectors run through the node-queue load monitor, and can fail.
     let v = vector("testQueueLengthSort");
     assert_eq!(v.section, Section::Opportunistic);
+    assert_eq!(run_vector(&v).outcome, Outcome::Pass);
+    let v = mutated(
+        "testQueueLengthSort",
+        &["steps", "3", "expect_sorted"],
+        json!(["h3:3", "h2:2", "h1:1", "h4:4"]),
+    );
+    assert!(fail_message(&v).starts_with("step 3: expected sorted"));
+    let v = mutated(
+        "testContainerQueuingLimit",
+        &["steps", "1", "expect", "maxQueueLength"],
+        json!(11),
+    );
     assert_eq!(
-        run_vector(&v).outcome,
-        Outcome::Skip("opportunistic allocation not implemented yet".into())
+        fail_message(&v),
+        "step 1: expected maxQueueLength 11 got 10"
     );
 
     // A wrong container order in the unit vector.
@@ -902,7 +914,7 @@ fn all_non_partition_vectors_pass() {
     let f = file();
     let failures: Vec<String> = f
         .vectors()
-        .filter(|v| v.section != Section::Opportunistic && !is_partition_vector(v))
+        .filter(|v| !is_partition_vector(v))
         .map(run_vector)
         .filter(|r| r.outcome != Outcome::Pass)
         .map(|r| r.to_string())
@@ -910,8 +922,8 @@ fn all_non_partition_vectors_pass() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// The partition (node-label) vectors; together with the test above, every non-opportunistic
-/// vector.
+/// The partition (node-label) vectors; together with the test above, every vector in the
+/// file (the opportunistic ones included).
 #[test]
 fn all_partition_vectors_pass() {
     let f = file();
@@ -966,12 +978,7 @@ fn command_prints_one_line_per_vector_and_a_summary() {
         }
     }
     for id in ["testContainerQueuingLimit", "testQueueLengthSort"] {
-        assert!(
-            lines.contains(
-                &format!("SKIP {id}: opportunistic allocation not implemented yet").as_str()
-            ),
-            "{out}"
-        );
+        assert!(lines.contains(&format!("PASS {id}").as_str()), "{out}");
     }
     assert_eq!(
         lines.last().unwrap(),
@@ -994,14 +1001,14 @@ fn command_rejects_unreadable_and_malformed_files() {
     let (code, _, err) = capsched(&["conformance", missing.to_str().unwrap()]);
     assert_eq!(code, 1);
     assert!(err.contains("cannot read"), "{err}");
-    // A file with only opportunistic vectors: all skipped, exit 0.
-    let ok = dir.join("opportunistic.json");
-    std::fs::write(&ok, "{\"opportunistic_vectors\": [{\"id\": \"o1\"}]}").unwrap();
-    let (code, out, _) = capsched(&["conformance", ok.to_str().unwrap()]);
-    assert_eq!(code, 0);
+    // An opportunistic vector with nothing to check is a harness error, not a pass.
+    let empty = dir.join("opportunistic.json");
+    std::fs::write(&empty, "{\"opportunistic_vectors\": [{\"id\": \"o1\"}]}").unwrap();
+    let (code, out, _) = capsched(&["conformance", empty.to_str().unwrap()]);
+    assert_eq!(code, 1);
     assert_eq!(
         out,
-        "SKIP o1: opportunistic allocation not implemented yet\n0 passed, 0 failed, 1 skipped\n"
+        "FAIL o1: harness error: opportunistic vector without steps\n0 passed, 1 failed, 0 skipped\n"
     );
     // No file at all is a usage error.
     let (code, _, _) = capsched(&["conformance"]);

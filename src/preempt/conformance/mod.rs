@@ -10,10 +10,13 @@
 //!   snapshot builder.
 //! * [`scenario`] — a built snapshot with the names and figures the expectations refer to.
 //! * [`run`] — drives the policy as each test does and reports `PASS` / `FAIL` / `SKIP`.
+//! * [`opportunistic`] — the file's `TestNodeQueueLoadMonitor` vectors, through
+//!   [`NodeQueueLoadMonitor`](crate::opportunistic::load_monitor::NodeQueueLoadMonitor).
 //!
 //! Used by `capsched conformance FILE…` and by `tests/conformance.rs`.
 
 pub mod matrix;
+pub mod opportunistic;
 pub mod run;
 pub mod scenario;
 pub mod setup;

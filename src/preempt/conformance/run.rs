@@ -41,9 +41,6 @@ use crate::preempt::policy::{PreemptionEvent, PreemptionEventKind, PreemptionPol
 use crate::preempt::snapshot::ContainerSnap;
 use crate::resource::Resource;
 
-/// Reason given for the opportunistic vectors.
-pub const OPPORTUNISTIC_SKIP: &str = "opportunistic allocation not implemented yet";
-
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
     Pass,
@@ -59,16 +56,6 @@ pub struct VectorResult {
     /// `not checked: …` (assertions the policy gives no access to) and `not represented: …`
     /// (input the snapshot types cannot carry); they do not change the outcome.
     pub notes: Vec<String>,
-}
-
-impl VectorResult {
-    fn new(id: &str, outcome: Outcome) -> Self {
-        VectorResult {
-            id: id.to_string(),
-            outcome,
-            notes: Vec::new(),
-        }
-    }
 }
 
 impl fmt::Display for VectorResult {
@@ -133,9 +120,6 @@ pub fn run_file(path: &Path) -> Result<Vec<VectorResult>, String> {
 
 /// Runs one vector.
 pub fn run_vector(v: &Vector) -> VectorResult {
-    if v.section == Section::Opportunistic {
-        return VectorResult::new(&v.id, Outcome::Skip(OPPORTUNISTIC_SKIP.to_string()));
-    }
     let mut ctx = Ctx::default();
     let ran = catch_unwind(AssertUnwindSafe(|| dispatch(v, &mut ctx)));
     let outcome = match ran {
@@ -182,6 +166,12 @@ impl Ctx {
 }
 
 fn dispatch(v: &Vector, ctx: &mut Ctx) -> Result<(), String> {
+    if v.section == Section::Opportunistic {
+        for f in super::opportunistic::run(v)? {
+            ctx.fail("", f);
+        }
+        return Ok(());
+    }
     match v.harness.as_deref() {
         Some("unit") => run_unit(v, ctx),
         Some("matrix") | Some("matrix_with_resource_strings") => run_harness(v, ctx, true),

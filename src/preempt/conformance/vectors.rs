@@ -19,7 +19,7 @@ pub enum Section {
     MatrixAndUnit,
     /// `string_vectors` (harness B).
     String,
-    /// `opportunistic_vectors` (not preemption; reported as skipped).
+    /// `opportunistic_vectors` (the node-queue load monitor, spec O4–O5).
     Opportunistic,
 }
 
@@ -136,6 +136,17 @@ pub struct Vector {
     pub resource_calculator: Option<String>,
     #[serde(default)]
     pub note: Option<String>,
+
+    // ---- opportunistic (NodeQueueLoadMonitor) -----------------------------------------
+    /// `QUEUE_LENGTH`, `QUEUE_WAIT_TIME`, `QUEUE_LENGTH_THEN_RESOURCES`.
+    #[serde(default)]
+    pub comparator: Option<String>,
+    /// The opportunistic queue capacity every node reports.
+    #[serde(default)]
+    pub node_queue_capacity_default: Option<i32>,
+    /// The estimated wait time every node reports.
+    #[serde(default)]
+    pub wait_time_reported: Option<i32>,
 }
 
 /// Harness A's integer matrix: `row[column]`, column 0 is root, then depth-first pre-order.
