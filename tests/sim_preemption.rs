@@ -139,3 +139,47 @@ fn yarns_default_pace_is_slower_but_still_helps() {
         "q2 held {q2_at_200s} GB at 200 s"
     );
 }
+
+/// The operator's view: `capsched simulate --scenario preemption --preemption on|off`.
+#[test]
+fn the_cli_runs_the_scenario_both_ways() {
+    let dir = std::env::temp_dir().join(format!("capsched-sim-pre-{}", std::process::id()));
+    let run = |mode: &str| {
+        let out = dir.join(mode);
+        let r = std::process::Command::new(env!("CARGO_BIN_EXE_capsched"))
+            .args(["simulate", "--scenario", "preemption", "--preemption", mode])
+            .arg("--output")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+        let summary: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap())
+                .unwrap();
+        // jobruntime.csv: JobID,real_start_time,real_end_time,simulate_start_time,simulate_end_time
+        let runtime = std::fs::read_to_string(out.join("jobruntime.csv")).unwrap();
+        let app2_end: i64 = runtime
+            .lines()
+            .find(|l| l.starts_with("app2,"))
+            .and_then(|l| l.rsplit(',').next())
+            .and_then(|v| v.parse().ok())
+            .expect("app2 finished");
+        (
+            String::from_utf8_lossy(&r.stdout).to_string(),
+            summary,
+            app2_end,
+        )
+    };
+    let (text_on, on, t3_on) = run("on");
+    let (text_off, off, t3_off) = run("off");
+    assert_eq!(on["preemption"]["enabled"], true);
+    assert_eq!(on["preemption"]["containers_preempted"], 50);
+    assert!(
+        text_on.contains("preemption: ") && text_on.contains("50 preempted, 0 AM restarts"),
+        "{text_on}"
+    );
+    assert_eq!(off["preemption"]["enabled"], false);
+    assert!(!text_off.contains("preemption: "), "{text_off}");
+    assert!(t3_on < t3_off, "T3' = {t3_on} ms, T3 = {t3_off} ms");
+    std::fs::remove_dir_all(&dir).ok();
+}
