@@ -222,3 +222,80 @@ fn a_snapshot_is_unchanged_by_later_events() {
         );
     }
 }
+
+#[test]
+fn pending_with_and_without_reserved_each_use_the_users_full_headroom() {
+    // LeafQueue.getTotalPendingResourcesConsideringUserLimit is called twice, each call with
+    // its own per-user headroom. Bob holds a 4 GB reservation in b (counted in his usage),
+    // so his headroom is 8 − 4 = 4 GB. App2's pending is its reserved ask, app3's a fresh one.
+    let (mut c, _app1, app2) = a_fills_then_b_asks_big();
+    let app3 = c.unmanaged_app("b", "bob");
+    c.ask(app3, 1, 4 * GB, 1);
+    let snap = c.cs.preemption_snapshot();
+    let b = snap.queues.iter().position(|q| q.path == "root.b").unwrap();
+    let part = &snap.queues[b].partitions[0];
+    assert_eq!(part.reserved.memory_mb(), 4 * GB);
+    // With reserved: app2 takes the 4 GB of headroom, app3 gets none.
+    assert_eq!(part.pending.memory_mb(), 4 * GB);
+    // Without: app2 has nothing left to ask beyond its reservation, so app3 gets the 4 GB.
+    assert_eq!(part.pending_deduct_reserved.memory_mb(), 4 * GB);
+    let _ = app2;
+}
+
+/// Two 8 GB nodes; App1 holds 6 GB on each. App2 (unmanaged, bob) asks for one 4 GB
+/// container: b's limit (16 − 12 GB) lets it in, but no node has room, so it is reserved.
+/// (YARN reserves only when the queue could take the container: with less headroom than
+/// that, continue-looking skips the node instead.)
+fn a_fills_then_b_asks_big() -> (Cluster, capsched::ids::AppId, capsched::ids::AppId) {
+    let mut c = Cluster::new(TWO_HALVES);
+    let n0 = c.node("h0", "/r", 8 * GB, 8);
+    let n1 = c.node("h1", "/r", 8 * GB, 8);
+    let app1 = c.app("a", "alice", GB);
+    c.heartbeat(n0);
+    c.ask(app1, 1, GB, 11);
+    while c.queue_used_mb("a") < 12 * GB {
+        c.heartbeat(n1);
+        c.heartbeat(n0);
+    }
+    for n in [n0, n1] {
+        assert_eq!(c.cs.node(n).unwrap().unallocated().memory_mb(), 2 * GB);
+    }
+    let app2 = c.unmanaged_app("b", "bob");
+    c.ask(app2, 1, 4 * GB, 1);
+    c.heartbeat(n0);
+    let b = c.cs.queue_tree().find("root.b").unwrap();
+    assert_eq!(c.cs.queue_reserved(b).memory_mb(), 4 * GB);
+    (c, app1, app2)
+}
+
+#[test]
+fn a_fair_queue_gives_up_its_heaviest_app_first() {
+    // FifoCandidatesSelector walks the leaf's ordering policy backwards
+    // (`getPreemptionIterator`): under the fair policy that is the most-used app first, not
+    // the most recently submitted.
+    let mut c = Cluster::new(&format!(
+        "{TWO_HALVES}yarn.scheduler.capacity.root.a.ordering-policy=fair\n"
+    ));
+    let n = c.node("h0", "/r", 16 * GB, 16);
+    let heavy = c.unmanaged_app("a", "alice");
+    c.ask(heavy, 1, GB, 12);
+    for _ in 0..12 {
+        c.heartbeat(n);
+    }
+    let light = c.unmanaged_app("a", "carol");
+    c.ask(light, 1, GB, 4);
+    for _ in 0..4 {
+        c.heartbeat(n);
+    }
+    assert_eq!(c.queue_used_mb("a"), 16 * GB);
+    assert_eq!(c.user_used_mb("a", "carol"), 4 * GB);
+    let b = c.unmanaged_app("b", "bob");
+    c.ask(b, 1, GB, 8);
+    let mut policy = PreemptionPolicy::new(c.cs.configuration().preemption().clone());
+    let events = policy.edit_schedule(&c.cs.preemption_snapshot(), c.now);
+    assert!(!events.is_empty());
+    for e in &events {
+        let id = ContainerId::from_u64(e.container);
+        assert_eq!(c.cs.container(id).unwrap().app, heavy, "{events:?}");
+    }
+}

@@ -316,7 +316,7 @@ impl CapacityScheduler {
     /// The fair policy's order of the leaf's active applications (`None` for FIFO, whose
     /// order is the active list's own): ascending usage (size-weighted if configured), then
     /// submission time, then apps with demand first, then application id.
-    fn fair_application_order(&self, q: QueueId) -> Option<SmallVec<[AppId; 32]>> {
+    pub(crate) fn fair_application_order(&self, q: QueueId) -> Option<SmallVec<[AppId; 32]>> {
         use crate::config::AppOrderingPolicy;
         let Some(AppOrderingPolicy::Fair { size_based_weight }) =
             self.tree.conf(q).leaf.as_ref().map(|l| &l.ordering_policy)

@@ -100,36 +100,47 @@ impl CapacityScheduler {
             let mut leaf_apps = Vec::new();
             let (mut with_sum, mut without_sum) = (Resource::ZERO, Resource::ZERO);
             if let Some(lr) = self.leaf(q) {
-                // getTotalPendingResourcesConsideringUserLimit: each user's demand is capped at
-                // what its user limit still allows, apps served in queue order.
-                // (By user slot: slots are small and dense.)
-                let mut room: Vec<Option<Resource>> = Vec::new();
+                // getTotalPendingResourcesConsideringUserLimit, called twice by YARN (with and
+                // without reserved deducted), each call with its own per-user headroom: a
+                // user's demand is capped at what its user limit still allows, apps taken in
+                // the leaf's ordering-policy order. (Headroom by user slot: small and dense.)
+                let mut room_with: Vec<Option<Resource>> = Vec::new();
+                let mut room_without: Vec<Option<Resource>> = Vec::new();
                 // The queue-wide limit once per leaf; each user's is it times the user's weight.
                 let inputs = self.limit_inputs(q);
                 let queue_limit = self.queue_user_limit(q);
-                for &(_, _, app) in &lr.active {
+                // The policy walks this order backwards (`getPreemptionIterator`), so it must
+                // be the leaf's own: FIFO's active list, or the fair policy's order.
+                let order: Vec<AppId> = match self.fair_application_order(q) {
+                    Some(fair) => fair.to_vec(),
+                    None => lr.active.iter().map(|e| e.2).collect(),
+                };
+                for app in order {
                     let a = &self.apps[app];
                     let t = a.attempt.as_ref().expect("active apps have an attempt");
-                    if room.len() <= a.user_slot {
-                        room.resize(a.user_slot + 1, None);
+                    let slot = a.user_slot;
+                    if room_with.len() <= slot {
+                        room_with.resize(slot + 1, None);
+                        room_without.resize(slot + 1, None);
                     }
-                    let left = *room[a.user_slot].get_or_insert_with(|| {
-                        let user = lr.users.by_slot(a.user_slot);
+                    let headroom = || {
+                        let user = lr.users.by_slot(slot);
                         let used = user.map(|u| u.used).unwrap_or_default();
                         let weight = user
                             .map(|u| u.weight)
                             .unwrap_or_else(|| self.user_weight(q, &a.user));
                         let limit = UsersManager::user_limit(&inputs, queue_limit, weight);
                         (limit - used).non_negative()
-                    });
-                    let with = Resource::component_min(t.requests.pending(), left).non_negative();
-                    let without = Resource::component_min(
-                        (t.requests.pending() - t.reserved).non_negative(),
-                        left,
-                    );
+                    };
+                    let left = *room_with[slot].get_or_insert_with(headroom);
+                    let with = Resource::component_min(t.requests.pending().non_negative(), left);
+                    room_with[slot] = Some(left - with);
+                    let left = *room_without[slot].get_or_insert_with(headroom);
+                    let pending = (t.requests.pending() - t.reserved).non_negative();
+                    let without = Resource::component_min(pending, left);
+                    room_without[slot] = Some(left - without);
                     with_sum += with;
                     without_sum += without;
-                    room[a.user_slot] = Some((left - with).non_negative());
                     let idx = apps.len();
                     let mut reserved = Vec::with_capacity(t.reservations.len());
                     for &cid in &t.reservations {
