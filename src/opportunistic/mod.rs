@@ -1,5 +1,7 @@
 //! Opportunistic containers (spec part O). So far: the RM's node-queue load monitor and the
-//! queue limit it sends to NodeManagers; allocation comes with the opportunistic issue.
+//! queue limit it sends to NodeManagers (O4–O5), and the NodeManager's container queue (O6)
+//! as a component hosts and the simulator can run per node. Allocation comes next.
 
 pub mod load_monitor;
+pub mod node_queue;
 pub mod queue_limit;

@@ -1,0 +1,389 @@
+//! The NodeManager's `ContainerScheduler` (spec O6) as a reusable, deterministic component:
+//! what a node does with the containers the RM sends it. A guaranteed container starts as
+//! soon as it fits, killing running opportunistic containers newest-first to make room; an
+//! opportunistic one starts if it fits, else waits in a FIFO queue up to the queue capacity,
+//! else is rejected. Kills are two-phase, as on a real node: a container being killed keeps
+//! its resources until the host reports it gone with [`NodeContainerScheduler::completed`].
+
+use std::collections::VecDeque;
+
+use crate::resource::Resource;
+use crate::scheduler::types::ExecutionType;
+
+/// `ContainerExitStatus.KILLED_BY_CONTAINER_SCHEDULER`.
+pub const KILLED_BY_CONTAINER_SCHEDULER: i32 = -108;
+pub const DIAG_QUEUE_FULL: &str = "Opportunistic container queue is full";
+pub const DIAG_MAKE_ROOM: &str = "Container Killed to make room for Guaranteed Container";
+pub const DIAG_DEQUEUED: &str = "Container De-queued to meet NM queuing limits";
+
+/// `yarn.nodemanager.opportunistic-containers-queue-policy`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum QueuePolicy {
+    #[default]
+    ByQueueLength,
+    ByResources,
+}
+
+/// What the node did; the host acts on each (start the process, kill it, tell the AM).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NodeEvent<C> {
+    Started(C),
+    /// Kill (or reject) with [`KILLED_BY_CONTAINER_SCHEDULER`]. A running container keeps its
+    /// resources until [`NodeContainerScheduler::completed`]; a queued or rejected one never
+    /// had any.
+    Killed {
+        id: C,
+        diagnostics: &'static str,
+    },
+}
+
+/// The opportunistic part of a node's heartbeat (`OpportunisticContainersStatus`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct NodeQueueReport {
+    pub queued_opportunistic: i32,
+    /// Queued guaranteed plus queued opportunistic.
+    pub wait_queue_length: i32,
+    pub running_opportunistic: i32,
+    pub opportunistic_resource: Resource,
+    pub queue_capacity: i32,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Entry<C> {
+    id: C,
+    resource: Resource,
+    execution: ExecutionType,
+    killing: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct NodeContainerScheduler<C: Copy + PartialEq> {
+    /// The node's resources for containers.
+    capability: Resource,
+    /// `yarn.nodemanager.opportunistic-containers-max-queue-length`.
+    queue_capacity: i32,
+    policy: QueuePolicy,
+    queued_guaranteed: VecDeque<Entry<C>>,
+    queued_opportunistic: VecDeque<Entry<C>>,
+    /// In start order.
+    running: Vec<Entry<C>>,
+    /// Resources of the running containers (those being killed included).
+    allocated: Resource,
+}
+
+impl<C: Copy + PartialEq> NodeContainerScheduler<C> {
+    pub fn new(capability: Resource, queue_capacity: i32, policy: QueuePolicy) -> Self {
+        NodeContainerScheduler {
+            capability,
+            queue_capacity,
+            policy,
+            queued_guaranteed: VecDeque::new(),
+            queued_opportunistic: VecDeque::new(),
+            running: Vec::new(),
+            allocated: Resource::ZERO,
+        }
+    }
+
+    pub fn allocated(&self) -> Resource {
+        self.allocated
+    }
+
+    /// The queue capacity reported to the RM: `BY_RESOURCES` reports 0.
+    fn reported_capacity(&self) -> i32 {
+        match self.policy {
+            QueuePolicy::ByQueueLength => self.queue_capacity,
+            QueuePolicy::ByResources => 0,
+        }
+    }
+
+    /// A container the RM allocated here arrives.
+    pub fn schedule(
+        &mut self,
+        id: C,
+        resource: Resource,
+        execution: ExecutionType,
+    ) -> Vec<NodeEvent<C>> {
+        let mut events = Vec::new();
+        let entry = Entry {
+            id,
+            resource,
+            execution,
+            killing: false,
+        };
+        match execution {
+            ExecutionType::Guaranteed => {
+                self.queued_guaranteed.push_back(entry);
+                self.start_pending(&mut events);
+                if self.queued_guaranteed.iter().any(|e| e.id == id) {
+                    self.reclaim_for(id, &mut events);
+                }
+            }
+            ExecutionType::Opportunistic => {
+                self.start_pending(&mut events);
+                if self.may_queue(&resource) {
+                    self.queued_opportunistic.push_back(entry);
+                } else {
+                    events.push(NodeEvent::Killed {
+                        id,
+                        diagnostics: DIAG_QUEUE_FULL,
+                    });
+                }
+                self.start_pending(&mut events);
+            }
+        }
+        events
+    }
+
+    /// A container ended (finished, or killed and now gone): its resources come back and
+    /// queued containers start. Unknown ids are ignored.
+    pub fn completed(&mut self, id: C) -> Vec<NodeEvent<C>> {
+        let mut events = Vec::new();
+        self.queued_guaranteed.retain(|e| e.id != id);
+        self.queued_opportunistic.retain(|e| e.id != id);
+        if let Some(i) = self.running.iter().position(|e| e.id == id) {
+            let e = self.running.remove(i);
+            self.allocated -= e.resource;
+            self.start_pending(&mut events);
+        }
+        events
+    }
+
+    /// Sheds queued opportunistic containers above the RM's `maxQueueLength` (O5): the first
+    /// `limit` stay (the oldest work survives), the rest are killed. −1 means no limit.
+    pub fn shed_to(&mut self, limit: i32) -> Vec<NodeEvent<C>> {
+        if limit < 0 || self.queued_opportunistic.len() <= limit as usize {
+            return Vec::new();
+        }
+        self.queued_opportunistic
+            .split_off(limit as usize)
+            .into_iter()
+            .map(|e| NodeEvent::Killed {
+                id: e.id,
+                diagnostics: DIAG_DEQUEUED,
+            })
+            .collect()
+    }
+
+    pub fn report(&self) -> NodeQueueReport {
+        let running_opp = self
+            .running
+            .iter()
+            .filter(|e| e.execution == ExecutionType::Opportunistic);
+        NodeQueueReport {
+            queued_opportunistic: self.queued_opportunistic.len() as i32,
+            wait_queue_length: (self.queued_guaranteed.len() + self.queued_opportunistic.len())
+                as i32,
+            running_opportunistic: running_opp.clone().count() as i32,
+            opportunistic_resource: running_opp.map(|e| e.resource).sum(),
+            queue_capacity: self.reported_capacity(),
+        }
+    }
+
+    /// Whether an opportunistic container may wait here.
+    fn may_queue(&self, resource: &Resource) -> bool {
+        match self.policy {
+            QueuePolicy::ByQueueLength => {
+                self.queue_capacity > 0
+                    && (self.queued_opportunistic.len() as i64) < self.queue_capacity as i64
+            }
+            QueuePolicy::ByResources => {
+                let queued: Resource = self
+                    .queued_guaranteed
+                    .iter()
+                    .chain(&self.queued_opportunistic)
+                    .map(|e| e.resource)
+                    .sum();
+                fits(&(self.allocated + queued + *resource), &self.capability)
+            }
+        }
+    }
+
+    /// Guaranteed containers in FIFO order while they fit; only when none is left waiting,
+    /// opportunistic ones the same way. Head-of-line: the first that does not fit stops it.
+    fn start_pending(&mut self, events: &mut Vec<NodeEvent<C>>) {
+        // With no opportunistic queue (BY_QUEUE_LEN, capacity ≤ 0) guaranteed containers
+        // start without a resource check, as the NM does.
+        let force = self.policy == QueuePolicy::ByQueueLength && self.queue_capacity <= 0;
+        while let Some(e) = self.queued_guaranteed.front().copied() {
+            if !force && !fits(&(self.allocated + e.resource), &self.capability) {
+                return;
+            }
+            self.queued_guaranteed.pop_front();
+            self.start(e, events);
+        }
+        while let Some(e) = self.queued_opportunistic.front().copied() {
+            if !fits(&(self.allocated + e.resource), &self.capability) {
+                return;
+            }
+            self.queued_opportunistic.pop_front();
+            self.start(e, events);
+        }
+    }
+
+    fn start(&mut self, e: Entry<C>, events: &mut Vec<NodeEvent<C>>) {
+        self.allocated += e.resource;
+        self.running.push(e);
+        events.push(NodeEvent::Started(e.id));
+    }
+
+    /// Room for the queued guaranteed container `id`: what it and every guaranteed container
+    /// queued before it need beyond the node, less what is already being killed, is taken
+    /// from running opportunistic containers, newest first.
+    fn reclaim_for(&mut self, id: C, events: &mut Vec<NodeEvent<C>>) {
+        let mut needed = self.allocated - self.capability;
+        for e in &self.queued_guaranteed {
+            needed += e.resource;
+            if e.id == id {
+                break;
+            }
+        }
+        for e in self.running.iter().filter(|e| e.killing) {
+            needed -= e.resource;
+        }
+        for e in self.running.iter_mut().rev() {
+            if !(needed.memory_mb() > 0 || needed.vcores() > 0) {
+                break;
+            }
+            if e.execution != ExecutionType::Opportunistic || e.killing {
+                continue;
+            }
+            e.killing = true;
+            needed -= e.resource;
+            events.push(NodeEvent::Killed {
+                id: e.id,
+                diagnostics: DIAG_MAKE_ROOM,
+            });
+        }
+    }
+}
+
+/// Memory and vcores each within the node (the NM's allocation-based check).
+fn fits(r: &Resource, capability: &Resource) -> bool {
+    r.memory_mb() <= capability.memory_mb() && r.vcores() <= capability.vcores()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ExecutionType::{Guaranteed as G, Opportunistic as O};
+
+    fn gb(n: i64) -> Resource {
+        Resource::new(n * 1024, n)
+    }
+
+    fn started(ev: &[NodeEvent<u32>]) -> Vec<u32> {
+        ev.iter()
+            .filter_map(|e| match e {
+                NodeEvent::Started(id) => Some(*id),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn killed(ev: &[NodeEvent<u32>]) -> Vec<(u32, &'static str)> {
+        ev.iter()
+            .filter_map(|e| match e {
+                NodeEvent::Killed { id, diagnostics } => Some((*id, *diagnostics)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn guaranteed_kills_running_opportunistic_newest_first() {
+        let mut n = NodeContainerScheduler::new(gb(4), 10, QueuePolicy::ByQueueLength);
+        for id in 1..=4 {
+            assert_eq!(started(&n.schedule(id, gb(1), O)), [id]);
+        }
+        // A 2 GB guaranteed container: the two newest opportunistic ones make room.
+        let ev = n.schedule(10, gb(2), G);
+        assert_eq!(killed(&ev), [(4, DIAG_MAKE_ROOM), (3, DIAG_MAKE_ROOM)]);
+        assert!(
+            started(&ev).is_empty(),
+            "killed containers hold resources until gone"
+        );
+        // Another guaranteed one before the kills land: nothing more is killed for the 2 GB
+        // already being freed, only for its own 1 GB.
+        let ev = n.schedule(11, gb(1), G);
+        assert_eq!(killed(&ev), [(2, DIAG_MAKE_ROOM)]);
+        assert!(
+            started(&n.completed(4)).is_empty(),
+            "10 needs 2 GB, 1 is free"
+        );
+        assert_eq!(started(&n.completed(3)), [10]);
+        assert_eq!(started(&n.completed(2)), [11]);
+        assert_eq!(n.allocated(), gb(4));
+    }
+
+    #[test]
+    fn a_guaranteed_container_never_kills_another() {
+        let mut n = NodeContainerScheduler::new(gb(2), 10, QueuePolicy::ByQueueLength);
+        assert_eq!(started(&n.schedule(1, gb(2), G)), [1]);
+        let ev = n.schedule(2, gb(1), G);
+        assert!(
+            ev.is_empty(),
+            "queued behind the running guaranteed container"
+        );
+        assert_eq!(n.report().wait_queue_length, 1);
+        assert_eq!(started(&n.completed(1)), [2]);
+    }
+
+    #[test]
+    fn opportunistic_queue_is_fifo_bounded_and_head_of_line() {
+        let mut n = NodeContainerScheduler::new(gb(2), 2, QueuePolicy::ByQueueLength);
+        assert_eq!(started(&n.schedule(1, gb(2), O)), [1]);
+        assert!(n.schedule(2, gb(2), O).is_empty(), "queued");
+        assert!(
+            n.schedule(3, gb(1), O).is_empty(),
+            "queued behind 2 (head-of-line)"
+        );
+        assert_eq!(killed(&n.schedule(4, gb(1), O)), [(4, DIAG_QUEUE_FULL)]);
+        let r = n.report();
+        assert_eq!((r.queued_opportunistic, r.running_opportunistic), (2, 1));
+        assert_eq!(r.opportunistic_resource, gb(2));
+        assert_eq!(started(&n.completed(1)), [2]);
+        assert_eq!(started(&n.completed(2)), [3]);
+    }
+
+    #[test]
+    fn zero_capacity_rejects_opportunistic_and_forces_guaranteed() {
+        let mut n = NodeContainerScheduler::new(gb(1), 0, QueuePolicy::ByQueueLength);
+        assert_eq!(killed(&n.schedule(1, gb(1), O)), [(1, DIAG_QUEUE_FULL)]);
+        assert_eq!(started(&n.schedule(2, gb(1), G)), [2]);
+        assert_eq!(started(&n.schedule(3, gb(1), G)), [3], "no resource check");
+    }
+
+    #[test]
+    fn by_resources_queues_only_what_fits_with_everything_queued() {
+        let mut n = NodeContainerScheduler::new(gb(3), 0, QueuePolicy::ByResources);
+        assert_eq!(started(&n.schedule(1, gb(2), O)), [1]);
+        assert!(n
+            .schedule(2, gb(1), O)
+            .iter()
+            .all(|e| matches!(e, NodeEvent::Started(2))));
+        assert_eq!(killed(&n.schedule(3, gb(1), O)), [(3, DIAG_QUEUE_FULL)]);
+        assert_eq!(
+            n.report().queue_capacity,
+            0,
+            "BY_RESOURCES reports no queue"
+        );
+    }
+
+    #[test]
+    fn shedding_keeps_the_oldest_queued() {
+        let mut n = NodeContainerScheduler::new(gb(1), 10, QueuePolicy::ByQueueLength);
+        n.schedule(1, gb(1), O);
+        for id in 2..=6 {
+            n.schedule(id, gb(1), O);
+        }
+        assert_eq!(n.report().queued_opportunistic, 5);
+        assert!(n.shed_to(-1).is_empty());
+        let ev = n.shed_to(2);
+        assert_eq!(
+            killed(&ev),
+            [(4, DIAG_DEQUEUED), (5, DIAG_DEQUEUED), (6, DIAG_DEQUEUED)]
+        );
+        assert_eq!(n.report().queued_opportunistic, 2);
+        assert_eq!(started(&n.completed(1)), [2]);
+    }
+}
