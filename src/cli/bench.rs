@@ -160,6 +160,20 @@ fn equal_queues_conf(
     )
 }
 
+/// `nodes` nodes of `per_node` GB and vcores each, spread over `racks` racks.
+fn add_nodes(cs: &mut CapacityScheduler, nodes: usize, per_node: i64, racks: usize) -> Vec<NodeId> {
+    (0..nodes)
+        .map(|i| {
+            let spec = NodeSpec::new(
+                &format!("node{i}"),
+                &format!("/rack{}", i % racks),
+                Resource::new(per_node * GB, per_node),
+            );
+            cs.add_node(0, &spec).expect("node")
+        })
+        .collect()
+}
+
 fn submit_unmanaged(cs: &mut CapacityScheduler, queue: &str, user: &str) -> AppId {
     let app = cs
         .submit_application(0, &AppSubmission::new(queue, user))
@@ -185,16 +199,7 @@ fn alloc(
     let mut cs = CapacityScheduler::new(conf, 1, 42);
     // Nodes big enough that everything fits, with room to spare.
     let per_node = (containers / nodes + 2) as i64 * 2;
-    let node_ids: Vec<NodeId> = (0..nodes)
-        .map(|i| {
-            let spec = NodeSpec::new(
-                &format!("node{i}"),
-                &format!("/rack{}", i % 40),
-                Resource::new(per_node * GB, per_node),
-            );
-            cs.add_node(0, &spec).expect("node")
-        })
-        .collect();
+    let node_ids = add_nodes(&mut cs, nodes, per_node, 40);
     let per_app = containers / apps;
     let mut app_ids = Vec::with_capacity(apps);
     for i in 0..apps {
@@ -368,16 +373,7 @@ fn preemption(
     let mut cs = CapacityScheduler::new(conf, 1, 42);
     // Nodes that hold exactly `containers` 1 GB containers between them.
     let per_node = (containers / nodes).max(1) as i64;
-    let node_ids: Vec<NodeId> = (0..nodes)
-        .map(|i| {
-            let spec = NodeSpec::new(
-                &format!("node{i}"),
-                &format!("/rack{}", i % 40),
-                Resource::new(per_node * GB, per_node),
-            );
-            cs.add_node(0, &spec).expect("node")
-        })
-        .collect();
+    let node_ids = add_nodes(&mut cs, nodes, per_node, 40);
     // App 0 waits in queue 0; the rest spread over the odd-numbered queues and fill the cluster.
     let odd: Vec<usize> = (1..queues).step_by(2).collect();
     let fillers = apps - 1;
@@ -476,16 +472,7 @@ fn memory(nodes: usize, containers: usize, asks: usize, json: bool) {
     let mut cs = CapacityScheduler::new(conf, 1, 42);
     let base = rss_bytes();
     let per_node = (containers / nodes + 1) as i64;
-    let node_ids: Vec<NodeId> = (0..nodes)
-        .map(|i| {
-            let spec = NodeSpec::new(
-                &format!("node{i}"),
-                &format!("/rack{}", i % 100),
-                Resource::new(per_node * GB, per_node),
-            );
-            cs.add_node(0, &spec).expect("node")
-        })
-        .collect();
+    let node_ids = add_nodes(&mut cs, nodes, per_node, 100);
     let after_nodes = rss_bytes();
     let apps: Vec<AppId> = (0..1000)
         .map(|i| submit_unmanaged(&mut cs, "q0", &format!("user{i}")))

@@ -104,8 +104,8 @@ impl CapacityScheduler {
                 // without reserved deducted), each call with its own per-user headroom: a
                 // user's demand is capped at what its user limit still allows, apps taken in
                 // the leaf's ordering-policy order. (Headroom by user slot: small and dense.)
-                let mut room_with: Vec<Option<Resource>> = Vec::new();
-                let mut room_without: Vec<Option<Resource>> = Vec::new();
+                // Per user slot: (headroom left for the first pass, for the second).
+                let mut room: Vec<Option<(Resource, Resource)>> = Vec::new();
                 // The queue-wide limit once per leaf; each user's is it times the user's weight.
                 let inputs = self.limit_inputs(q);
                 let queue_limit = self.queue_user_limit(q);
@@ -119,26 +119,24 @@ impl CapacityScheduler {
                     let a = &self.apps[app];
                     let t = a.attempt.as_ref().expect("active apps have an attempt");
                     let slot = a.user_slot;
-                    if room_with.len() <= slot {
-                        room_with.resize(slot + 1, None);
-                        room_without.resize(slot + 1, None);
+                    if room.len() <= slot {
+                        room.resize(slot + 1, None);
                     }
-                    let headroom = || {
+                    let (left_with, left_without) = *room[slot].get_or_insert_with(|| {
                         let user = lr.users.by_slot(slot);
                         let used = user.map(|u| u.used).unwrap_or_default();
                         let weight = user
                             .map(|u| u.weight)
                             .unwrap_or_else(|| self.user_weight(q, &a.user));
                         let limit = UsersManager::user_limit(&inputs, queue_limit, weight);
-                        (limit - used).non_negative()
-                    };
-                    let left = *room_with[slot].get_or_insert_with(headroom);
-                    let with = Resource::component_min(t.requests.pending().non_negative(), left);
-                    room_with[slot] = Some(left - with);
-                    let left = *room_without[slot].get_or_insert_with(headroom);
+                        let headroom = (limit - used).non_negative();
+                        (headroom, headroom)
+                    });
+                    let pending = t.requests.pending().non_negative();
+                    let with = Resource::component_min(pending, left_with);
                     let pending = (t.requests.pending() - t.reserved).non_negative();
-                    let without = Resource::component_min(pending, left);
-                    room_without[slot] = Some(left - without);
+                    let without = Resource::component_min(pending, left_without);
+                    room[slot] = Some((left_with - with, left_without - without));
                     with_sum += with;
                     without_sum += without;
                     let idx = apps.len();
