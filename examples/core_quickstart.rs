@@ -97,6 +97,7 @@ fn main() {
             &NodeStatus {
                 launched: vec![],
                 completed,
+                ..Default::default()
             },
         )
         .expect("heartbeat");

@@ -206,6 +206,7 @@ fn expired_containers_do_not_put_their_ask_back() {
         &NodeStatus {
             launched: vec![running],
             completed: vec![],
+            ..Default::default()
         },
     )
     .unwrap();
@@ -240,6 +241,7 @@ fn attempt_removal_kills_or_keeps_containers() {
         &NodeStatus {
             launched: vec![task],
             completed: vec![],
+            ..Default::default()
         },
     )
     .unwrap();
@@ -832,6 +834,7 @@ fn acquired_containers_expire_after_the_interval_unless_launched() {
         &NodeStatus {
             launched: vec![got[0].id],
             completed: vec![],
+            ..Default::default()
         },
     )
     .unwrap();

@@ -72,6 +72,7 @@ fn am_container_then_tasks_then_release() {
                 exit_status: 0,
                 diagnostics: String::new(),
             }],
+            ..Default::default()
         },
     )
     .unwrap();

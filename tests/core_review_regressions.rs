@@ -219,6 +219,7 @@ fn releasing_a_finished_container_is_not_an_error() {
         &NodeStatus {
             launched: vec![],
             completed: vec![done],
+            ..Default::default()
         },
     )
     .unwrap();

@@ -18,14 +18,14 @@ impl CapacityScheduler {
     fn accept(
         &self,
         app: AppId,
-        ctx: &NodeCtx,
+        node: crate::ids::NodeId,
         capability: Resource,
         released: Resource,
         from_reservation: bool,
     ) -> bool {
         let s = self.tree.settings();
         let rc = s.resource_calculator;
-        let node = &self.nodes[ctx.node];
+        let node = &self.nodes[node];
         if !rc.fits_in(&capability, &(node.unallocated() + released)) {
             return false;
         }
@@ -47,6 +47,17 @@ impl CapacityScheduler {
             &(user_used - released),
             &self.user_limit(a.queue, &a.user).unwrap_or_default(),
         )
+    }
+
+    /// Whether `delta` more may be charged to `app` on `node` now (a promotion or increase):
+    /// the same checks as a new allocation's.
+    pub(crate) fn accept_charge(
+        &self,
+        app: AppId,
+        node: crate::ids::NodeId,
+        delta: Resource,
+    ) -> bool {
+        self.accept(app, node, delta, Resource::ZERO, false)
     }
 
     /// `AbstractCSQueue.accept` up the tree: `used + delta` fits in every queue's maximum.
@@ -101,7 +112,13 @@ impl CapacityScheduler {
             .and_then(|r| self.containers.get(r))
             .map(|c| c.resource)
             .unwrap_or(Resource::ZERO);
-        if !self.accept(app, ctx, capability, released, from_reservation.is_some()) {
+        if !self.accept(
+            app,
+            ctx.node,
+            capability,
+            released,
+            from_reservation.is_some(),
+        ) {
             return None;
         }
         if let Some(r) = unreserve {
@@ -150,6 +167,8 @@ impl CapacityScheduler {
                     acquired_ms: None,
                     satisfied: Default::default(),
                     view_pos: 0,
+                    version: 0,
+                    remotely_allocated: false,
                 })
             }
         };
@@ -226,6 +245,8 @@ impl CapacityScheduler {
             acquired_ms: None,
             satisfied: Default::default(),
             view_pos: 0,
+            version: 0,
+            remotely_allocated: false,
         });
         self.nodes[ctx.node].reserved = Some(id);
         self.add_app_used(app, capability);

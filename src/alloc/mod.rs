@@ -82,7 +82,13 @@ impl CapacityScheduler {
         if !self.nodes.contains(node) {
             return 0;
         }
-        let mut assigned = 0u32;
+        // Promotions and increases waiting for this node go first: they rank ahead of new
+        // requests (spec O8).
+        let mut assigned = if self.opportunistic.pending_increases.is_empty() {
+            0
+        } else {
+            self.apply_pending_increases(node)
+        };
         if let Some(reserved) = self.nodes[node].reserved {
             // The reservation is served first. If the node is still reserved afterwards nothing
             // else happens; if it was fulfilled or released, scheduling goes on (Hadoop's

@@ -9,6 +9,7 @@ use super::error::{ConfigError, ConfigErrors};
 use super::hadoop::Configuration;
 use super::java;
 use super::keys::*;
+use super::opportunistic::{read_opportunistic_settings, OpportunisticSettings};
 use super::queue_conf::*;
 use super::reader::{global_key, queue_key, Reader};
 use super::settings::{
@@ -23,6 +24,7 @@ pub struct CapacitySchedulerConfiguration {
     conf: Configuration,
     settings: SchedulerSettings,
     preemption: PreemptionSettings,
+    opportunistic: OpportunisticSettings,
     queues: Vec<QueueConf>,
     warnings: Vec<String>,
 }
@@ -34,6 +36,7 @@ impl CapacitySchedulerConfiguration {
         let mut r = Reader::new(&conf);
         let settings = read_scheduler_settings(&mut r);
         let preemption = read_preemption_settings(&mut r);
+        let opportunistic = read_opportunistic_settings(&mut r);
         let queues = read_queues(&mut r, &settings);
         if let Some(queues) = &queues {
             validate::validate_tree(&mut r, &settings, queues);
@@ -51,6 +54,7 @@ impl CapacitySchedulerConfiguration {
             conf,
             settings,
             preemption,
+            opportunistic,
             queues: queues.expect("no errors implies a hierarchy"),
             warnings,
         })
@@ -90,6 +94,11 @@ impl CapacitySchedulerConfiguration {
 
     pub fn preemption(&self) -> &PreemptionSettings {
         &self.preemption
+    }
+
+    /// Opportunistic containers' keys (spec O1).
+    pub fn opportunistic(&self) -> &OpportunisticSettings {
+        &self.opportunistic
     }
 
     /// Queues in pre-order (a parent before its children, children in `queues` list order);

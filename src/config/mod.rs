@@ -7,6 +7,7 @@ mod error;
 pub mod hadoop;
 pub mod java;
 pub mod keys;
+pub mod opportunistic;
 mod queue_conf;
 mod reader;
 mod settings;
@@ -16,6 +17,7 @@ pub use acl::AccessControlList;
 pub use capacity::{CapacitySchedulerConfiguration, SEED_PROPERTIES};
 pub use error::{ConfigError, ConfigErrors};
 pub use hadoop::Configuration;
+pub use opportunistic::OpportunisticSettings;
 pub use queue_conf::*;
 pub use settings::{
     AsyncSchedulingSettings, IntraQueuePreemptionOrder, PreemptionSettings, SchedulerSettings,

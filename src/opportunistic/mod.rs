@@ -4,4 +4,5 @@
 
 pub mod load_monitor;
 pub mod node_queue;
+pub mod outstanding;
 pub mod queue_limit;

@@ -5,10 +5,10 @@
 use super::containers::Completion;
 use super::types::{
     diagnostics, exit_status, AllocateRequest, AllocateResponse, AllocatedContainer,
-    ContainerState, ExecutionType, ANY,
+    ContainerState, ExecutionType, UpdatedContainer, ANY,
 };
 use super::{CapacityScheduler, SchedulerError};
-use crate::ids::{AppId, ApplicationAttemptId};
+use crate::ids::{AppId, ApplicationAttemptId, ContainerId};
 use crate::resource::Resource;
 use crate::state::queue::QueueId;
 
@@ -158,23 +158,24 @@ impl CapacityScheduler {
             }
         }
         // Asks are normalised against the cluster's maximum (CapacityScheduler.allocate's
-        // normalizeResourceRequests), having been validated against the queue's.
+        // normalizeResourceRequests), having been validated against the queue's. Opportunistic
+        // asks go to the opportunistic allocator, as they come (it normalises each container);
+        // with opportunistic allocation off, the capacity scheduler gets them like any other.
         let max = self.cluster_max_allocation(now_ms);
         let s = self.tree.settings();
         let (rc, min) = (s.resource_calculator, s.minimum_allocation);
+        let opportunistic_on = self.opportunistic_settings().enabled;
+        let distributed = self.opportunistic_settings().distributed_enabled;
         let mut asks = Vec::with_capacity(req.asks.len());
         let mut opportunistic = Vec::new();
         for ask in &req.asks {
             let mut ask = ask.clone();
-            ask.capability = rc.normalize(&ask.capability, &min, &max, &min);
-            // Opportunistic asks belong to the opportunistic allocator, not the capacity scheduler.
-            match ask.execution_type {
-                ExecutionType::Guaranteed => asks.push(ask),
-                ExecutionType::Opportunistic => opportunistic.push(ask),
+            if ask.execution_type == ExecutionType::Opportunistic && opportunistic_on {
+                opportunistic.push(ask);
+            } else {
+                ask.capability = rc.normalize(&ask.capability, &min, &max, &min);
+                asks.push(ask);
             }
-        }
-        if let Some(t) = self.apps[app].attempt.as_mut() {
-            t.opportunistic_asks.extend(opportunistic);
         }
         self.update_asks(app, &asks);
         let additions: Vec<u32> = req
@@ -187,19 +188,38 @@ impl CapacityScheduler {
             .iter()
             .filter_map(|b| self.names.lookup(b))
             .collect();
+        let t = self.apps[app].attempt.as_mut().expect("checked above");
+        t.blacklist.extend(additions);
+        for r in removals {
+            t.blacklist.remove(&r);
+        }
+        t.opportunistic_asks.merge(&opportunistic);
+
+        // Containers a node's DistributedScheduler placed, updates, then central allocation.
+        let mut fresh = if opportunistic_on {
+            self.record_remote_allocations(now_ms, app, &req.remotely_allocated)
+        } else {
+            Vec::new()
+        };
+        let update_errors = self.handle_update_requests(now_ms, app, &req.update_requests);
+        if opportunistic_on {
+            fresh.extend(self.allocate_opportunistic(now_ms, app));
+        }
+        let opportunistic_nodes = if distributed {
+            self.least_loaded_nodes(now_ms)
+        } else {
+            Vec::new()
+        };
         let headroom = self
             .headroom(leaf, &self.apps[app].user)
             .unwrap_or_default();
         let num_cluster_nodes = self.nodes.len() as u32;
 
         let t = self.apps[app].attempt.as_mut().expect("checked above");
-        t.blacklist.extend(additions);
-        for r in removals {
-            t.blacklist.remove(&r);
-        }
         let newly = std::mem::take(&mut t.newly_allocated);
         let completed = std::mem::take(&mut t.completed);
-        let mut allocated = Vec::with_capacity(newly.len());
+        let updates = std::mem::take(&mut t.updated);
+        let mut allocated = Vec::with_capacity(newly.len() + fresh.len());
         for id in newly {
             let Some(c) = self.containers.get_mut(id) else {
                 continue;
@@ -208,22 +228,22 @@ impl CapacityScheduler {
                 c.state = ContainerState::Acquired;
                 c.acquired_ms = Some(now_ms);
             }
-            let host = self
-                .nodes
-                .get(c.node)
-                .map(|n| n.host.to_string())
-                .unwrap_or_default();
-            allocated.push(AllocatedContainer {
-                id,
-                yarn_id: c.yarn_id,
-                node: c.node,
-                host,
-                resource: c.resource,
-                key: c.key,
-                execution_type: c.execution_type,
-                is_am: c.is_am,
-            });
+            allocated.extend(self.allocated_container(id));
         }
+        allocated.extend(
+            fresh
+                .into_iter()
+                .filter_map(|id| self.allocated_container(id)),
+        );
+        let updated = updates
+            .into_iter()
+            .filter_map(|(update_type, id)| {
+                Some(UpdatedContainer {
+                    update_type,
+                    container: self.allocated_container(id)?,
+                })
+            })
+            .collect();
         let response = AllocateResponse {
             response_id: (last_id.wrapping_add(1)) & 0x7fff_ffff,
             allocated,
@@ -231,9 +251,34 @@ impl CapacityScheduler {
             headroom,
             num_cluster_nodes,
             preemption: self.take_preemption_message(app),
+            updated,
+            update_errors,
+            opportunistic_nodes,
         };
         let t = self.apps[app].attempt.as_mut().expect("checked above");
         t.last_response = Some(response.clone());
         Ok(response)
+    }
+
+    /// A container as the AM sees it in a response.
+    fn allocated_container(&self, id: ContainerId) -> Option<AllocatedContainer> {
+        let c = self.containers.get(id)?;
+        let host = self
+            .nodes
+            .get(c.node)
+            .map(|n| n.host.to_string())
+            .unwrap_or_default();
+        Some(AllocatedContainer {
+            id,
+            yarn_id: c.yarn_id,
+            node: c.node,
+            host,
+            resource: c.resource,
+            key: c.key,
+            execution_type: c.execution_type,
+            is_am: c.is_am,
+            version: c.version,
+            remotely_allocated: c.remotely_allocated,
+        })
     }
 }

@@ -451,6 +451,8 @@ impl CapacityScheduler {
         };
         let (leaf, user) = (a.queue, a.user.clone());
         let state = attempt.state;
+        // Opportunistic containers end with the attempt; only guaranteed ones may be kept.
+        let opportunistic: Vec<_> = attempt.opportunistic_containers.iter().copied().collect();
         let containers: Vec<_> = attempt
             .live_containers
             .iter()
@@ -468,6 +470,15 @@ impl CapacityScheduler {
                         .is_some_and(|c| c.state == super::types::ContainerState::Running)
             })
             .collect();
+        for c in opportunistic {
+            self.complete_container(
+                now_ms,
+                c,
+                exit_status::ABORTED,
+                diagnostics::COMPLETED_APPLICATION,
+                super::containers::Completion::Killed,
+            );
+        }
         for c in containers.iter().copied().filter(|c| !kept.contains(c)) {
             let reserved = self.containers.get(c).is_some_and(|c| c.is_reserved());
             let diag = if reserved {

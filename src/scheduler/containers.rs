@@ -5,6 +5,7 @@ use super::preemption::view_remove;
 use super::types::{ContainerState, ContainerStatus};
 use super::{CapacityScheduler, SchedulerError};
 use crate::ids::{AppId, ContainerId};
+use crate::state::container::RmContainer;
 
 /// Who ended the container; decides its final state and whether the NM must kill it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,9 +36,14 @@ impl CapacityScheduler {
             return false;
         };
         let app = c.app;
+        self.forget_update(id, c.node);
         let Some(leaf) = self.apps.get(app).map(|a| a.queue) else {
             return true;
         };
+        if c.is_opportunistic() {
+            self.complete_opportunistic(id, &c, exit_status, diagnostics, how);
+            return true;
+        }
         let reserved = c.state == ContainerState::Reserved;
         if let Some(node) = self.nodes.get_mut(c.node) {
             if reserved {
@@ -77,6 +83,7 @@ impl CapacityScheduler {
                 }
                 t.used -= c.resource;
                 t.newly_allocated.retain(|n| *n != id);
+                t.updated.retain(|(_, u)| *u != id);
                 if t.am_container == Some(id) {
                     t.am_container = None;
                 }
@@ -106,6 +113,40 @@ impl CapacityScheduler {
             self.apply_pending_delta(app, delta);
         }
         true
+    }
+
+    /// The end of an opportunistic container: only the node's and the attempt's opportunistic
+    /// sets change, since nothing else was charged for it.
+    fn complete_opportunistic(
+        &mut self,
+        id: ContainerId,
+        c: &RmContainer,
+        exit_status: i32,
+        diagnostics: &str,
+        how: Completion,
+    ) {
+        self.forget_update(id, c.node);
+        if let Some(node) = self.nodes.get_mut(c.node) {
+            if node.opportunistic.remove(&id) {
+                node.opportunistic_allocated -= c.resource;
+            }
+            let sent = matches!(c.state, ContainerState::Acquired | ContainerState::Running);
+            if sent && how != Completion::Finished {
+                node.to_kill.push(id);
+            }
+        }
+        if let Some(t) = self.apps.get_mut(c.app).and_then(|a| a.attempt.as_mut()) {
+            if t.opportunistic_containers.remove(&id) {
+                t.opportunistic_used -= c.resource;
+                t.completed.push(ContainerStatus {
+                    id,
+                    yarn_id: c.yarn_id,
+                    exit_status,
+                    diagnostics: diagnostics.to_string(),
+                });
+            }
+            t.updated.retain(|(_, u)| *u != id);
+        }
     }
 
     /// CONTAINER_EXPIRED: allocated (or acquired) but never launched within

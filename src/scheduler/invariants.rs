@@ -20,7 +20,9 @@ impl CapacityScheduler {
             let mut sum = Resource::ZERO;
             for c in &n.containers {
                 match self.containers.get(*c) {
-                    Some(rc) if rc.node == nid && !rc.is_reserved() => sum += rc.resource,
+                    Some(rc) if rc.node == nid && !rc.is_reserved() && !rc.is_opportunistic() => {
+                        sum += rc.resource
+                    }
                     _ => v.push(format!(
                         "node {} lists container {} that is not running there",
                         n.host,
@@ -32,6 +34,25 @@ impl CapacityScheduler {
                 v.push(format!(
                     "node {}: allocated {} but its containers sum to {sum}",
                     n.host, n.allocated
+                ));
+            }
+            let mut opportunistic = Resource::ZERO;
+            for c in &n.opportunistic {
+                match self.containers.get(*c) {
+                    Some(rc) if rc.node == nid && rc.is_opportunistic() => {
+                        opportunistic += rc.resource
+                    }
+                    _ => v.push(format!(
+                        "node {} lists opportunistic container {} that is not one there",
+                        n.host,
+                        c.as_u64()
+                    )),
+                }
+            }
+            if opportunistic != n.opportunistic_allocated {
+                v.push(format!(
+                    "node {}: opportunistic {} but its opportunistic containers sum to {opportunistic}",
+                    n.host, n.opportunistic_allocated
                 ));
             }
             if let Some(r) = n.reserved {
@@ -59,12 +80,33 @@ impl CapacityScheduler {
         // Containers: each on exactly the node and app that list it.
         let mut per_app_used: HashMap<_, Resource> = HashMap::new();
         let mut per_app_reserved: HashMap<_, Resource> = HashMap::new();
+        let mut per_app_opportunistic: HashMap<_, Resource> = HashMap::new();
         for (cid, c) in self.containers.iter() {
             if c.state.is_terminal() {
                 v.push(format!(
                     "container {} is terminal ({:?}) but still tracked",
                     c.yarn_id, c.state
                 ));
+            }
+            if c.is_opportunistic() {
+                // Charged to nothing but the node's and the attempt's opportunistic sets.
+                let on_node = self
+                    .nodes
+                    .get(c.node)
+                    .is_some_and(|n| n.opportunistic.contains(&cid));
+                let on_app = self
+                    .apps
+                    .get(c.app)
+                    .and_then(|a| a.attempt.as_ref())
+                    .is_some_and(|t| t.opportunistic_containers.contains(&cid));
+                if !on_node || !on_app {
+                    v.push(format!(
+                        "opportunistic container {} not listed by its node ({on_node}) or attempt ({on_app})",
+                        c.yarn_id
+                    ));
+                }
+                *per_app_opportunistic.entry(c.app).or_default() += c.resource;
+                continue;
             }
             match self.nodes.get(c.node) {
                 None => v.push(format!("container {} on an unknown node", c.yarn_id)),
@@ -110,6 +152,26 @@ impl CapacityScheduler {
             }
         }
 
+        // Container updates waiting for room name live containers on their node.
+        for (node, pending) in &self.opportunistic.pending_increases {
+            for p in pending {
+                let ok = self
+                    .containers
+                    .get(p.container)
+                    .is_some_and(|c| c.node == *node)
+                    && self
+                        .opportunistic
+                        .outstanding_updates
+                        .contains(&p.container);
+                if !ok {
+                    v.push(format!(
+                        "a pending update names container {} not on its node",
+                        p.container.as_u64()
+                    ));
+                }
+            }
+        }
+
         // Applications, leaves, users, queues.
         let n = self.tree.len();
         let mut queue_used = vec![Resource::ZERO; n];
@@ -127,11 +189,31 @@ impl CapacityScheduler {
                         a.application_id, t.used
                     ));
                 }
+                let opportunistic = per_app_opportunistic.get(&aid).copied().unwrap_or_default();
+                if t.opportunistic_used != opportunistic {
+                    v.push(format!(
+                        "{}: opportunistic {} but its opportunistic containers sum to {opportunistic}",
+                        a.application_id, t.opportunistic_used
+                    ));
+                }
                 if t.reserved != reserved {
                     v.push(format!(
                         "{}: reserved {} but its reservations sum to {reserved}",
                         a.application_id, t.reserved
                     ));
+                }
+                for c in t.opportunistic_containers.iter() {
+                    if self
+                        .containers
+                        .get(*c)
+                        .is_none_or(|c| !c.is_opportunistic())
+                    {
+                        v.push(format!(
+                            "{} lists opportunistic container {} that is not one",
+                            a.application_id,
+                            c.as_u64()
+                        ));
+                    }
                 }
                 for c in t.live_containers.iter().chain(&t.newly_allocated) {
                     if !self.containers.contains(*c) {

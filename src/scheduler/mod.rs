@@ -11,9 +11,11 @@ pub(crate) mod containers;
 pub mod error;
 pub mod invariants;
 pub mod nodes;
+pub(crate) mod opportunistic;
 pub mod preemption;
 mod refresh;
 pub mod types;
+pub mod update;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -86,6 +88,9 @@ pub struct CapacityScheduler {
     pub(crate) started_ms: Option<i64>,
     /// The per-component largest registered node (maximum allocation), kept with the cluster.
     pub(crate) largest_node: Resource,
+    /// Opportunistic allocation: the node-queue monitor, the handed-out node list, and the
+    /// container updates waiting for room.
+    pub(crate) opportunistic: opportunistic::OpportunisticState,
 }
 
 impl CapacityScheduler {
@@ -96,6 +101,7 @@ impl CapacityScheduler {
         cluster_timestamp: i64,
         seed: u64,
     ) -> Self {
+        let opportunistic = opportunistic::OpportunisticState::new(conf.opportunistic());
         let tree = QueueTree::new(conf);
         let n = tree.len();
         let leaves = (0..n)
@@ -120,6 +126,7 @@ impl CapacityScheduler {
             kept_containers: HashMap::new(),
             started_ms: None,
             largest_node: Resource::ZERO,
+            opportunistic,
         }
     }
 

@@ -69,6 +69,8 @@ impl CapacityScheduler {
             total: spec.resource,
             allocated: Resource::ZERO,
             containers: BTreeSet::new(),
+            opportunistic: BTreeSet::new(),
+            opportunistic_allocated: Resource::ZERO,
             reserved: None,
             last_heartbeat_ms: now_ms,
             to_kill: Vec::new(),
@@ -120,6 +122,8 @@ impl CapacityScheduler {
             acquired_ms: None,
             satisfied: Default::default(),
             view_pos: 0,
+            version: 0,
+            remotely_allocated: false,
         });
         let n = &mut self.nodes[node];
         n.allocated += report.resource;
@@ -155,7 +159,8 @@ impl CapacityScheduler {
         self.node_or_err(node)?;
         let (containers, reserved): (Vec<_>, _) = {
             let n = &self.nodes[node];
-            (n.containers.iter().copied().collect(), n.reserved)
+            let all = n.containers.iter().chain(&n.opportunistic);
+            (all.copied().collect(), n.reserved)
         };
         let mut containers = containers;
         containers.sort();
@@ -168,6 +173,7 @@ impl CapacityScheduler {
                 Completion::Killed,
             );
         }
+        self.opportunistic.monitor.remove_node(&node);
         let n = self.nodes.remove(node).expect("checked above");
         self.node_by_host.remove(&*n.host);
         if let Some(size) = self.rack_sizes.get_mut(&n.rack_name) {
@@ -236,6 +242,12 @@ impl CapacityScheduler {
                 );
             }
         }
+        if self.opportunistic_settings().enabled {
+            if let Some(report) = &status.opportunistic {
+                self.record_node_queue(node, report);
+            }
+            self.opportunistic_tick(now_ms);
+        }
         let allocated = if self.tree.settings().async_scheduling.enabled {
             0
         } else {
@@ -243,10 +255,17 @@ impl CapacityScheduler {
         };
         let to_kill = std::mem::take(&mut self.nodes[node].to_kill);
         let orphans = std::mem::take(&mut self.nodes[node].orphans);
+        let least_loaded = if self.opportunistic_settings().distributed_enabled {
+            self.least_loaded_nodes(now_ms)
+        } else {
+            Vec::new()
+        };
         Ok(NodeUpdateResponse {
             to_kill,
             allocated,
             orphans,
+            queuing_limit: self.container_queuing_limit(),
+            least_loaded,
         })
     }
 }

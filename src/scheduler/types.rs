@@ -142,6 +142,11 @@ pub struct AllocatedContainer {
     pub key: SchedulerKey,
     pub execution_type: ExecutionType,
     pub is_am: bool,
+    /// The container token's version: 0 at allocation, bumped by every promotion, demotion or
+    /// resize. A NodeManager refuses an update whose token version is not newer.
+    pub version: i32,
+    /// Allocated by a node's `DistributedScheduler` and recorded by the RM.
+    pub remotely_allocated: bool,
 }
 
 /// A finished container, as reported to its AM (`ContainerStatus` with state COMPLETE).
@@ -164,9 +169,12 @@ pub struct CompletedContainer {
 /// A NodeManager heartbeat's content.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct NodeStatus {
-    /// Containers the NM launched since the last heartbeat (ACQUIRED → RUNNING).
+    /// Containers the NM launched (or queued) since the last heartbeat (ACQUIRED → RUNNING).
     pub launched: Vec<ContainerId>,
     pub completed: Vec<CompletedContainer>,
+    /// `OpportunisticContainersStatus`: the node's queue, for the least-loaded list and the
+    /// queue limit (spec O4). `None` from a node that does not report one.
+    pub opportunistic: Option<crate::opportunistic::node_queue::NodeQueueReport>,
 }
 
 /// A container a NodeManager reports when it (re)registers: work-preserving recovery.
@@ -188,6 +196,91 @@ pub struct AllocateRequest {
     pub releases: Vec<ContainerId>,
     pub blacklist_additions: Vec<String>,
     pub blacklist_removals: Vec<String>,
+    /// `UpdateContainerRequest`s: promotions and demotions (spec O8).
+    pub update_requests: Vec<UpdateContainerRequest>,
+    /// Opportunistic containers a node's `DistributedScheduler` placed for this AM, for the RM
+    /// to record (`DistributedSchedulingAllocateRequest.allocatedContainers`, spec O7).
+    pub remotely_allocated: Vec<RemoteAllocation>,
+}
+
+/// `ContainerUpdateType`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ContainerUpdateType {
+    IncreaseResource,
+    DecreaseResource,
+    PromoteExecutionType,
+    DemoteExecutionType,
+}
+
+/// `UpdateContainerRequest`: change a running container's execution type (or size).
+#[derive(Debug, Clone, PartialEq)]
+pub struct UpdateContainerRequest {
+    pub container: ContainerId,
+    /// The version the AM holds; must equal the container's current version.
+    pub version: i32,
+    pub update_type: ContainerUpdateType,
+    /// The target type for promote/demote.
+    pub execution_type: ExecutionType,
+    /// The target size for increase/decrease.
+    pub capability: Option<Resource>,
+}
+
+impl UpdateContainerRequest {
+    pub fn promote(container: ContainerId, version: i32) -> Self {
+        UpdateContainerRequest {
+            container,
+            version,
+            update_type: ContainerUpdateType::PromoteExecutionType,
+            execution_type: ExecutionType::Guaranteed,
+            capability: None,
+        }
+    }
+
+    pub fn demote(container: ContainerId, version: i32) -> Self {
+        UpdateContainerRequest {
+            container,
+            version,
+            update_type: ContainerUpdateType::DemoteExecutionType,
+            execution_type: ExecutionType::Opportunistic,
+            capability: None,
+        }
+    }
+}
+
+/// `UpdateContainerError`: why an update was refused, with the container's current version
+/// (−1 when the container is unknown).
+#[derive(Debug, Clone, PartialEq)]
+pub struct UpdateContainerError {
+    /// YARN's reason string (`INVALID_CONTAINER_ID`, `INCORRECT_CONTAINER_VERSION_ERROR`, …).
+    pub reason: String,
+    pub current_version: i32,
+    pub request: UpdateContainerRequest,
+}
+
+/// `UpdatedContainer`: a container whose update took effect, with its new version.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UpdatedContainer {
+    pub update_type: ContainerUpdateType,
+    pub container: AllocatedContainer,
+}
+
+/// One opportunistic container a `DistributedScheduler` allocated beside a node.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RemoteAllocation {
+    /// Minted locally: `containerIdStart` (RM epoch << 40) counting down.
+    pub yarn_id: YarnContainerId,
+    pub node: NodeId,
+    pub key: SchedulerKey,
+    /// Normalised by the distributed allocator.
+    pub resource: Resource,
+}
+
+/// A node in the least-loaded list the RM hands out (`RemoteNode`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RemoteNode {
+    pub node: NodeId,
+    pub host: std::sync::Arc<str>,
+    pub rack: String,
 }
 
 /// `PreemptionMessage` as the CapacityScheduler sends it (spec P7): the strict contract is
@@ -219,6 +312,12 @@ pub struct AllocateResponse {
     pub headroom: Resource,
     pub num_cluster_nodes: u32,
     pub preemption: Option<PreemptionMessage>,
+    /// Containers whose promotion or demotion took effect (version bumped).
+    pub updated: Vec<UpdatedContainer>,
+    pub update_errors: Vec<UpdateContainerError>,
+    /// The least-loaded nodes, for a `DistributedScheduler` (only with distributed
+    /// scheduling enabled).
+    pub opportunistic_nodes: Vec<RemoteNode>,
 }
 
 /// Why an application was rejected at submission (APP_REJECTED).
@@ -245,4 +344,10 @@ pub struct NodeUpdateResponse {
     /// Containers the NM reported when it registered that belong to no live application
     /// attempt: the NM must kill them.
     pub orphans: Vec<ContainerReport>,
+    /// `ContainerQueuingLimit` (spec O5), sent while opportunistic allocation is enabled: the
+    /// node sheds queued opportunistic containers beyond it.
+    pub queuing_limit: Option<crate::opportunistic::load_monitor::ContainerQueuingLimit>,
+    /// The least-loaded nodes for the node's `DistributedScheduler` (distributed scheduling
+    /// only).
+    pub least_loaded: Vec<RemoteNode>,
 }

@@ -52,6 +52,7 @@ impl NmSim {
         NodeStatus {
             launched: std::mem::take(&mut self.launched),
             completed,
+            opportunistic: None,
         }
     }
 

@@ -4,10 +4,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use crate::ids::{ApplicationId, ContainerId};
+use crate::opportunistic::outstanding::OutstandingAsks;
 use crate::preempt::snapshot::ContainerSnap;
 use crate::resource::Resource;
 use crate::scheduler::types::SchedulerKey;
-use crate::scheduler::types::{AllocateResponse, ContainerStatus, ResourceRequest};
+use crate::scheduler::types::{AllocateResponse, ContainerStatus, ContainerUpdateType};
 use crate::state::queue::QueueId;
 use crate::state::request::{KeyCounters, RequestTable};
 
@@ -51,8 +52,13 @@ pub struct Attempt {
     pub last_response: Option<AllocateResponse>,
     /// Whether this attempt's AM usage is counted in its queue and user.
     pub am_counted: bool,
-    /// OPPORTUNISTIC asks, kept for the opportunistic allocator (never in the request table).
-    pub opportunistic_asks: Vec<ResourceRequest>,
+    /// OPPORTUNISTIC asks for the opportunistic allocator (never in the request table).
+    pub opportunistic_asks: OutstandingAsks,
+    /// Live opportunistic containers; not charged to the queue, the user or `used`.
+    pub opportunistic_containers: BTreeSet<ContainerId>,
+    pub opportunistic_used: Resource,
+    /// Promotions and demotions done since the last allocate call, reported by the next.
+    pub updated: Vec<(ContainerUpdateType, ContainerId)>,
     /// Delay-scheduling and re-reservation counters per scheduler key; they outlive the key's
     /// requests, as YARN's per-attempt multisets do.
     pub key_counters: BTreeMap<SchedulerKey, KeyCounters>,
@@ -91,7 +97,10 @@ impl Attempt {
             am_container: None,
             last_response: None,
             am_counted: false,
-            opportunistic_asks: Vec::new(),
+            opportunistic_asks: OutstandingAsks::default(),
+            opportunistic_containers: BTreeSet::new(),
+            opportunistic_used: Resource::ZERO,
+            updated: Vec::new(),
             key_counters: BTreeMap::new(),
             demand_registered: false,
             to_preempt: BTreeSet::new(),

@@ -24,10 +24,18 @@ pub struct RmContainer {
     pub satisfied: Satisfied,
     /// Index in its attempt's `preempt_view` while running (not reserved).
     pub view_pos: u32,
+    /// The container token's version (spec O8): bumped by each promotion or demotion.
+    pub version: i32,
+    /// Placed by a node's `DistributedScheduler` (spec O7), not by the RM.
+    pub remotely_allocated: bool,
 }
 
 impl RmContainer {
     pub fn is_reserved(&self) -> bool {
         self.state == ContainerState::Reserved
+    }
+
+    pub fn is_opportunistic(&self) -> bool {
+        self.execution_type == ExecutionType::Opportunistic
     }
 }

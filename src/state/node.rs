@@ -18,6 +18,9 @@ pub struct SchedulerNode {
     /// Resources of the containers running (or allocated) here; reservations are not counted.
     pub allocated: Resource,
     pub containers: BTreeSet<ContainerId>,
+    /// Opportunistic containers sent here: they never reduce the unallocated resource.
+    pub opportunistic: BTreeSet<ContainerId>,
+    pub opportunistic_allocated: Resource,
     /// At most one reservation per node (spec §4.9).
     pub reserved: Option<ContainerId>,
     pub last_heartbeat_ms: i64,

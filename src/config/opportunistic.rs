@@ -1,0 +1,146 @@
+//! The yarn-site keys of opportunistic containers (spec O1): central and distributed
+//! allocation in the RM, the node-queue load monitor and queue limit, and the NodeManager's
+//! queue. Read from the same `Configuration` as the scheduler's keys, as the RM reads them from
+//! its merged configuration.
+
+use super::reader::Reader;
+use crate::opportunistic::load_monitor::LoadComparator;
+use crate::opportunistic::node_queue::QueuePolicy;
+
+pub const OPPORTUNISTIC_ALLOCATION_ENABLED: &str =
+    "yarn.resourcemanager.opportunistic-container-allocation.enabled";
+pub const DIST_SCHEDULING_ENABLED: &str = "yarn.nodemanager.distributed-scheduling.enabled";
+pub const NODES_USED: &str = "yarn.resourcemanager.opportunistic-container-allocation.nodes-used";
+pub const SORTING_NODES_INTERVAL_MS: &str =
+    "yarn.resourcemanager.nm-container-queuing.sorting-nodes-interval-ms";
+pub const LOAD_COMPARATOR: &str = "yarn.resourcemanager.nm-container-queuing.load-comparator";
+pub const QUEUE_LIMIT_STDEV: &str = "yarn.resourcemanager.nm-container-queuing.queue-limit-stdev";
+pub const MIN_QUEUE_LENGTH: &str = "yarn.resourcemanager.nm-container-queuing.min-queue-length";
+pub const MAX_QUEUE_LENGTH: &str = "yarn.resourcemanager.nm-container-queuing.max-queue-length";
+pub const MIN_QUEUE_WAIT_MS: &str =
+    "yarn.resourcemanager.nm-container-queuing.min-queue-wait-time-ms";
+pub const MAX_QUEUE_WAIT_MS: &str =
+    "yarn.resourcemanager.nm-container-queuing.max-queue-wait-time-ms";
+pub const MAX_ALLOCATIONS_PER_AM_HEARTBEAT: &str =
+    "yarn.resourcemanager.opportunistic.max.container-allocation.per.am.heartbeat";
+pub const NM_MAX_QUEUE_LENGTH: &str = "yarn.nodemanager.opportunistic-containers-max-queue-length";
+pub const NM_QUEUE_POLICY: &str = "yarn.nodemanager.opportunistic-containers-queue-policy";
+
+/// YARN's refusal to start the RM with distributed scheduling but no opportunistic allocation.
+pub const DIST_WITHOUT_OPPORTUNISTIC: &str = "Invalid parameters: opportunistic container allocation has to be enabled when distributed scheduling is enabled.";
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct OpportunisticSettings {
+    /// Central allocation in the RM.
+    pub enabled: bool,
+    /// Allocation by a per-node `DistributedScheduler` (requires `enabled`).
+    pub distributed_enabled: bool,
+    /// k: least-loaded nodes used and handed out.
+    pub nodes_used: i32,
+    pub sorting_interval_ms: i64,
+    pub load_comparator: LoadComparator,
+    pub queue_limit_stdev: f32,
+    pub min_queue_length: i32,
+    pub max_queue_length: i32,
+    pub min_queue_wait_ms: i32,
+    pub max_queue_wait_ms: i32,
+    /// Cap on opportunistic allocations per allocate call; ≤ 0 ⇒ none.
+    pub max_allocations_per_am_heartbeat: i32,
+    /// The NodeManager's opportunistic queue capacity (0: no queuing, every opportunistic
+    /// container is rejected).
+    pub nm_max_queue_length: i32,
+    pub nm_queue_policy: QueuePolicy,
+}
+
+impl Default for OpportunisticSettings {
+    fn default() -> Self {
+        OpportunisticSettings {
+            enabled: false,
+            distributed_enabled: false,
+            nodes_used: 10,
+            sorting_interval_ms: 1000,
+            load_comparator: LoadComparator::QueueLength,
+            queue_limit_stdev: 1.0,
+            min_queue_length: 5,
+            max_queue_length: 15,
+            min_queue_wait_ms: 10,
+            max_queue_wait_ms: 100,
+            max_allocations_per_am_heartbeat: -1,
+            nm_max_queue_length: 0,
+            nm_queue_policy: QueuePolicy::ByQueueLength,
+        }
+    }
+}
+
+impl OpportunisticSettings {
+    /// The queue-limit calculator the comparator calls for: lengths or wait times, clamped.
+    pub fn queue_limit_calculator(
+        &self,
+    ) -> crate::opportunistic::queue_limit::QueueLimitCalculator {
+        use crate::opportunistic::queue_limit::QueueLimitCalculator;
+        match self.load_comparator {
+            LoadComparator::QueueWaitTime => QueueLimitCalculator::new(
+                self.queue_limit_stdev,
+                self.min_queue_wait_ms,
+                self.max_queue_wait_ms,
+            ),
+            _ => QueueLimitCalculator::new(
+                self.queue_limit_stdev,
+                self.min_queue_length,
+                self.max_queue_length,
+            ),
+        }
+    }
+}
+
+pub(crate) fn read_opportunistic_settings(r: &mut Reader) -> OpportunisticSettings {
+    let d = OpportunisticSettings::default();
+    let enabled = r.boolean(OPPORTUNISTIC_ALLOCATION_ENABLED, d.enabled);
+    let distributed_enabled = r.boolean(DIST_SCHEDULING_ENABLED, d.distributed_enabled);
+    if distributed_enabled && !enabled {
+        r.error(None, DIST_SCHEDULING_ENABLED, DIST_WITHOUT_OPPORTUNISTIC);
+    }
+    let load_comparator = match r.trimmed(LOAD_COMPARATOR) {
+        None => d.load_comparator,
+        Some(s) => LoadComparator::parse(&s).unwrap_or_else(|| {
+            r.error(
+                None,
+                LOAD_COMPARATOR,
+                format!("No enum constant org.apache.hadoop.yarn.server.resourcemanager.scheduler.distributed.NodeQueueLoadMonitor.LoadComparator.{s}"),
+            );
+            d.load_comparator
+        }),
+    };
+    let nm_queue_policy = match r.trimmed(NM_QUEUE_POLICY) {
+        None => d.nm_queue_policy,
+        Some(s) if s == "BY_QUEUE_LEN" => QueuePolicy::ByQueueLength,
+        Some(s) if s == "BY_RESOURCES" => QueuePolicy::ByResources,
+        Some(s) => {
+            r.error(
+                None,
+                NM_QUEUE_POLICY,
+                format!("No enum constant org.apache.hadoop.yarn.server.nodemanager.containermanager.scheduler.OpportunisticContainersQueuePolicy.{s}"),
+            );
+            d.nm_queue_policy
+        }
+    };
+    OpportunisticSettings {
+        enabled,
+        distributed_enabled,
+        nodes_used: r.int(None, NODES_USED, d.nodes_used),
+        sorting_interval_ms: r.long(None, SORTING_NODES_INTERVAL_MS, d.sorting_interval_ms),
+        load_comparator,
+        queue_limit_stdev: r.float(None, QUEUE_LIMIT_STDEV, d.queue_limit_stdev),
+        min_queue_length: r.int(None, MIN_QUEUE_LENGTH, d.min_queue_length),
+        max_queue_length: r.int(None, MAX_QUEUE_LENGTH, d.max_queue_length),
+        min_queue_wait_ms: r.int(None, MIN_QUEUE_WAIT_MS, d.min_queue_wait_ms),
+        max_queue_wait_ms: r.int(None, MAX_QUEUE_WAIT_MS, d.max_queue_wait_ms),
+        max_allocations_per_am_heartbeat: r.int(
+            None,
+            MAX_ALLOCATIONS_PER_AM_HEARTBEAT,
+            d.max_allocations_per_am_heartbeat,
+        ),
+        nm_max_queue_length: r.int(None, NM_MAX_QUEUE_LENGTH, d.nm_max_queue_length),
+        nm_queue_policy,
+    }
+}

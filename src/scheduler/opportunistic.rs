@@ -1,0 +1,395 @@
+//! The RM's side of opportunistic containers (spec O3–O5, O7): the node-queue load monitor fed
+//! by node heartbeats and re-sorted every sorting interval, the queue limit every heartbeat
+//! response carries, central allocation in `allocate`, and the recording of containers a
+//! node's `DistributedScheduler` placed. Opportunistic containers are never charged to a queue,
+//! a user or a node's unallocated resource; they live in their own sets on the node and the
+//! attempt, and end through the one completion path like every other container.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::types::{ContainerState, ExecutionType, NodeType, RemoteAllocation, RemoteNode, ANY};
+use super::CapacityScheduler;
+use crate::config::OpportunisticSettings;
+use crate::ids::{AppId, ApplicationAttemptId, ContainerId, NodeId, YarnContainerId};
+use crate::opportunistic::load_monitor::{
+    ContainerQueuingLimit, NodeQueueLoadMonitor, NodeQueueStatus,
+};
+use crate::opportunistic::node_queue::NodeQueueReport;
+use crate::opportunistic::outstanding::OutstandingAsk;
+use crate::resource::{CalculatorKind, Resource, ResourceCalculator};
+use crate::scheduler::types::SchedulerKey;
+use crate::state::container::RmContainer;
+
+/// The opportunistic allocator's state in the RM.
+#[derive(Debug, Clone)]
+pub(crate) struct OpportunisticState {
+    pub monitor: NodeQueueLoadMonitor<NodeId>,
+    /// When the monitor last sorted (the sort runs on the first event of each interval).
+    last_sort_ms: Option<i64>,
+    /// The least-loaded list handed to distributed schedulers, and when it was last refreshed
+    /// with a non-empty result (an empty one does not reset the clock, spec O3 step 1).
+    cached_nodes: Vec<NodeId>,
+    cached_ms: Option<i64>,
+    /// Increases (promotions and resource increases) waiting for room on their node, in
+    /// arrival order (spec O8).
+    pub pending_increases: BTreeMap<NodeId, Vec<PendingIncrease>>,
+    /// Containers with an update outstanding: one at a time per container.
+    pub outstanding_updates: BTreeSet<ContainerId>,
+}
+
+/// A promotion or resource increase waiting for the CapacityScheduler to find room.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct PendingIncrease {
+    pub container: ContainerId,
+    /// What the queue, user and node are charged when it happens.
+    pub delta: Resource,
+    pub promote: bool,
+}
+
+impl OpportunisticState {
+    pub fn new(s: &OpportunisticSettings) -> Self {
+        OpportunisticState {
+            monitor: NodeQueueLoadMonitor::new(s.load_comparator, s.queue_limit_calculator()),
+            last_sort_ms: None,
+            cached_nodes: Vec::new(),
+            cached_ms: None,
+            pending_increases: BTreeMap::new(),
+            outstanding_updates: BTreeSet::new(),
+        }
+    }
+}
+
+/// Opportunistic containers are normalised with the dominant calculator whatever the
+/// scheduler's (`OpportunisticContainerAllocator.RESOURCE_CALCULATOR`).
+fn opportunistic_calculator(types: usize) -> ResourceCalculator {
+    ResourceCalculator::new(CalculatorKind::Dominant, types)
+}
+
+impl CapacityScheduler {
+    pub fn opportunistic_settings(&self) -> &OpportunisticSettings {
+        self.tree.configuration().opportunistic()
+    }
+
+    /// The monitor's periodic work: the re-sort and the queue-limit statistics, once per
+    /// `sorting-nodes-interval-ms`, on the first event at or after it is due.
+    pub(crate) fn opportunistic_tick(&mut self, now_ms: i64) {
+        let interval = self.opportunistic_settings().sorting_interval_ms;
+        if self
+            .opportunistic
+            .last_sort_ms
+            .is_none_or(|t| now_ms - t >= interval)
+        {
+            let cluster = self.tree.cluster_resource();
+            self.opportunistic.monitor.sort(cluster);
+            self.opportunistic.last_sort_ms = Some(now_ms);
+        }
+    }
+
+    /// A node heartbeat's queue status into the monitor (spec O4). The record's allocation is
+    /// the node's guaranteed allocation plus its running opportunistic containers.
+    pub(crate) fn record_node_queue(&mut self, node: NodeId, report: &NodeQueueReport) {
+        let n = &self.nodes[node];
+        let status = NodeQueueStatus {
+            wait_queue_length: report.wait_queue_length,
+            // The NodeManager never fills in the estimate, so it reads as 0 (spec O10).
+            estimated_wait_ms: 0,
+            queue_capacity: report.queue_capacity,
+            capability: n.total,
+            allocated: n.allocated + report.opportunistic_resource,
+            decommissioning: false,
+        };
+        self.opportunistic.monitor.update_node(&node, &status);
+    }
+
+    /// The `ContainerQueuingLimit` for node heartbeat responses; `None` while opportunistic
+    /// allocation is off (YARN sends it only then).
+    pub fn container_queuing_limit(&self) -> Option<ContainerQueuingLimit> {
+        self.opportunistic_settings()
+            .enabled
+            .then(|| self.opportunistic.monitor.queuing_limit())
+    }
+
+    /// The least-loaded nodes (at most `nodes-used`), as handed to distributed schedulers:
+    /// recomputed from the monitor's last sort when more than one sorting interval has passed
+    /// since the last non-empty refresh; nodes the scheduler no longer knows are left out.
+    pub fn least_loaded_nodes(&mut self, now_ms: i64) -> Vec<RemoteNode> {
+        let s = self.opportunistic_settings();
+        let (k, interval) = (s.nodes_used.max(0) as usize, s.sorting_interval_ms);
+        if !s.enabled {
+            return Vec::new();
+        }
+        self.opportunistic_tick(now_ms);
+        let stale = self
+            .opportunistic
+            .cached_ms
+            .is_none_or(|t| now_ms - t > interval);
+        if stale {
+            let fresh: Vec<NodeId> = self
+                .opportunistic
+                .monitor
+                .least_loaded(k)
+                .iter()
+                .copied()
+                .filter(|n| self.nodes.contains(*n))
+                .collect();
+            if !fresh.is_empty() {
+                self.opportunistic.cached_ms = Some(now_ms);
+            }
+            self.opportunistic.cached_nodes = fresh;
+        }
+        self.opportunistic
+            .cached_nodes
+            .iter()
+            .filter_map(|&id| {
+                let n = self.nodes.get(id)?;
+                Some(RemoteNode {
+                    node: id,
+                    host: n.host.clone(),
+                    rack: n.rack.clone(),
+                })
+            })
+            .collect()
+    }
+
+    /// Central allocation for one allocate call (spec O3 step 4–7): the attempt's outstanding
+    /// opportunistic asks, keys walked in reverse order; each container node-local, else
+    /// rack-local, else on one of the least-loaded nodes from a random start. Returns the new
+    /// containers, already ACQUIRED.
+    pub(crate) fn allocate_opportunistic(&mut self, now_ms: i64, app: AppId) -> Vec<ContainerId> {
+        let entries = match self.apps[app].attempt.as_ref() {
+            Some(t) if !t.opportunistic_asks.is_empty() => {
+                t.opportunistic_asks.in_allocation_order()
+            }
+            _ => return Vec::new(),
+        };
+        self.opportunistic_tick(now_ms);
+        let s = self.opportunistic_settings();
+        let k = s.nodes_used.max(0) as usize;
+        let cap =
+            (s.max_allocations_per_am_heartbeat > 0).then_some(s.max_allocations_per_am_heartbeat);
+        let settings = self.tree.settings();
+        let drf = opportunistic_calculator(settings.resource_types.count());
+        let (min, max) = (settings.minimum_allocation, settings.maximum_allocation);
+        let blacklist = self.apps[app]
+            .attempt
+            .as_ref()
+            .map(|t| t.blacklist.clone())
+            .unwrap_or_default();
+        let mut allocated = Vec::new();
+        for e in entries {
+            let mut want = e.count;
+            if let Some(cap) = cap {
+                want = want.min(cap - allocated.len() as i32);
+            }
+            let resource = drf.normalize(&e.capability, &min, &max, &min);
+            while want > 0 {
+                let placed = self
+                    .place_node_local(&e, resource, drf, &blacklist)
+                    .or_else(|| self.place_rack_local(&e, resource, drf, &blacklist))
+                    .or_else(|| self.place_any(k, resource, drf, &blacklist));
+                let Some((node, location, node_type)) = placed else {
+                    break;
+                };
+                let yarn_id = self.next_sequence_id(app);
+                let id = self.insert_opportunistic(
+                    now_ms, app, node, e.key, resource, yarn_id, node_type, false,
+                );
+                let t = self.apps[app].attempt.as_mut().expect("checked above");
+                t.opportunistic_asks.matched(e.key, e.capability, &location);
+                allocated.push(id);
+                want -= 1;
+            }
+        }
+        allocated
+    }
+
+    fn blacklisted(&self, node: NodeId, blacklist: &BTreeSet<u32>) -> bool {
+        blacklist.contains(&self.nodes[node].host_name)
+    }
+
+    /// `selectLocalNode` for each requested host, in name order.
+    fn place_node_local(
+        &mut self,
+        e: &OutstandingAsk,
+        resource: Resource,
+        rc: ResourceCalculator,
+        blacklist: &BTreeSet<u32>,
+    ) -> Option<(NodeId, String, NodeType)> {
+        for host in e.hosts.keys() {
+            let Some(&node) = self.node_by_host.get(host) else {
+                continue;
+            };
+            if !self.blacklisted(node, blacklist)
+                && self
+                    .opportunistic
+                    .monitor
+                    .compare_and_increment(&node, resource, rc)
+            {
+                return Some((node, host.clone(), NodeType::NodeLocal));
+            }
+        }
+        None
+    }
+
+    /// `selectRackLocalNode` for each requested rack: its nodes in id order.
+    fn place_rack_local(
+        &mut self,
+        e: &OutstandingAsk,
+        resource: Resource,
+        rc: ResourceCalculator,
+        blacklist: &BTreeSet<u32>,
+    ) -> Option<(NodeId, String, NodeType)> {
+        for rack in e.racks.keys() {
+            let Some(rack_name) = self.names.lookup(rack) else {
+                continue;
+            };
+            let mut in_rack: Vec<NodeId> = self
+                .nodes
+                .iter()
+                .filter(|(_, n)| n.rack_name == rack_name)
+                .map(|(id, _)| id)
+                .collect();
+            in_rack.sort_by_key(|id| id.index());
+            for node in in_rack {
+                if !self.blacklisted(node, blacklist)
+                    && self
+                        .opportunistic
+                        .monitor
+                        .compare_and_increment(&node, resource, rc)
+                {
+                    return Some((node, rack.clone(), NodeType::RackLocal));
+                }
+            }
+        }
+        None
+    }
+
+    /// `selectAnyNode`: the top `k` of the last sort, round-robin from a random (seeded) start;
+    /// the first acceptable, non-blacklisted node.
+    fn place_any(
+        &mut self,
+        k: usize,
+        resource: Resource,
+        rc: ResourceCalculator,
+        blacklist: &BTreeSet<u32>,
+    ) -> Option<(NodeId, String, NodeType)> {
+        use rand_core::Rng;
+        let candidates: Vec<NodeId> = self.opportunistic.monitor.least_loaded(k).to_vec();
+        if candidates.is_empty() {
+            return None;
+        }
+        let start = (self.rng.next_u64() % candidates.len() as u64) as usize;
+        for i in 0..candidates.len() {
+            let node = candidates[(start + i) % candidates.len()];
+            if self.nodes.contains(node)
+                && !self.blacklisted(node, blacklist)
+                && self
+                    .opportunistic
+                    .monitor
+                    .compare_and_increment(&node, resource, rc)
+            {
+                return Some((node, ANY.to_string(), NodeType::OffSwitch));
+            }
+        }
+        None
+    }
+
+    /// The next id from the attempt's sequence, shared by guaranteed and central opportunistic
+    /// containers (spec O9).
+    pub(crate) fn next_sequence_id(&mut self, app: AppId) -> YarnContainerId {
+        let a = &mut self.apps[app];
+        let t = a.attempt.as_mut().expect("attempt");
+        let seq = t.next_container_sequence;
+        t.next_container_sequence += 1;
+        YarnContainerId::new(
+            ApplicationAttemptId {
+                application: a.application_id,
+                attempt: t.attempt_id,
+            },
+            0,
+            seq,
+        )
+    }
+
+    /// Records an opportunistic container: ACQUIRED at once (the AM gets it in this response),
+    /// on the node's and the attempt's opportunistic sets, charged to nothing else.
+    #[allow(clippy::too_many_arguments)]
+    fn insert_opportunistic(
+        &mut self,
+        now_ms: i64,
+        app: AppId,
+        node: NodeId,
+        key: SchedulerKey,
+        resource: Resource,
+        yarn_id: YarnContainerId,
+        node_type: NodeType,
+        remotely_allocated: bool,
+    ) -> ContainerId {
+        let id = self.containers.insert(RmContainer {
+            yarn_id,
+            app,
+            node,
+            resource,
+            key,
+            state: ContainerState::Acquired,
+            execution_type: ExecutionType::Opportunistic,
+            node_type,
+            is_am: false,
+            created_ms: now_ms,
+            acquired_ms: Some(now_ms),
+            satisfied: Default::default(),
+            view_pos: 0,
+            version: 0,
+            remotely_allocated,
+        });
+        let n = &mut self.nodes[node];
+        n.opportunistic.insert(id);
+        n.opportunistic_allocated += resource;
+        let t = self.apps[app].attempt.as_mut().expect("attempt");
+        t.opportunistic_containers.insert(id);
+        t.opportunistic_used += resource;
+        id
+    }
+
+    /// Records the containers a `DistributedScheduler` placed for this attempt (spec O7 step
+    /// 4), flagged remotely allocated and ACQUIRED. One naming an unknown node, a size beyond
+    /// the cluster's maximum, or an id of another attempt is dropped: the AM never gets it.
+    pub(crate) fn record_remote_allocations(
+        &mut self,
+        now_ms: i64,
+        app: AppId,
+        remote: &[RemoteAllocation],
+    ) -> Vec<ContainerId> {
+        let Some(a) = self.apps.get(app) else {
+            return Vec::new();
+        };
+        let Some(t) = a.attempt.as_ref() else {
+            return Vec::new();
+        };
+        let attempt = ApplicationAttemptId {
+            application: a.application_id,
+            attempt: t.attempt_id,
+        };
+        let max = self.tree.settings().maximum_allocation;
+        let mut out = Vec::with_capacity(remote.len());
+        for r in remote {
+            let valid = self.nodes.contains(r.node)
+                && r.yarn_id.attempt == attempt
+                && !r.resource.any_negative()
+                && r.resource.fits_in(&max);
+            if valid {
+                out.push(self.insert_opportunistic(
+                    now_ms,
+                    app,
+                    r.node,
+                    r.key,
+                    r.resource,
+                    r.yarn_id,
+                    NodeType::OffSwitch,
+                    true,
+                ));
+            }
+        }
+        out
+    }
+}
