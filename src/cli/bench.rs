@@ -79,6 +79,18 @@ pub enum Bench {
         #[arg(long)]
         json: bool,
     },
+    /// Opportunistic containers' gain on the short-tasks scenario (simulated time): every map
+    /// guaranteed, half and all opportunistic, and guaranteed under YARN's default per-heartbeat
+    /// cap; utilization, throughput and job times, and the comparison charts.
+    Opportunistic {
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Write opportunistic-utilization.svg and opportunistic-tasks.svg here.
+        #[arg(long)]
+        charts: Option<std::path::PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
     /// Bytes per node, per running container and per pending ask (RSS deltas).
     Memory {
         #[arg(long, default_value_t = 50_000)]
@@ -94,6 +106,9 @@ pub enum Bench {
 
 pub fn run(bench: Bench) -> std::process::ExitCode {
     match bench {
+        Bench::Opportunistic { seed, charts, json } => {
+            return super::bench_opportunistic::run(seed, charts, json)
+        }
         Bench::Alloc {
             nodes,
             apps,

@@ -28,8 +28,10 @@ pub struct SimulateArgs {
     #[arg(long)]
     trace: Option<PathBuf>,
     /// The built-in workload used without --trace (and its configuration, without --config):
-    /// `elasticity` (the seed queues borrowing and returning capacity) or `preemption` (two 50%
-    /// queues, App1 fills the cluster, App2 arrives later; compare --preemption on and off).
+    /// `elasticity` (the seed queues borrowing and returning capacity), `preemption` (two 50%
+    /// queues, App1 fills the cluster, App2 arrives later; compare --preemption on and off) or
+    /// `short-tasks` (many 1–5 s tasks on a busy cluster; compare --opportunistic-percent 0
+    /// and 100).
     #[arg(long, value_enum, default_value = "elasticity")]
     scenario: Scenario,
     #[arg(long = "trace-type", value_enum, default_value = "sls")]
@@ -50,12 +52,23 @@ pub struct SimulateArgs {
     /// (yarn.resourcemanager.scheduler.monitor.enable).
     #[arg(long, value_enum)]
     preemption: Option<OnOff>,
+    /// Ask for this percentage of each job's maps as OPPORTUNISTIC containers (as
+    /// mapreduce.job.num-opportunistic-maps-percent). Needs
+    /// yarn.resourcemanager.opportunistic-container-allocation.enabled in the configuration;
+    /// without it the RM schedules them as guaranteed.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
+    opportunistic_percent: u32,
+    /// AMs promote each opportunistic container to guaranteed once started (the distributed
+    /// shell's -promote_opportunistic_after_start).
+    #[arg(long)]
+    promote_opportunistic_after_start: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Scenario {
     Elasticity,
     Preemption,
+    ShortTasks,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -80,6 +93,9 @@ pub fn run(args: SimulateArgs) -> ExitCode {
         None if args.scenario == Scenario::Preemption && args.trace.is_none() => {
             Arc::new(default_workload::preemption_configuration())
         }
+        None if args.scenario == Scenario::ShortTasks && args.trace.is_none() => {
+            Arc::new(default_workload::short_tasks_configuration())
+        }
         None => Arc::new(CapacitySchedulerConfiguration::seed_default()),
     };
     let defaults = SimDefaults::default();
@@ -97,6 +113,8 @@ pub fn run(args: SimulateArgs) -> ExitCode {
         check_invariants: args.check_invariants,
         progress: true,
         preemption: args.preemption.map(|p| matches!(p, OnOff::On)),
+        opportunistic_percent: args.opportunistic_percent,
+        promote_opportunistic_after_start: args.promote_opportunistic_after_start,
         ..SimulationOptions::default()
     };
     let result = match simulate(SimulationInput { conf, nodes, jobs }, opts) {
@@ -134,6 +152,7 @@ fn load_workload(args: &SimulateArgs, defaults: &SimDefaults) -> Result<Workload
         let jobs = match args.scenario {
             Scenario::Elasticity => default_workload::jobs(),
             Scenario::Preemption => default_workload::preemption_jobs(),
+            Scenario::ShortTasks => default_workload::short_tasks_jobs(),
         };
         return Ok((nodes, jobs));
     };

@@ -148,6 +148,40 @@ impl<C: Copy + PartialEq> NodeContainerScheduler<C> {
         events
     }
 
+    /// `updateContainer` for an execution-type change (spec O8, NM side). A queued container
+    /// moves to the other queue: a promoted one then starts if it fits, else reclaims room
+    /// from newer running opportunistic containers as an arriving guaranteed one does. A
+    /// running container only changes type, which decides future kills. Unknown ids (already
+    /// gone) are ignored.
+    pub fn update_execution_type(&mut self, id: C, execution: ExecutionType) -> Vec<NodeEvent<C>> {
+        let mut events = Vec::new();
+        if let Some(e) = self.running.iter_mut().find(|e| e.id == id) {
+            e.execution = execution;
+            return events;
+        }
+        let (from, to) = match execution {
+            ExecutionType::Guaranteed => {
+                (&mut self.queued_opportunistic, &mut self.queued_guaranteed)
+            }
+            ExecutionType::Opportunistic => {
+                (&mut self.queued_guaranteed, &mut self.queued_opportunistic)
+            }
+        };
+        let Some(i) = from.iter().position(|e| e.id == id) else {
+            return events;
+        };
+        let mut e = from.remove(i).expect("found above");
+        e.execution = execution;
+        to.push_back(e);
+        self.start_pending(&mut events);
+        if execution == ExecutionType::Guaranteed
+            && self.queued_guaranteed.iter().any(|q| q.id == id)
+        {
+            self.reclaim_for(id, &mut events);
+        }
+        events
+    }
+
     /// Sheds queued opportunistic containers above the RM's `maxQueueLength` (O5): the first
     /// `limit` stay (the oldest work survives), the rest are killed. −1 means no limit.
     pub fn shed_to(&mut self, limit: i32) -> Vec<NodeEvent<C>> {
@@ -266,6 +300,41 @@ fn fits(r: &Resource, capability: &Resource) -> bool {
 mod tests {
     use super::*;
     use ExecutionType::{Guaranteed as G, Opportunistic as O};
+
+    #[test]
+    fn a_promoted_queued_container_reclaims_room_from_newer_opportunistic_ones() {
+        let mut n =
+            NodeContainerScheduler::new(Resource::new(4096, 4), 10, QueuePolicy::ByQueueLength);
+        let started = |ev: &[NodeEvent<u32>]| {
+            ev.iter()
+                .filter(|e| matches!(e, NodeEvent::Started(_)))
+                .count()
+        };
+        assert_eq!(started(&n.schedule(1, Resource::new(2048, 1), O)), 1);
+        assert_eq!(started(&n.schedule(2, Resource::new(2048, 1), O)), 1);
+        assert!(
+            n.schedule(3, Resource::new(2048, 1), O).is_empty(),
+            "queued"
+        );
+        // Promote the queued one: the newest running opportunistic container (2) is killed.
+        let ev = n.update_execution_type(3, G);
+        assert_eq!(
+            ev,
+            vec![NodeEvent::Killed {
+                id: 2,
+                diagnostics: DIAG_MAKE_ROOM
+            }]
+        );
+        assert_eq!(n.completed(2), vec![NodeEvent::Started(3)]);
+        // Running containers only change type: a later guaranteed one may not kill 3.
+        assert!(n.update_execution_type(1, G).is_empty());
+        let ev = n.schedule(4, Resource::new(2048, 1), G);
+        assert!(
+            ev.is_empty(),
+            "waits: nothing opportunistic to kill, got {ev:?}"
+        );
+        assert_eq!(n.report().wait_queue_length, 1);
+    }
 
     fn gb(n: i64) -> Resource {
         Resource::new(n * 1024, n)

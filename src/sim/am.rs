@@ -10,8 +10,11 @@ use crate::ids::{AppId, ContainerId};
 use crate::resource::Resource;
 use crate::scheduler::types::{exit_status, AllocateResponse, ExecutionType, ResourceRequest, ANY};
 
-/// MRAMSimulator's priorities: reduces 10, maps 20 (a lower number is more important).
+/// MRAMSimulator's priorities: reduces 10, maps 20 (a lower number is more important);
+/// MapReduce asks for its opportunistic maps at 19 (`RMContainerAllocator.
+/// PRIORITY_OPPORTUNISTIC_MAP`).
 pub const PRIORITY_MAP: i32 = 20;
+pub const PRIORITY_OPPORTUNISTIC_MAP: i32 = 19;
 pub const PRIORITY_REDUCE: i32 = 10;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,8 +63,15 @@ pub struct AmSim {
     pub first_task_ms: Option<i64>,
     pub finish_ms: Option<i64>,
     pub registered_ms: Option<i64>,
-    /// The ask table last sent: (priority, resource name) → count.
-    sent: BTreeMap<(i32, String), i32>,
+    /// The ask table last sent: (priority, resource name) → count. Opportunistic maps have
+    /// their own priority, so guaranteed and opportunistic asks never share an entry.
+    sent: BTreeMap<(i32, String), (i32, ExecutionType)>,
+    /// Opportunistic containers to promote in the next allocate (the distributed shell's
+    /// `-promote_opportunistic_after_start`), with the version the AM holds.
+    pub to_promote: Vec<(ContainerId, i32)>,
+    pub promote_after_start: bool,
+    /// Containers the NodeManager killed or rejected (−108) whose task ran again.
+    pub killed_by_nm: u64,
     pub containers_completed: u64,
     pub preempted: u64,
     /// Attempts started after the first (the AM container was preempted or lost).
@@ -86,6 +96,9 @@ impl AmSim {
             containers_completed: 0,
             preempted: 0,
             am_restarts: 0,
+            to_promote: Vec::new(),
+            promote_after_start: false,
+            killed_by_nm: 0,
         }
     }
 
@@ -115,16 +128,21 @@ impl AmSim {
         })
     }
 
+    /// The priority a task is asked at.
+    fn priority(t: &SimTask) -> i32 {
+        match (t.reduce, t.execution) {
+            (true, _) => PRIORITY_REDUCE,
+            (false, ExecutionType::Opportunistic) => PRIORITY_OPPORTUNISTIC_MAP,
+            (false, ExecutionType::Guaranteed) => PRIORITY_MAP,
+        }
+    }
+
     /// The asks to send now: the full table for pending tasks, with zeros for names no longer
     /// wanted (an ask replaces the entry, so a vanished name must be set to 0).
     pub fn asks(&mut self, now_ms: i64) -> Vec<ResourceRequest> {
         let mut table: BTreeMap<(i32, String), (i32, Resource, ExecutionType)> = BTreeMap::new();
         for t in self.requestable(now_ms) {
-            let p = if t.reduce {
-                PRIORITY_REDUCE
-            } else {
-                PRIORITY_MAP
-            };
+            let p = Self::priority(t);
             let mut add = |name: &str| {
                 let e = table
                     .entry((p, name.to_string()))
@@ -140,29 +158,34 @@ impl AmSim {
             }
         }
         let mut asks = Vec::new();
-        let wanted: BTreeMap<(i32, String), i32> =
-            table.iter().map(|(k, v)| (k.clone(), v.0)).collect();
+        let wanted: BTreeMap<(i32, String), (i32, ExecutionType)> =
+            table.iter().map(|(k, v)| (k.clone(), (v.0, v.2))).collect();
         for ((p, name), (count, resource, execution)) in &table {
-            if self.sent.get(&(*p, name.clone())) != Some(count) {
+            if self.sent.get(&(*p, name.clone())).map(|s| s.0) != Some(*count) {
                 let mut r = ResourceRequest::at(*p, name, *resource, *count);
                 r.execution_type = *execution;
                 asks.push(r);
             }
         }
-        for ((p, name), _) in self.sent.iter().filter(|(k, _)| !wanted.contains_key(*k)) {
+        for ((p, name), (_, execution)) in
+            self.sent.iter().filter(|(k, _)| !wanted.contains_key(*k))
+        {
             let resource = self
                 .tasks
                 .first()
                 .map(|t| t.resource)
                 .unwrap_or(Resource::new(1024, 1));
-            asks.push(ResourceRequest::at(*p, name, resource, 0));
+            let mut r = ResourceRequest::at(*p, name, resource, 0);
+            r.execution_type = *execution;
+            asks.push(r);
         }
         self.sent = wanted;
         asks
     }
 
-    /// Hands newly allocated containers to pending tasks (node-local first, then rack-local,
-    /// then any). Returns (container, duration) to launch, and containers it cannot use.
+    /// Hands newly allocated containers to pending tasks of the same kind and execution type
+    /// (node-local first, then rack-local, then any). Returns (container, how long it runs)
+    /// to launch, and containers it cannot use.
     pub fn take_allocations(
         &mut self,
         now_ms: i64,
@@ -180,10 +203,23 @@ impl AmSim {
             }
             let reduce = c.key.priority == PRIORITY_REDUCE;
             let rack = rack_of(&c.host);
+            // The RM took one container off the ask's ANY count (and off the host's and rack's
+            // entries it matched): the table sent is no longer what the RM holds. As
+            // AMRMClient decrements its table on assignment, so do we; the host and rack
+            // entries are resent with their current counts on the next heartbeat.
+            let p = c.key.priority;
+            if let Some(any) = self.sent.get_mut(&(p, ANY.to_string())) {
+                any.0 -= 1;
+            }
+            self.sent.remove(&(p, c.host.clone()));
+            self.sent.remove(&(p, rack.clone()));
             let pick = |want: &dyn Fn(&SimTask) -> bool| {
-                self.tasks
-                    .iter()
-                    .position(|t| t.state == TaskState::Pending && t.reduce == reduce && want(t))
+                self.tasks.iter().position(|t| {
+                    t.state == TaskState::Pending
+                        && t.reduce == reduce
+                        && t.execution == c.execution_type
+                        && want(t)
+                })
             };
             let chosen = pick(&|t| t.host.as_deref() == Some(c.host.as_str()))
                 .or_else(|| pick(&|t| t.rack.as_deref() == Some(rack.as_str())))
@@ -194,7 +230,11 @@ impl AmSim {
                     t.state = TaskState::Running(c.id);
                     t.attempts += 1;
                     self.first_task_ms.get_or_insert(now_ms);
-                    launch.push((c.id, now_ms + t.duration_ms));
+                    launch.push((c.id, t.duration_ms));
+                    if self.promote_after_start && c.execution_type == ExecutionType::Opportunistic
+                    {
+                        self.to_promote.push((c.id, c.version));
+                    }
                 }
                 None => surplus.push(c.id),
             }
@@ -225,11 +265,14 @@ impl AmSim {
                 t.state = TaskState::Done;
                 self.containers_completed += 1;
             } else {
-                if s.exit_status == exit_status::PREEMPTED {
-                    self.preempted += 1;
+                match s.exit_status {
+                    exit_status::PREEMPTED => self.preempted += 1,
+                    exit_status::KILLED_BY_CONTAINER_SCHEDULER => self.killed_by_nm += 1,
+                    _ => {}
                 }
                 t.state = TaskState::Pending;
             }
+            self.to_promote.retain(|(c, _)| *c != s.id);
         }
         am_lost
     }
@@ -243,6 +286,7 @@ impl AmSim {
         self.registered_ms = None;
         self.response_id = 0;
         self.sent.clear();
+        self.to_promote.clear();
         self.am_restarts += 1;
         for t in &mut self.tasks {
             if matches!(t.state, TaskState::Running(_)) {

@@ -208,3 +208,72 @@ pub fn write_charts(dir: &Path, r: &SimulationResult) -> io::Result<()> {
         &[],
     )
 }
+
+/// Side-by-side runs of one workload (the opportunistic comparison): what the NodeManagers
+/// ran as a share of the cluster, and tasks completed, over time — one line per run. Writes
+/// `<prefix>-utilization.svg` and `<prefix>-tasks.svg` into `dir`.
+pub fn write_comparison(
+    dir: &Path,
+    prefix: &str,
+    runs: &[(String, &SimulationResult)],
+) -> io::Result<()> {
+    let end = runs
+        .iter()
+        .filter_map(|(_, r)| r.samples.last())
+        .map(|s| s.time_ms as f64 / 1000.0)
+        .fold(1.0, f64::max);
+    let t = |ms: i64| ms as f64 / 1000.0;
+    let lines: Vec<Line> = runs
+        .iter()
+        .enumerate()
+        .map(|(i, (label, r))| {
+            let mem = r.cluster.memory_mb().max(1) as f64;
+            Line {
+                label: label.clone(),
+                color: color(i),
+                width: 2,
+                points: r
+                    .samples
+                    .iter()
+                    .map(|s| (t(s.time_ms), s.nm_used_memory as f64 * 100.0 / mem))
+                    .collect(),
+            }
+        })
+        .collect();
+    draw(
+        &dir.join(format!("{prefix}-utilization.svg")),
+        "Memory in use on the NodeManagers (opportunistic containers included)",
+        "% of cluster memory",
+        105.0,
+        end,
+        &lines,
+        &[],
+    )?;
+    let lines: Vec<Line> = runs
+        .iter()
+        .enumerate()
+        .map(|(i, (label, r))| Line {
+            label: label.clone(),
+            color: color(i),
+            width: 2,
+            points: r
+                .samples
+                .iter()
+                .map(|s| (t(s.time_ms), s.tasks_completed as f64))
+                .collect(),
+        })
+        .collect();
+    let top = lines
+        .iter()
+        .flat_map(|l| l.points.iter().map(|p| p.1))
+        .fold(1.0, f64::max);
+    draw(
+        &dir.join(format!("{prefix}-tasks.svg")),
+        "Tasks completed",
+        "tasks",
+        top * 1.05,
+        end,
+        &lines,
+        &[],
+    )
+}

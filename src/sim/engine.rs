@@ -14,12 +14,14 @@ use super::metrics::{JobRecord, QueueSample, Sample};
 use super::nm::NmSim;
 use super::trace::{SimDefaults, TraceJob, TraceNode};
 use crate::config::CapacitySchedulerConfiguration;
-use crate::ids::{AppId, NodeId};
+use crate::ids::{AppId, ContainerId, NodeId};
 use crate::preempt::policy::PreemptionPolicy;
 use crate::resource::Resource;
 use crate::scheduler::apps::{AppSubmission, AttemptSubmission};
 use crate::scheduler::nodes::NodeSpec;
-use crate::scheduler::types::{AllocateRequest, ContainerState, ExecutionType};
+use crate::scheduler::types::{
+    AllocateRequest, ContainerState, ExecutionType, UpdateContainerRequest,
+};
 use crate::scheduler::CapacityScheduler;
 use crate::state::queue::QueueId;
 
@@ -45,6 +47,12 @@ pub struct SimulationOptions {
     /// Run the preemption monitor every `monitoring_interval`: `None` follows the
     /// configuration (`yarn.resourcemanager.scheduler.monitor.enable` and `.policies`).
     pub preemption: Option<bool>,
+    /// Percentage of each job's maps asked for as OPPORTUNISTIC (MapReduce's
+    /// `mapreduce.job.num-opportunistic-maps-percent`), on top of what the trace marks.
+    pub opportunistic_percent: u32,
+    /// AMs promote each opportunistic container once started (the distributed shell's
+    /// `-promote_opportunistic_after_start`).
+    pub promote_opportunistic_after_start: bool,
 }
 
 impl Default for SimulationOptions {
@@ -57,6 +65,8 @@ impl Default for SimulationOptions {
             check_invariants: false,
             progress: false,
             preemption: None,
+            opportunistic_percent: 0,
+            promote_opportunistic_after_start: false,
         }
     }
 }
@@ -81,8 +91,17 @@ pub struct SimulationResult {
     pub containers_allocated: u64,
     pub node_updates: u64,
     pub allocate_calls: u64,
-    /// Tasks the trace marked opportunistic, run as guaranteed (see docs/SIMULATOR.md).
+    /// Tasks marked opportunistic that ran as guaranteed because opportunistic allocation is
+    /// off in the configuration (see docs/SIMULATOR.md).
     pub opportunistic_as_guaranteed: u64,
+    /// Whether the RM allocated opportunistic containers, how many, how many the
+    /// NodeManagers killed or rejected (−108), and how many were promoted.
+    pub opportunistic_enabled: bool,
+    pub opportunistic_allocated: u64,
+    pub killed_by_nm: u64,
+    pub promotions: u64,
+    /// Task containers that completed successfully.
+    pub tasks_completed: u64,
     /// Whether the preemption monitor ran, its rounds, and what they did.
     pub preemption_enabled: bool,
     pub preemption_rounds: u64,
@@ -103,6 +122,8 @@ enum Event {
     AmHeartbeat(usize),
     /// The preemption monitor's round (SchedulingMonitor, every `monitoring_interval`).
     PreemptionRound,
+    /// A container on NodeManager `usize` reaches its end time.
+    ContainerEnd(usize, ContainerId),
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -155,6 +176,8 @@ struct Sim {
     al_ns: u128,
     al_calls: u64,
     opportunistic_as_guaranteed: u64,
+    opportunistic_allocated: u64,
+    promotions: u64,
     policy: Option<PreemptionPolicy>,
     preemption_rounds: u64,
     containers_marked: u64,
@@ -178,6 +201,7 @@ pub fn simulate(
     let started = Instant::now();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(opts.seed);
     let mut cs = CapacityScheduler::new(input.conf.clone(), 1_000_000, opts.seed);
+    let opp = input.conf.opportunistic().clone();
     let mut nms = Vec::with_capacity(input.nodes.len());
     let mut nm_by_node = HashMap::new();
     let mut rack_of_host = HashMap::new();
@@ -189,20 +213,36 @@ pub fn simulate(
             .map_err(|e| SimError::Input(format!("node {}: {e}", n.host)))?;
         nm_by_node.insert(id, nms.len());
         rack_of_host.insert(n.host.clone(), rack.clone());
-        nms.push(NmSim::new(id));
+        nms.push(NmSim::new(
+            id,
+            spec.resource,
+            opp.nm_max_queue_length,
+            opp.nm_queue_policy,
+        ));
     }
     if nms.is_empty() {
         return Err(SimError::Input("the simulation has no nodes".into()));
     }
     let mut opportunistic = 0;
+    let percent = opts.opportunistic_percent.min(100) as usize;
+    let promote = opts.promote_opportunistic_after_start;
     let ams: Vec<AmSim> = input
         .jobs
         .into_iter()
         .map(|job| {
+            // MapReduce makes the first ⌊maps × percent / 100⌋ maps opportunistic.
+            let maps = job.tasks.iter().filter(|t| t.task_type != "reduce").count();
+            let opportunistic_maps = maps * percent / 100;
+            let mut map_index = 0;
             let tasks = job
                 .tasks
                 .iter()
                 .map(|t| {
+                    let reduce = t.task_type == "reduce";
+                    let by_percent = !reduce && map_index < opportunistic_maps;
+                    if !reduce {
+                        map_index += 1;
+                    }
                     let (rack_from_host, host) = match &t.host {
                         Some(h) => {
                             let (r, h) = split_rack_host(h);
@@ -211,24 +251,32 @@ pub fn simulate(
                         None => (None, None),
                     };
                     let rack = t.rack.clone().or(rack_from_host).map(|r| rack_name(&r));
-                    if t.execution_type == super::trace::TraceExecutionType::Opportunistic {
+                    let mut execution: ExecutionType = t.execution_type.into();
+                    if by_percent {
+                        execution = ExecutionType::Opportunistic;
+                    }
+                    // With opportunistic allocation off the RM schedules these asks as
+                    // guaranteed, so the AM treats them as such.
+                    if execution == ExecutionType::Opportunistic && !opp.enabled {
                         opportunistic += 1;
+                        execution = ExecutionType::Guaranteed;
                     }
                     SimTask {
                         host,
                         rack,
                         duration_ms: t.duration_ms.max(0),
                         resource: Resource::new(t.memory_mb, t.vcores),
-                        reduce: t.task_type == "reduce",
-                        // Until opportunistic allocation exists every task runs guaranteed.
-                        execution: ExecutionType::Guaranteed,
+                        reduce,
+                        execution,
                         request_delay_ms: t.request_delay_ms.max(0),
                         state: TaskState::Pending,
                         attempts: 0,
                     }
                 })
                 .collect();
-            AmSim::new(job, tasks)
+            let mut am = AmSim::new(job, tasks);
+            am.promote_after_start = promote;
+            am
         })
         .collect();
     let leaves: Vec<QueueId> = cs.queue_tree().leaves().collect();
@@ -257,6 +305,8 @@ pub fn simulate(
         al_ns: 0,
         al_calls: 0,
         opportunistic_as_guaranteed: opportunistic,
+        opportunistic_allocated: 0,
+        promotions: 0,
         policy,
         preemption_rounds: 0,
         containers_marked: 0,
@@ -312,8 +362,12 @@ pub fn simulate(
                 }
             }
             Event::JobStart(j) => start_job(&mut sim, now, j),
+            Event::ContainerEnd(i, c) => {
+                let started = sim.nms[i].container_end(now, c);
+                schedule_ends(&mut sim, i, started);
+            }
             Event::NodeHeartbeat(i) => {
-                let status = sim.nms[i].status(now);
+                let status = sim.nms[i].status();
                 let t = Instant::now();
                 let response = sim
                     .cs
@@ -323,7 +377,11 @@ pub fn simulate(
                 sim.nu_calls += 1;
                 sim.node_updates += 1;
                 sim.containers_allocated += response.allocated as u64;
-                sim.nms[i].kill(&response.to_kill);
+                let mut started = sim.nms[i].kill(now, &response.to_kill);
+                if let Some(limit) = response.queuing_limit {
+                    started.extend(sim.nms[i].shed_to(now, limit.max_queue_length));
+                }
+                schedule_ends(&mut sim, i, started);
 
                 if sim.unfinished > 0 {
                     sim.push(now + nm_interval, Event::NodeHeartbeat(i));
@@ -401,6 +459,15 @@ pub fn simulate(
         node_updates: sim.node_updates,
         allocate_calls: sim.allocate_calls,
         opportunistic_as_guaranteed: sim.opportunistic_as_guaranteed,
+        opportunistic_enabled: opp.enabled,
+        opportunistic_allocated: sim.opportunistic_allocated,
+        killed_by_nm: sim
+            .nms
+            .iter()
+            .map(|n| n.killed_by_container_scheduler)
+            .sum(),
+        promotions: sim.promotions,
+        tasks_completed: sim.ams.iter().map(|a| a.containers_completed).sum(),
         preemption_enabled: sim.policy.is_some(),
         preemption_rounds: sim.preemption_rounds,
         containers_marked: sim.containers_marked,
@@ -448,9 +515,14 @@ fn am_heartbeat(sim: &mut Sim, now: i64, j: usize) {
     } else {
         Vec::new()
     };
+    let update_requests = std::mem::take(&mut sim.ams[j].to_promote)
+        .into_iter()
+        .map(|(c, version)| UpdateContainerRequest::promote(c, version))
+        .collect();
     let req = AllocateRequest {
         response_id: sim.ams[j].response_id,
         asks,
+        update_requests,
         ..Default::default()
     };
     let t = Instant::now();
@@ -469,13 +541,31 @@ fn am_heartbeat(sim: &mut Sim, now: i64, j: usize) {
     }
     let rack_of = |host: &str| sim.rack_of_host.get(host).cloned().unwrap_or_default();
     let (launch, surplus) = a.take_allocations(now, &response, rack_of);
-    for (container, end) in launch {
-        let node = sim.cs.container(container).map(|c| c.node);
-        if let Some(&i) = node.and_then(|n| sim.nm_by_node.get(&n)) {
-            sim.nms[i].launch(container, end);
+    sim.opportunistic_allocated += response
+        .allocated
+        .iter()
+        .filter(|c| c.execution_type == ExecutionType::Opportunistic)
+        .count() as u64;
+    for (container, duration) in launch {
+        let Some(c) = sim.cs.container(container) else {
+            continue;
+        };
+        let (node, resource, execution) = (c.node, c.resource, c.execution_type);
+        if let Some(&i) = sim.nm_by_node.get(&node) {
+            let started = sim.nms[i].launch(now, container, resource, execution, duration);
+            schedule_ends(sim, i, started);
         }
         if Some(container) == sim.ams[j].am_container {
             sim.ams[j].state = AmState::Running;
+        }
+    }
+    // Promoted containers: the AM hands the new token to their NodeManager.
+    for u in &response.updated {
+        if let Some(&i) = sim.nm_by_node.get(&u.container.node) {
+            sim.promotions += 1;
+            let started =
+                sim.nms[i].update_execution_type(now, u.container.id, u.container.execution_type);
+            schedule_ends(sim, i, started);
         }
     }
     if !surplus.is_empty() {
@@ -511,6 +601,15 @@ fn am_heartbeat(sim: &mut Sim, now: i64, j: usize) {
     }
     let next = now + sim.opts.defaults.am_heartbeat_ms.max(1);
     sim.push(next, Event::AmHeartbeat(j));
+}
+
+/// Schedules the end of each container that started on NodeManager `i`.
+fn schedule_ends(sim: &mut Sim, i: usize, started: Vec<super::nm::Started>) {
+    for (c, end) in started {
+        if end != super::nm::UNTIL_KILLED {
+            sim.push(end, Event::ContainerEnd(i, c));
+        }
+    }
 }
 
 /// The AM container ended under a running attempt (preempted, lost, expired): the RM ends
@@ -555,12 +654,21 @@ fn sample(sim: &mut Sim, now: i64) {
         .cs
         .containers()
         .filter(|(_, c)| {
-            matches!(
-                c.state,
-                ContainerState::Running | ContainerState::Acquired | ContainerState::Allocated
-            )
+            !c.is_opportunistic()
+                && matches!(
+                    c.state,
+                    ContainerState::Running | ContainerState::Acquired | ContainerState::Allocated
+                )
         })
         .count() as u64;
+    let opportunistic_containers: u64 = sim
+        .cs
+        .nodes()
+        .map(|(_, n)| n.opportunistic.len() as u64)
+        .sum();
+    let nm_used: Resource = sim.nms.iter().map(|n| n.in_use()).sum();
+    let queued_containers: u64 = sim.nms.iter().map(|n| n.queued().max(0) as u64).sum();
+    let tasks_completed: u64 = sim.ams.iter().map(|a| a.containers_completed).sum();
     let running_applications = sim
         .ams
         .iter()
@@ -609,6 +717,11 @@ fn sample(sim: &mut Sim, now: i64) {
         available_memory: cluster.memory_mb() - allocated.memory_mb(),
         available_vcores: cluster.vcores() - allocated.vcores(),
         pending_containers: pending_total,
+        nm_used_memory: nm_used.memory_mb(),
+        nm_used_vcores: nm_used.vcores(),
+        queued_containers,
+        opportunistic_containers,
+        tasks_completed,
         queues,
         node_update_ms: per_call(sim.nu_ns, sim.nu_calls),
         allocate_ms: per_call(sim.al_ns, sim.al_calls),

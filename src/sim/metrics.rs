@@ -14,6 +14,15 @@ pub struct Sample {
     pub available_memory: i64,
     pub available_vcores: i64,
     pub pending_containers: u64,
+    /// What the NodeManagers are really running (guaranteed and opportunistic), and the
+    /// containers waiting in their queues.
+    pub nm_used_memory: i64,
+    pub nm_used_vcores: i64,
+    pub queued_containers: u64,
+    /// Opportunistic containers the RM tracks (queued or running).
+    pub opportunistic_containers: u64,
+    /// Task containers completed successfully so far.
+    pub tasks_completed: u64,
     /// Per leaf (in queue order): allocated memory, allocated vcores, pending containers.
     pub queues: Vec<QueueSample>,
     /// Wall-clock cost of scheduler calls during the interval (ms per call), as SLS reports.

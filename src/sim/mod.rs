@@ -2,7 +2,7 @@
 //! virtual time (discrete events), with SLS's outputs, a summary and charts.
 
 mod am;
-mod charts;
+pub mod charts;
 pub mod default_workload;
 mod engine;
 pub mod metrics;

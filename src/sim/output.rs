@@ -46,6 +46,17 @@ pub fn summary(r: &SimulationResult) -> Value {
         .iter()
         .map(|s| share(s.allocated_vcores, cluster.vcores()))
         .collect();
+    // What the NodeManagers really ran, opportunistic containers included.
+    let nm_mem: Vec<f64> = r
+        .samples
+        .iter()
+        .map(|s| share(s.nm_used_memory, cluster.memory_mb()))
+        .collect();
+    let nm_vc: Vec<f64> = r
+        .samples
+        .iter()
+        .map(|s| share(s.nm_used_vcores, cluster.vcores()))
+        .collect();
     let completed: Vec<_> = r.jobs.iter().filter(|j| j.finish_ms.is_some()).collect();
     let mut waits: Vec<i64> = completed.iter().filter_map(|j| j.wait_ms()).collect();
     let mut runs: Vec<i64> = completed.iter().filter_map(|j| j.run_ms()).collect();
@@ -81,6 +92,8 @@ pub fn summary(r: &SimulationResult) -> Value {
         "containers_completed": tasks_completed,
         "utilization_memory": round6(time_average(&times, &mem, end)),
         "utilization_vcores": round6(time_average(&times, &vc, end)),
+        "nm_utilization_memory": round6(time_average(&times, &nm_mem, end)),
+        "nm_utilization_vcores": round6(time_average(&times, &nm_vc, end)),
         "tasks_per_sec": round6(if sim_secs > 0.0 { tasks_completed as f64 / sim_secs } else { 0.0 }),
         "allocations_per_sim_sec": round6(if sim_secs > 0.0 { r.containers_allocated as f64 / sim_secs } else { 0.0 }),
         "job_wait_ms": pct(&waits),
@@ -90,6 +103,12 @@ pub fn summary(r: &SimulationResult) -> Value {
         "node_updates": r.node_updates,
         "allocate_calls": r.allocate_calls,
         "opportunistic_run_as_guaranteed": r.opportunistic_as_guaranteed,
+        "opportunistic": {
+            "enabled": r.opportunistic_enabled,
+            "containers_allocated": r.opportunistic_allocated,
+            "killed_by_nodemanager": r.killed_by_nm,
+            "promotions": r.promotions,
+        },
         "preemption": {
             "enabled": r.preemption_enabled,
             "rounds": r.preemption_rounds,
@@ -135,6 +154,12 @@ pub fn summary_text(r: &SimulationResult, s: &Value) -> String {
     );
     let _ = writeln!(
         out,
+        "NodeManagers ran: memory {:.1}%, vcores {:.1}% (opportunistic containers included)",
+        s["nm_utilization_memory"].as_f64().unwrap_or(0.0) * 100.0,
+        s["nm_utilization_vcores"].as_f64().unwrap_or(0.0) * 100.0,
+    );
+    let _ = writeln!(
+        out,
         "job wait ms (p50/p90/p99/max): {}/{}/{}/{}",
         s["job_wait_ms"]["p50"],
         s["job_wait_ms"]["p90"],
@@ -177,6 +202,13 @@ pub fn summary_text(r: &SimulationResult, s: &Value) -> String {
             out,
             "preemption rounds took {:.3} ms each of wall time",
             s["preemption"]["wall_ms_per_round"].as_f64().unwrap_or(0.0)
+        );
+    }
+    if r.opportunistic_enabled {
+        let _ = writeln!(
+            out,
+            "opportunistic: {} containers allocated, {} killed or rejected by NodeManagers (-108), {} promoted",
+            r.opportunistic_allocated, r.killed_by_nm, r.promotions
         );
     }
     if r.opportunistic_as_guaranteed > 0 {
