@@ -1,6 +1,7 @@
 //! `capsched bench opportunistic`: the point of opportunistic containers, measured. The
 //! short-tasks scenario (many 1–5 s tasks on a busy cluster) runs with every map guaranteed,
-//! half and all of them opportunistic, and — for reference — guaranteed under YARN's default
+//! half and all of them opportunistic (centrally, and all through distributed schedulers), and
+//! — for reference — guaranteed under YARN's default
 //! of one off-switch container per node heartbeat. Prints utilization, throughput and job
 //! times for each run and writes the comparison charts. Simulated time, so the figures are
 //! exact and repeatable per seed.
@@ -20,29 +21,34 @@ struct Run {
     label: &'static str,
     percent: u32,
     yarn_default_offswitch: bool,
+    distributed: bool,
 }
 
-const RUNS: [Run; 4] = [
+const fn run_of(
+    label: &'static str,
+    percent: u32,
+    yarn_default_offswitch: bool,
+    distributed: bool,
+) -> Run {
     Run {
-        label: "guaranteed (YARN default: 1 off-switch per heartbeat)",
-        percent: 0,
-        yarn_default_offswitch: true,
-    },
-    Run {
-        label: "guaranteed",
-        percent: 0,
-        yarn_default_offswitch: false,
-    },
-    Run {
-        label: "50% opportunistic",
-        percent: 50,
-        yarn_default_offswitch: false,
-    },
-    Run {
-        label: "100% opportunistic",
-        percent: 100,
-        yarn_default_offswitch: false,
-    },
+        label,
+        percent,
+        yarn_default_offswitch,
+        distributed,
+    }
+}
+
+const RUNS: [Run; 5] = [
+    run_of(
+        "guaranteed (YARN default: 1 off-switch per heartbeat)",
+        0,
+        true,
+        false,
+    ),
+    run_of("guaranteed", 0, false, false),
+    run_of("50% opportunistic", 50, false, false),
+    run_of("100% opportunistic", 100, false, false),
+    run_of("100% opportunistic, distributed", 100, false, true),
 ];
 
 pub fn run(seed: u64, charts_dir: Option<PathBuf>, as_json: bool) -> std::process::ExitCode {
@@ -56,6 +62,11 @@ pub fn run(seed: u64, charts_dir: Option<PathBuf>, as_json: bool) -> std::proces
             )
         } else {
             default_workload::SHORT_TASKS_PROPERTIES.to_string()
+        };
+        let properties = if r.distributed {
+            format!("{properties}yarn.nodemanager.distributed-scheduling.enabled=true\n")
+        } else {
+            properties
         };
         let conf = CapacitySchedulerConfiguration::from_properties_str(&properties)
             .expect("the built-in configuration is valid");

@@ -189,10 +189,14 @@ impl CapacityScheduler {
             .filter_map(|b| self.names.lookup(b))
             .collect();
         let t = self.apps[app].attempt.as_mut().expect("checked above");
-        t.blacklist.extend(additions);
-        for r in removals {
-            t.blacklist.remove(&r);
+        // The capacity scheduler adds, then removes (AppSchedulingInfo); the opportunistic
+        // allocator removes, then adds (OpportunisticContainerAllocator.updateBlacklist).
+        t.blacklist.extend(additions.iter().copied());
+        for r in &removals {
+            t.blacklist.remove(r);
+            t.opportunistic_blacklist.remove(r);
         }
+        t.opportunistic_blacklist.extend(additions);
         t.opportunistic_asks.merge(&opportunistic);
 
         // Containers a node's DistributedScheduler placed, updates, then central allocation.

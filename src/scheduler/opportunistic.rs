@@ -173,7 +173,7 @@ impl CapacityScheduler {
         let blacklist = self.apps[app]
             .attempt
             .as_ref()
-            .map(|t| t.blacklist.clone())
+            .map(|t| t.opportunistic_blacklist.clone())
             .unwrap_or_default();
         let mut allocated = Vec::new();
         for e in entries {
@@ -371,9 +371,16 @@ impl CapacityScheduler {
             attempt: t.attempt_id,
         };
         let max = self.tree.settings().maximum_allocation;
+        // An attempt holds one container per id: a repeated allocation is dropped.
+        let mut live: std::collections::HashSet<YarnContainerId> = t
+            .opportunistic_containers
+            .iter()
+            .filter_map(|c| self.containers.get(*c).map(|c| c.yarn_id))
+            .collect();
         let mut out = Vec::with_capacity(remote.len());
         for r in remote {
             let valid = self.nodes.contains(r.node)
+                && live.insert(r.yarn_id)
                 && r.yarn_id.attempt == attempt
                 && !r.resource.any_negative()
                 && r.resource.fits_in(&max);
@@ -391,5 +398,48 @@ impl CapacityScheduler {
             }
         }
         out
+    }
+}
+
+impl CapacityScheduler {
+    /// The distributed-scheduling register response (spec O7) for `app`'s current attempt:
+    /// what a node's `DistributedScheduler` starts from — the attempt, the allocation bounds,
+    /// `containerIdStart` (this RM's epoch, 0, shifted by 40) and the least-loaded nodes.
+    pub fn register_distributed(
+        &mut self,
+        now_ms: i64,
+        app: AppId,
+    ) -> Result<crate::opportunistic::distributed::DistributedScheduler, super::SchedulerError>
+    {
+        use crate::opportunistic::distributed::{DistributedParams, DistributedScheduler};
+        let a = self.apps.get(app).ok_or_else(|| {
+            super::SchedulerError::UnknownApplication(format!(
+                "unknown application id {}",
+                app.as_u64()
+            ))
+        })?;
+        let t = a.attempt.as_ref().ok_or_else(|| {
+            super::SchedulerError::NoAttempt(format!(
+                "Application {} has no running attempt",
+                a.application_id
+            ))
+        })?;
+        let attempt = ApplicationAttemptId {
+            application: a.application_id,
+            attempt: t.attempt_id,
+        };
+        let s = self.tree.settings();
+        let params = DistributedParams {
+            min: s.minimum_allocation,
+            max: s.maximum_allocation,
+            increment: s.minimum_allocation,
+            container_id_start: 0,
+            resource_types: s.resource_types.count(),
+            max_allocations_per_heartbeat: self
+                .opportunistic_settings()
+                .max_allocations_per_am_heartbeat,
+        };
+        let nodes = self.least_loaded_nodes(now_ms);
+        Ok(DistributedScheduler::new(attempt, params, nodes))
     }
 }

@@ -72,6 +72,8 @@ pub struct AmSim {
     pub promote_after_start: bool,
     /// Containers the NodeManager killed or rejected (−108) whose task ran again.
     pub killed_by_nm: u64,
+    /// The AMRMProxy's `DistributedScheduler` for this attempt, with distributed scheduling.
+    pub distributed: Option<crate::opportunistic::distributed::DistributedScheduler>,
     pub containers_completed: u64,
     pub preempted: u64,
     /// Attempts started after the first (the AM container was preempted or lost).
@@ -99,6 +101,7 @@ impl AmSim {
             to_promote: Vec::new(),
             promote_after_start: false,
             killed_by_nm: 0,
+            distributed: None,
         }
     }
 
@@ -287,6 +290,7 @@ impl AmSim {
         self.response_id = 0;
         self.sent.clear();
         self.to_promote.clear();
+        self.distributed = None;
         self.am_restarts += 1;
         for t in &mut self.tasks {
             if matches!(t.state, TaskState::Running(_)) {

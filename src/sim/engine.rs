@@ -178,6 +178,8 @@ struct Sim {
     opportunistic_as_guaranteed: u64,
     opportunistic_allocated: u64,
     promotions: u64,
+    /// AMs go through a `DistributedScheduler` (yarn.nodemanager.distributed-scheduling.enabled).
+    distributed: bool,
     policy: Option<PreemptionPolicy>,
     preemption_rounds: u64,
     containers_marked: u64,
@@ -307,6 +309,7 @@ pub fn simulate(
         opportunistic_as_guaranteed: opportunistic,
         opportunistic_allocated: 0,
         promotions: 0,
+        distributed: opp.distributed_enabled,
         policy,
         preemption_rounds: 0,
         containers_marked: 0,
@@ -519,17 +522,34 @@ fn am_heartbeat(sim: &mut Sim, now: i64, j: usize) {
         .into_iter()
         .map(|(c, version)| UpdateContainerRequest::promote(c, version))
         .collect();
-    let req = AllocateRequest {
+    let mut req = AllocateRequest {
         response_id: sim.ams[j].response_id,
         asks,
         update_requests,
         ..Default::default()
     };
     let t = Instant::now();
+    // With distributed scheduling the AM talks to its node's AMRMProxy: opportunistic asks are
+    // placed there and only the rest, with those placements, goes on to the RM.
+    if sim.distributed && sim.ams[j].state == AmState::Running {
+        if sim.ams[j].distributed.is_none() {
+            sim.ams[j].distributed = Some(
+                sim.cs
+                    .register_distributed(now, app)
+                    .expect("the AM's own attempt"),
+            );
+        }
+        if let Some(ds) = sim.ams[j].distributed.as_mut() {
+            req = ds.allocate(req);
+        }
+    }
     let response = sim
         .cs
         .allocate(now, app, &req)
         .expect("the AM's own attempt");
+    if let Some(ds) = sim.ams[j].distributed.as_mut() {
+        ds.update_nodes(response.opportunistic_nodes.clone());
+    }
     sim.al_ns += t.elapsed().as_nanos();
     sim.al_calls += 1;
     sim.allocate_calls += 1;

@@ -54,6 +54,9 @@ pub struct Attempt {
     pub am_counted: bool,
     /// OPPORTUNISTIC asks for the opportunistic allocator (never in the request table).
     pub opportunistic_asks: OutstandingAsks,
+    /// The opportunistic allocator's own blacklist: it applies removals before additions,
+    /// where the capacity scheduler applies additions first.
+    pub opportunistic_blacklist: BTreeSet<u32>,
     /// Live opportunistic containers; not charged to the queue, the user or `used`.
     pub opportunistic_containers: BTreeSet<ContainerId>,
     pub opportunistic_used: Resource,
@@ -98,6 +101,7 @@ impl Attempt {
             last_response: None,
             am_counted: false,
             opportunistic_asks: OutstandingAsks::default(),
+            opportunistic_blacklist: BTreeSet::new(),
             opportunistic_containers: BTreeSet::new(),
             opportunistic_used: Resource::ZERO,
             updated: Vec::new(),
