@@ -126,3 +126,47 @@ fn queues_table_is_aligned_and_complete() {
         "table rows differ in width:\n{out}"
     );
 }
+
+#[test]
+fn simulate_short_tasks_with_opportunistic_maps_and_the_comparison_bench() {
+    let out_dir = std::env::temp_dir().join(format!("capsched-cli-opp-{}", std::process::id()));
+    let dir = out_dir.to_str().unwrap();
+    let (code, out, err) = capsched(&[
+        "simulate",
+        "--scenario",
+        "short-tasks",
+        "--opportunistic-percent",
+        "100",
+        "--output",
+        dir,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("jobs: 16 submitted, 16 completed"), "{out}");
+    assert!(
+        out.contains("opportunistic: ") && out.contains("NodeManagers ran"),
+        "{out}"
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out_dir.join("summary.json")).unwrap())
+            .unwrap();
+    assert!(
+        summary["opportunistic"]["containers_allocated"]
+            .as_u64()
+            .unwrap()
+            >= 8000
+    );
+
+    let (code, _, err) = capsched(&["simulate", "--opportunistic-percent", "101"]);
+    assert_ne!(code, 0, "a percentage above 100 is refused: {err}");
+
+    let (code, out, err) = capsched(&["bench", "opportunistic", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let tps = |i: usize| rows[i]["tasks_per_sec"].as_f64().unwrap();
+    assert_eq!(rows.as_array().unwrap().len(), 5);
+    assert!(
+        tps(3) > tps(1),
+        "100% opportunistic beats guaranteed: {out}"
+    );
+    let _ = std::fs::remove_dir_all(&out_dir);
+}

@@ -181,3 +181,41 @@ fn preemption_keys_are_parsed_and_kept() {
     );
     assert_eq!(c.queue("root.a").unwrap().disable_preemption, Some(true));
 }
+
+#[test]
+fn opportunistic_keys_have_yarns_defaults_and_refuse_bad_values() {
+    use capsched::opportunistic::load_monitor::LoadComparator;
+    let base = "yarn.scheduler.capacity.root.queues=default\nyarn.scheduler.capacity.root.default.capacity=100\n";
+    let c = CapacitySchedulerConfiguration::from_properties_str(base).unwrap();
+    let o = c.opportunistic();
+    assert!(!o.enabled && !o.distributed_enabled);
+    assert_eq!((o.nodes_used, o.sorting_interval_ms), (10, 1000));
+    assert_eq!(o.load_comparator, LoadComparator::QueueLength);
+    assert_eq!(
+        (o.min_queue_length, o.max_queue_length, o.queue_limit_stdev),
+        (5, 15, 1.0)
+    );
+    assert_eq!(
+        (o.max_allocations_per_am_heartbeat, o.nm_max_queue_length),
+        (-1, 0)
+    );
+
+    let set = format!(
+        "{base}yarn.resourcemanager.opportunistic-container-allocation.enabled=true\n\
+         yarn.resourcemanager.nm-container-queuing.load-comparator=QUEUE_LENGTH_THEN_RESOURCES\n\
+         yarn.resourcemanager.nm-container-queuing.queue-limit-stdev=0.5\n\
+         yarn.nodemanager.opportunistic-containers-max-queue-length=10\n"
+    );
+    let c = CapacitySchedulerConfiguration::from_properties_str(&set).unwrap();
+    let o = c.opportunistic();
+    assert!(o.enabled);
+    assert_eq!(o.load_comparator, LoadComparator::QueueLengthThenResources);
+    assert_eq!((o.queue_limit_stdev, o.nm_max_queue_length), (0.5, 10));
+
+    let bad = format!("{base}yarn.resourcemanager.nm-container-queuing.load-comparator=SHORTEST\n");
+    let e = CapacitySchedulerConfiguration::from_properties_str(&bad).unwrap_err();
+    assert!(
+        e.to_string().contains("No enum constant") && e.to_string().contains("SHORTEST"),
+        "{e}"
+    );
+}
