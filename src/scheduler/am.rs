@@ -118,7 +118,13 @@ impl CapacityScheduler {
                     ask.num_containers, ask.resource_name
                 )));
             }
-            self.validate_capability(&ask.capability, &max)?;
+            // The opportunistic processor takes its asks before this check and normalises
+            // them to the maximum instead (OpportunisticContainerAllocatorAMService).
+            let opportunistic = ask.execution_type == ExecutionType::Opportunistic
+                && self.opportunistic_settings().enabled;
+            if !opportunistic {
+                self.validate_capability(&ask.capability, &max)?;
+            }
         }
         // 3. Blacklist and releases: a container of another attempt may not be released
         //    (RMServerUtils.validateContainerReleaseRequest); unknown or finished ones are
@@ -131,10 +137,9 @@ impl CapacityScheduler {
         for id in &req.releases {
             if let Some(c) = self.containers.get(*id) {
                 // Containers adopted from an earlier attempt (kept across attempts) are ours.
-                let adopted = self.apps[app]
-                    .attempt
-                    .as_ref()
-                    .is_some_and(|t| t.live_containers.contains(id));
+                let adopted = self.apps[app].attempt.as_ref().is_some_and(|t| {
+                    t.live_containers.contains(id) || t.opportunistic_containers.contains(id)
+                });
                 if c.app != app || (c.yarn_id.attempt != attempt_id && !adopted) {
                     return Err(SchedulerError::InvalidContainerRelease(format!(
                         "Cannot release container : {} not belonging to this application attempt : {attempt_id}",
@@ -239,9 +244,12 @@ impl CapacityScheduler {
                 .into_iter()
                 .filter_map(|id| self.allocated_container(id)),
         );
+        // Pulling an update is what versions it (a new token), and ends it being outstanding.
         let updated = updates
             .into_iter()
             .filter_map(|(update_type, id)| {
+                self.opportunistic.outstanding_updates.remove(&id);
+                self.containers.get_mut(id)?.version += 1;
                 Some(UpdatedContainer {
                     update_type,
                     container: self.allocated_container(id)?,

@@ -453,6 +453,15 @@ impl CapacityScheduler {
         let state = attempt.state;
         // Opportunistic containers end with the attempt; only guaranteed ones may be kept.
         let opportunistic: Vec<_> = attempt.opportunistic_containers.iter().copied().collect();
+        // Container updates belong to the attempt (YARN's ContainerUpdateContext): a kept
+        // container does not carry one into the next attempt.
+        let updating: Vec<_> = attempt
+            .live_containers
+            .iter()
+            .chain(&opportunistic)
+            .filter(|c| self.opportunistic.outstanding_updates.contains(c))
+            .filter_map(|c| self.containers.get(*c).map(|rc| (*c, rc.node)))
+            .collect();
         let containers: Vec<_> = attempt
             .live_containers
             .iter()
@@ -470,6 +479,9 @@ impl CapacityScheduler {
                         .is_some_and(|c| c.state == super::types::ContainerState::Running)
             })
             .collect();
+        for (c, node) in updating {
+            self.forget_update(c, node);
+        }
         for c in opportunistic {
             self.complete_container(
                 now_ms,

@@ -15,7 +15,6 @@ use crate::opportunistic::load_monitor::{
     ContainerQueuingLimit, NodeQueueLoadMonitor, NodeQueueStatus,
 };
 use crate::opportunistic::node_queue::NodeQueueReport;
-use crate::opportunistic::outstanding::OutstandingAsk;
 use crate::resource::{CalculatorKind, Resource, ResourceCalculator};
 use crate::scheduler::types::SchedulerKey;
 use crate::state::container::RmContainer;
@@ -182,10 +181,12 @@ impl CapacityScheduler {
                 want = want.min(cap - allocated.len() as i32);
             }
             let resource = drf.normalize(&e.capability, &min, &max, &min);
+            // Each host (rack) takes at most its own count; the rest goes further out.
+            let (mut hosts, mut racks) = (e.hosts.clone(), e.racks.clone());
             while want > 0 {
                 let placed = self
-                    .place_node_local(&e, resource, drf, &blacklist)
-                    .or_else(|| self.place_rack_local(&e, resource, drf, &blacklist))
+                    .place_local(&mut hosts, resource, drf, &blacklist, false)
+                    .or_else(|| self.place_local(&mut racks, resource, drf, &blacklist, true))
                     .or_else(|| self.place_any(k, resource, drf, &blacklist));
                 let Some((node, location, node_type)) = placed else {
                     break;
@@ -207,57 +208,52 @@ impl CapacityScheduler {
         blacklist.contains(&self.nodes[node].host_name)
     }
 
-    /// `selectLocalNode` for each requested host, in name order.
-    fn place_node_local(
+    /// `selectLocalNode` for each requested host with a count left (name order), or with
+    /// `racks`, `selectRackLocalNode` for each requested rack: its nodes in id order. The
+    /// location's count goes down by one when it takes a container.
+    fn place_local(
         &mut self,
-        e: &OutstandingAsk,
+        wanted: &mut BTreeMap<String, i32>,
         resource: Resource,
         rc: ResourceCalculator,
         blacklist: &BTreeSet<u32>,
+        racks: bool,
     ) -> Option<(NodeId, String, NodeType)> {
-        for host in e.hosts.keys() {
-            let Some(&node) = self.node_by_host.get(host) else {
-                continue;
+        let names: Vec<String> = wanted
+            .iter()
+            .filter(|(_, &n)| n > 0)
+            .map(|(name, _)| name.clone())
+            .collect();
+        for name in names {
+            let candidates: Vec<NodeId> = if racks {
+                let Some(rack) = self.names.lookup(&name) else {
+                    continue;
+                };
+                let mut in_rack: Vec<NodeId> = self
+                    .nodes
+                    .iter()
+                    .filter(|(_, n)| n.rack_name == rack)
+                    .map(|(id, _)| id)
+                    .collect();
+                in_rack.sort_by_key(|id| id.index());
+                in_rack
+            } else {
+                self.node_by_host.get(&name).copied().into_iter().collect()
             };
-            if !self.blacklisted(node, blacklist)
-                && self
-                    .opportunistic
-                    .monitor
-                    .compare_and_increment(&node, resource, rc)
-            {
-                return Some((node, host.clone(), NodeType::NodeLocal));
-            }
-        }
-        None
-    }
-
-    /// `selectRackLocalNode` for each requested rack: its nodes in id order.
-    fn place_rack_local(
-        &mut self,
-        e: &OutstandingAsk,
-        resource: Resource,
-        rc: ResourceCalculator,
-        blacklist: &BTreeSet<u32>,
-    ) -> Option<(NodeId, String, NodeType)> {
-        for rack in e.racks.keys() {
-            let Some(rack_name) = self.names.lookup(rack) else {
-                continue;
-            };
-            let mut in_rack: Vec<NodeId> = self
-                .nodes
-                .iter()
-                .filter(|(_, n)| n.rack_name == rack_name)
-                .map(|(id, _)| id)
-                .collect();
-            in_rack.sort_by_key(|id| id.index());
-            for node in in_rack {
+            for node in candidates {
                 if !self.blacklisted(node, blacklist)
                     && self
                         .opportunistic
                         .monitor
                         .compare_and_increment(&node, resource, rc)
                 {
-                    return Some((node, rack.clone(), NodeType::RackLocal));
+                    *wanted.get_mut(&name).expect("listed above") -= 1;
+                    let how = if racks {
+                        NodeType::RackLocal
+                    } else {
+                        NodeType::NodeLocal
+                    };
+                    return Some((node, name, how));
                 }
             }
         }

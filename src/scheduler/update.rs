@@ -6,8 +6,9 @@
 //! until the container's node has it and the queue and user limits allow the charge — the
 //! check YARN's CapacityScheduler makes when it allocates the temporary container of a
 //! promotion on that node — and are tried first on every allocation visit of the node. The
-//! container keeps its id; its version goes up by one with each update that takes effect, and
-//! the AM learns of it in the next allocate response.
+//! container keeps its id. An update stays outstanding (a second one is refused) until the AM
+//! pulls it in an allocate response; pulling is what bumps the version, as YARN issues the new
+//! token then.
 
 use super::preemption::{view_add, view_remove};
 use super::types::{
@@ -56,17 +57,19 @@ impl CapacityScheduler {
                 continue;
             };
             let version = c.version;
-            if !seen.insert(req.container)
+            // RMServerUtils: the container, then its version, then an update already accepted
+            // for it (in this request, or outstanding from an earlier one).
+            if req.version != version {
+                errors.push(refuse(INCORRECT_CONTAINER_VERSION_ERROR, version));
+                continue;
+            }
+            if seen.contains(&req.container)
                 || self
                     .opportunistic
                     .outstanding_updates
                     .contains(&req.container)
             {
                 errors.push(refuse(UPDATE_OUTSTANDING_ERROR, version));
-                continue;
-            }
-            if req.version != version {
-                errors.push(refuse(INCORRECT_CONTAINER_VERSION_ERROR, version));
                 continue;
             }
             let (current_type, current, node) = (c.execution_type, c.resource, c.node);
@@ -83,6 +86,7 @@ impl CapacityScheduler {
                     if current_type != from || req.execution_type != to {
                         continue;
                     }
+                    seen.insert(req.container);
                     if promote {
                         self.queue_increase(node, req.container, current, true);
                     } else {
@@ -109,6 +113,7 @@ impl CapacityScheduler {
                     if target == current {
                         continue;
                     }
+                    seen.insert(req.container);
                     if increase && current_type == ExecutionType::Guaranteed {
                         self.queue_increase(node, req.container, target - current, false);
                     } else {
@@ -166,7 +171,7 @@ impl CapacityScheduler {
                 waiting.push(p);
                 continue;
             }
-            self.opportunistic.outstanding_updates.remove(&p.container);
+            // Still outstanding until the AM pulls it (`allocate`).
             if p.promote {
                 self.promote(p.container);
             } else {
@@ -187,7 +192,6 @@ impl CapacityScheduler {
         let (app, node, r) = {
             let c = &mut self.containers[id];
             c.execution_type = ExecutionType::Guaranteed;
-            c.version += 1;
             (c.app, c.node, c.resource)
         };
         let n = &mut self.nodes[node];
@@ -208,10 +212,10 @@ impl CapacityScheduler {
 
     /// The guaranteed container becomes opportunistic: its charge is released at once.
     fn demote(&mut self, id: ContainerId) {
+        self.opportunistic.outstanding_updates.insert(id);
         let (app, node, r, pos) = {
             let c = &mut self.containers[id];
             c.execution_type = ExecutionType::Opportunistic;
-            c.version += 1;
             (c.app, c.node, c.resource, c.view_pos)
         };
         let n = &mut self.nodes[node];
@@ -238,6 +242,7 @@ impl CapacityScheduler {
 
     /// A container takes a new size; a guaranteed one's charge follows it.
     fn resize(&mut self, id: ContainerId, target: Resource, how: ContainerUpdateType) {
+        self.opportunistic.outstanding_updates.insert(id);
         let (app, node, old, guaranteed) = {
             let c = &self.containers[id];
             (c.app, c.node, c.resource, !c.is_opportunistic())
@@ -262,7 +267,6 @@ impl CapacityScheduler {
             let t = self.apps[app].attempt.as_mut().expect("live container");
             t.opportunistic_used += delta;
         }
-        self.containers[id].version += 1;
         let t = self.apps[app].attempt.as_mut().expect("live container");
         t.updated.push((how, id));
     }
