@@ -13,8 +13,10 @@ pub mod opportunistic;
 pub mod preempt;
 pub mod report;
 pub mod resource;
+pub mod runtime;
 pub mod scheduler;
 pub mod sim;
 pub mod state;
+pub mod sync;
 
 include!(concat!(env!("OUT_DIR"), "/version.rs"));

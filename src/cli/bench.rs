@@ -2,7 +2,7 @@
 //! machine like ours (docs/PERFORMANCE.md), so the figures compare directly. Numbers are
 //! printed, never asserted: timing belongs to benchmarks, not tests.
 
-use std::sync::Arc;
+use capsched::sync::Arc;
 use std::time::Instant;
 
 use clap::Subcommand;

@@ -6,8 +6,8 @@
 //! times for each run and writes the comparison charts. Simulated time, so the figures are
 //! exact and repeatable per seed.
 
+use capsched::sync::Arc;
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use serde_json::{json, Value};
 

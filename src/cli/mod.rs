@@ -7,9 +7,9 @@ mod queues;
 mod simulate;
 mod validate;
 
+use capsched::sync::Arc;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
 

@@ -1,8 +1,8 @@
 //! `capsched simulate`: replay a trace (or the built-in workload) and write SLS-shaped outputs.
 
+use capsched::sync::Arc;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
 

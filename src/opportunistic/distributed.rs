@@ -14,8 +14,8 @@
 //! Hadoop: `DistributedScheduler` and `DistributedOpportunisticContainerAllocator` with the
 //! default of one container per scheduler key and capability per round.
 
+use crate::sync::Arc;
 use std::collections::BTreeSet;
-use std::sync::Arc;
 
 use crate::ids::{ApplicationAttemptId, YarnContainerId};
 use crate::opportunistic::outstanding::{OutstandingAsk, OutstandingAsks};

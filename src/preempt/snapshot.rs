@@ -3,7 +3,7 @@
 //! Built from the scheduler by `CapacityScheduler::preemption_snapshot`, or by the conformance
 //! harness from Hadoop's test vectors. The policy never sees the live scheduler.
 
-use std::sync::Arc;
+use crate::sync::Arc;
 
 use crate::resource::{Resource, ResourceCalculator};
 

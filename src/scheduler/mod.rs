@@ -17,8 +17,8 @@ mod refresh;
 pub mod types;
 pub mod update;
 
+use crate::sync::Arc;
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -91,6 +91,9 @@ pub struct CapacityScheduler {
     /// Opportunistic allocation: the node-queue monitor, the handed-out node list, and the
     /// container updates waiting for room.
     pub(crate) opportunistic: opportunistic::OpportunisticState,
+    /// Whether node heartbeats leave allocation to the asynchronous pass
+    /// (`schedule-asynchronously.enable`, read once at start as YARN does).
+    pub(crate) asynchronous: bool,
 }
 
 impl CapacityScheduler {
@@ -102,6 +105,7 @@ impl CapacityScheduler {
         seed: u64,
     ) -> Self {
         let opportunistic = opportunistic::OpportunisticState::new(conf.opportunistic());
+        let asynchronous = conf.settings().async_scheduling.enabled;
         let tree = QueueTree::new(conf);
         let n = tree.len();
         let leaves = (0..n)
@@ -127,7 +131,18 @@ impl CapacityScheduler {
             started_ms: None,
             largest_node: Resource::ZERO,
             opportunistic,
+            asynchronous,
         }
+    }
+
+    /// Whether allocation happens in the asynchronous pass (`schedule_pass`) instead of on
+    /// node heartbeats. A runtime that runs the pass may turn it on whatever the configuration.
+    pub fn set_asynchronous(&mut self, on: bool) {
+        self.asynchronous = on;
+    }
+
+    pub fn is_asynchronous(&self) -> bool {
+        self.asynchronous
     }
 
     /// Notes the time of the first event (the RM's start, for the scheduling wait).

@@ -248,7 +248,7 @@ impl CapacityScheduler {
             }
             self.opportunistic_tick(now_ms);
         }
-        let allocated = if self.tree.settings().async_scheduling.enabled {
+        let allocated = if self.asynchronous {
             0
         } else {
             self.allocate_containers_to_node(now_ms, node, true)

@@ -2,7 +2,7 @@
 //! round's events after re-checking each against the current state (propose, then commit: a
 //! container released meanwhile is skipped, never counted twice).
 
-use std::sync::Arc;
+use crate::sync::Arc;
 
 use super::containers::Completion;
 use super::types::{

@@ -1,8 +1,8 @@
 //! `yarn rmadmin -refreshQueues`: a new configuration applied to the running scheduler.
 //! Refused — with the old configuration left in force — when YARN would refuse it.
 
+use crate::sync::Arc;
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use super::{CapacityScheduler, SchedulerError};
 use crate::config::{CapacitySchedulerConfiguration, QueueState};

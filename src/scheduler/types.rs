@@ -279,7 +279,7 @@ pub struct RemoteAllocation {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RemoteNode {
     pub node: NodeId,
-    pub host: std::sync::Arc<str>,
+    pub host: crate::sync::Arc<str>,
     pub rack: String,
 }
 

@@ -1,9 +1,9 @@
 //! The discrete-event loop: simulated NodeManagers and ApplicationMasters heartbeat the
 //! deterministic core in virtual time. The same inputs and seed give the same run.
 
+use crate::sync::Arc;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
-use std::sync::Arc;
 use std::time::Instant;
 
 use rand_core::{Rng, SeedableRng};

@@ -1,7 +1,7 @@
 //! `SchedulerApplication` and its current attempt (`FiCaSchedulerApp`).
 
+use crate::sync::Arc;
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
 
 use crate::ids::{ApplicationId, ContainerId};
 use crate::opportunistic::outstanding::OutstandingAsks;

@@ -9,7 +9,7 @@ use crate::scheduler::types::ContainerReport;
 #[derive(Debug, Clone)]
 pub struct SchedulerNode {
     /// Shared: reports and preemption snapshots hand it out without copying.
-    pub host: std::sync::Arc<str>,
+    pub host: crate::sync::Arc<str>,
     pub rack: String,
     /// Interned resource names of the host and the rack (request-table keys).
     pub host_name: u32,

@@ -92,10 +92,10 @@ mod substitute;
 mod test_support;
 mod xml;
 
+use crate::sync::Arc;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::Path;
-use std::sync::Arc;
 
 use super::java::{self, java_trim};
 use properties::parse_properties;

@@ -351,7 +351,7 @@ pub fn build(
                 queue: i,
                 user: "user".to_string(),
                 priority: 0,
-                live: std::sync::Arc::new(live),
+                live: crate::sync::Arc::new(live),
                 reserved,
             });
             metas.push(AppMeta {

@@ -636,7 +636,7 @@ pub fn build(
                     nodes[node].reservation = Some((idx, app.reserved.len() - 1));
                 } else {
                     nodes[node].unallocated -= c.resource;
-                    std::sync::Arc::make_mut(&mut app.live).push(c);
+                    crate::sync::Arc::make_mut(&mut app.live).push(c);
                 }
                 seq += 1;
             }

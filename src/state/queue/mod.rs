@@ -8,8 +8,8 @@
 pub mod capacities;
 mod limits;
 
+use crate::sync::Arc;
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use smallvec::SmallVec;
 

@@ -1,0 +1,172 @@
+//! What the engine thread owns: the deterministic `CapacityScheduler`, plus the few things the
+//! runtime adds around each call — the event stream, the asynchronous pass and expiry on each
+//! tick, and the snapshot it publishes for readers. Every method runs on whichever thread holds
+//! the core (the engine thread, or the host's in manual-step mode); none of them blocks.
+
+use super::events::{EngineEvent, EventQueue};
+use super::snapshot::EngineSnapshot;
+use crate::config::CapacitySchedulerConfiguration;
+use crate::ids::{AppId, ContainerId, NodeId};
+use crate::preempt::policy::PreemptionEvent;
+use crate::scheduler::apps::AppSubmission;
+use crate::scheduler::nodes::NodeSpec;
+use crate::scheduler::preemption::PreemptionOutcome;
+use crate::scheduler::types::{
+    AllocateRequest, AllocateResponse, ExecutionType, NodeStatus, NodeUpdateResponse, Rejection,
+};
+use crate::scheduler::{CapacityScheduler, SchedulerError};
+use crate::sync::Arc;
+
+pub struct EngineCore {
+    pub cs: CapacityScheduler,
+    events: Arc<EventQueue>,
+    /// Whether the asynchronous scheduling pass runs on ticks and after work arrives.
+    pub async_scheduling: bool,
+}
+
+impl EngineCore {
+    pub fn new(mut cs: CapacityScheduler, events: Arc<EventQueue>, async_scheduling: bool) -> Self {
+        cs.set_asynchronous(async_scheduling);
+        EngineCore {
+            cs,
+            events,
+            async_scheduling,
+        }
+    }
+
+    pub fn submit(&mut self, now_ms: i64, sub: &AppSubmission) -> Result<AppId, Rejection> {
+        let r = self.cs.submit_application(now_ms, sub);
+        self.events.push(match &r {
+            Ok(app) => EngineEvent::Accepted {
+                app: *app,
+                application: self
+                    .cs
+                    .application(*app)
+                    .map(|a| a.application_id.to_string())
+                    .unwrap_or_default(),
+            },
+            Err(rej) => EngineEvent::Rejected {
+                queue: sub.queue.clone(),
+                user: sub.user.clone(),
+                reason: rej.message.clone(),
+            },
+        });
+        r
+    }
+
+    pub fn allocate(
+        &mut self,
+        now_ms: i64,
+        app: AppId,
+        req: &AllocateRequest,
+    ) -> Result<AllocateResponse, SchedulerError> {
+        let r = self.cs.allocate(now_ms, app, req)?;
+        for id in &req.releases {
+            self.events.push(EngineEvent::Released {
+                app,
+                container: *id,
+            });
+        }
+        for c in &r.allocated {
+            self.events.push(EngineEvent::Allocated {
+                app,
+                container: c.id,
+                node: c.node,
+                opportunistic: c.execution_type == ExecutionType::Opportunistic,
+            });
+        }
+        Ok(r)
+    }
+
+    pub fn add_node(&mut self, now_ms: i64, spec: &NodeSpec) -> Result<NodeId, SchedulerError> {
+        self.cs.add_node(now_ms, spec)
+    }
+
+    pub fn remove_node(&mut self, now_ms: i64, node: NodeId) -> Result<(), SchedulerError> {
+        self.cs.remove_node(now_ms, node)?;
+        self.events.push(EngineEvent::NodeLost { node });
+        Ok(())
+    }
+
+    pub fn node_update(
+        &mut self,
+        now_ms: i64,
+        node: NodeId,
+        status: &NodeStatus,
+    ) -> Result<NodeUpdateResponse, SchedulerError> {
+        self.cs.node_update(now_ms, node, status)
+    }
+
+    pub fn refresh_queues(
+        &mut self,
+        now_ms: i64,
+        conf: Arc<CapacitySchedulerConfiguration>,
+    ) -> Result<(), SchedulerError> {
+        self.cs.refresh_queues(now_ms, conf)?;
+        self.events.push(EngineEvent::QueueRefreshed);
+        Ok(())
+    }
+
+    pub fn container_expired(
+        &mut self,
+        now_ms: i64,
+        id: ContainerId,
+    ) -> Result<(), SchedulerError> {
+        let live = self.cs.container(id).is_some();
+        self.cs.container_expired(now_ms, id)?;
+        if live && self.cs.container(id).is_none() {
+            self.events.push(EngineEvent::Expired { container: id });
+        }
+        Ok(())
+    }
+
+    /// Commits a preemption plan made on an earlier snapshot: each event is re-checked
+    /// against the current state (a container released meanwhile is skipped as stale, never
+    /// killed or counted twice).
+    pub fn apply_preemption(&mut self, now_ms: i64, plan: &[PreemptionEvent]) -> PreemptionOutcome {
+        let before: Vec<(ContainerId, bool)> = plan
+            .iter()
+            .map(|e| {
+                let id = ContainerId::from_u64(e.container);
+                (id, self.cs.container(id).is_some())
+            })
+            .collect();
+        let out = self.cs.apply_preemption(now_ms, plan);
+        for ((id, existed), e) in before.into_iter().zip(plan) {
+            let gone = existed && self.cs.container(id).is_none();
+            use crate::preempt::policy::PreemptionEventKind as K;
+            match e.kind {
+                K::MarkForPreemption if existed => self
+                    .events
+                    .push(EngineEvent::PreemptWarned { container: id }),
+                K::MarkKillable if gone => {
+                    self.events.push(EngineEvent::Preempted { container: id })
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// One asynchronous scheduling pass (the async thread's loop body), if enabled.
+    pub fn schedule(&mut self, now_ms: i64) -> u32 {
+        if self.async_scheduling {
+            self.cs.schedule_pass(now_ms)
+        } else {
+            0
+        }
+    }
+
+    /// The periodic work of a tick: allocations that were never launched expire, and the
+    /// asynchronous pass runs.
+    pub fn tick(&mut self, now_ms: i64) -> u32 {
+        for id in self.cs.expire_containers(now_ms) {
+            self.events.push(EngineEvent::Expired { container: id });
+        }
+        self.schedule(now_ms)
+    }
+
+    pub fn snapshot(&self, now_ms: i64, dropped_events: u64) -> EngineSnapshot {
+        EngineSnapshot::of(&self.cs, now_ms, dropped_events)
+    }
+}

@@ -1,0 +1,478 @@
+//! The runtime: a thin threaded shell that owns the deterministic core.
+//!
+//! An [`Engine`] is `Send + Sync`; hosts call it from any number of threads. In
+//! [`Mode::Threaded`] one engine thread owns the core: every call becomes a command on a
+//! channel, and calls that need an answer wait for it on a one-slot reply channel. The engine
+//! thread wakes when a command arrives or when its tick is due (the asynchronous scheduling
+//! interval), runs the asynchronous pass when enabled, expires unlaunched allocations, and
+//! publishes a snapshot that read-only queries are served from. A second thread runs the
+//! preemption monitor: it asks for the core's immutable preemption snapshot, computes the
+//! policy's plan off the engine thread, and sends the plan back to be re-checked and applied
+//! (propose, then commit).
+//!
+//! In [`Mode::Manual`] there are no threads: calls run on the caller's thread under a mutex, and
+//! the host advances time with [`Engine::tick`] and [`Engine::step`].
+//!
+//! Locks: the command channel's sender (held only to send), the published snapshot's slot
+//! (held only to swap or clone an `Arc`), the event queue (held only to push or drain), the
+//! failure message, and — in manual mode only — the core itself. Nothing but the engine thread
+//! touches the core in threaded mode, so no lock is held across a scheduling pass by anyone
+//! else. A panic on an engine thread marks the engine failed: every later call returns
+//! [`EngineError::Failed`] with the panic's message, and nothing waits forever.
+
+pub mod clock;
+pub mod core;
+pub mod events;
+mod monitor;
+pub mod snapshot;
+mod worker;
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use self::clock::Clock;
+use self::core::EngineCore;
+use self::events::{EngineEvent, EventQueue};
+use self::snapshot::EngineSnapshot;
+use crate::config::CapacitySchedulerConfiguration;
+use crate::ids::{AppId, ContainerId, NodeId};
+use crate::preempt::policy::PreemptionPolicy;
+use crate::scheduler::apps::{AppSubmission, AttemptSubmission};
+use crate::scheduler::nodes::NodeSpec;
+use crate::scheduler::preemption::PreemptionOutcome;
+use crate::scheduler::types::{
+    AllocateRequest, AllocateResponse, NodeStatus, NodeUpdateResponse, Rejection,
+};
+use crate::scheduler::{CapacityScheduler, SchedulerError};
+use crate::sync::{oneshot, thread, Arc, AtomicBool, Mutex, Ordering, Sender};
+
+/// How the engine runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// An engine thread (and a preemption monitor thread when preemption is on).
+    Threaded,
+    /// No threads: the host drives time with `tick` and `step`.
+    Manual,
+}
+
+/// How to build an engine.
+pub struct EngineOptions {
+    pub mode: Mode,
+    /// Seeds the core's PRNG (asynchronous pass start node, opportunistic placement).
+    pub seed: u64,
+    /// The RM's start time in YARN's application ids.
+    pub cluster_timestamp: i64,
+    pub clock: Arc<dyn Clock>,
+    /// `None`: as `yarn.scheduler.capacity.schedule-asynchronously.enable` says.
+    pub async_scheduling: Option<bool>,
+    /// `None`: as `yarn.resourcemanager.scheduler.monitor.enable` (with the proportional
+    /// policy) says.
+    pub preemption: Option<bool>,
+    /// Events kept for the host before new ones are dropped (and counted).
+    pub event_capacity: usize,
+}
+
+impl EngineOptions {
+    pub fn new(mode: Mode, clock: Arc<dyn Clock>) -> Self {
+        EngineOptions {
+            mode,
+            seed: 1,
+            cluster_timestamp: clock.now_ms(),
+            clock,
+            async_scheduling: None,
+            preemption: None,
+            event_capacity: 65_536,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EngineError {
+    #[error(transparent)]
+    Scheduler(#[from] SchedulerError),
+    #[error("the engine is stopped")]
+    Stopped,
+    #[error("the engine failed: {0}")]
+    Failed(String),
+}
+
+type Call = Box<dyn FnOnce(&mut EngineCore) + Send>;
+
+pub(crate) enum Command {
+    Call(Call),
+    /// An explicit tick (manual clocks, and loom models that cannot wait with a timeout).
+    Tick,
+    Shutdown,
+}
+
+pub(crate) struct Shared {
+    mode: Mode,
+    clock: Arc<dyn Clock>,
+    events: Arc<EventQueue>,
+    snapshot: Mutex<Arc<EngineSnapshot>>,
+    failed: Mutex<Option<String>>,
+    stopped: AtomicBool,
+    /// Threaded mode: the engine thread's command queue.
+    commands: Mutex<Option<Sender<Command>>>,
+    /// Manual mode: the core itself.
+    manual: Mutex<Option<EngineCore>>,
+    /// The preemption policy and when it last ran, when the host runs rounds (manual mode, and
+    /// loom models); the monitor thread owns its own otherwise.
+    manual_policy: Mutex<Option<(PreemptionPolicy, i64)>>,
+    monitor_interval_ms: i64,
+}
+
+impl Shared {
+    fn fail(&self, message: String) {
+        let mut f = self.failed.lock();
+        if f.is_none() {
+            *f = Some(message);
+        }
+    }
+
+    fn error_now(&self) -> EngineError {
+        match self.failed.lock().clone() {
+            Some(m) => EngineError::Failed(m),
+            None => EngineError::Stopped,
+        }
+    }
+
+    /// Runs `f` on the core and returns its result: through the engine thread, or here.
+    fn call<R: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut EngineCore) -> R + Send + 'static,
+    ) -> Result<R, EngineError> {
+        if let Some(m) = self.failed.lock().clone() {
+            return Err(EngineError::Failed(m));
+        }
+        match self.mode {
+            Mode::Manual => {
+                let mut core = self.manual.lock();
+                let c = core.as_mut().ok_or(EngineError::Stopped)?;
+                match catch_unwind(AssertUnwindSafe(|| f(c))) {
+                    Ok(r) => Ok(r),
+                    Err(p) => {
+                        // The core may be half-changed: it is not used again.
+                        *core = None;
+                        self.fail(panic_message(&*p));
+                        Err(self.error_now())
+                    }
+                }
+            }
+            Mode::Threaded => {
+                let (tx, rx) = oneshot::<Result<R, String>>();
+                let call: Call = Box::new(move |core| {
+                    match catch_unwind(AssertUnwindSafe(|| f(core))) {
+                        Ok(r) => {
+                            let _ = tx.send(Ok(r));
+                        }
+                        Err(p) => {
+                            // Tell the caller why, then let the engine thread die with it.
+                            let _ = tx.send(Err(panic_message(&*p)));
+                            std::panic::resume_unwind(p);
+                        }
+                    }
+                });
+                {
+                    let commands = self.commands.lock();
+                    let sender = commands.as_ref().ok_or(EngineError::Stopped)?;
+                    if sender.send(Command::Call(call)).is_err() {
+                        return Err(self.error_now());
+                    }
+                }
+                // The reply sender is dropped unanswered only if the engine thread died or
+                // stopped before running the call.
+                match rx.recv() {
+                    Some(Ok(r)) => Ok(r),
+                    Some(Err(message)) => {
+                        self.fail(message);
+                        Err(self.error_now())
+                    }
+                    None => Err(self.error_now()),
+                }
+            }
+        }
+    }
+
+    fn publish(&self, snapshot: EngineSnapshot) {
+        *self.snapshot.lock() = Arc::new(snapshot);
+    }
+}
+
+pub(crate) fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "panic with a non-string payload".to_string()
+    }
+}
+
+/// The scheduler as a service. `Send + Sync`: share it (`&Engine`, `Arc<Engine>`) between host
+/// threads. Dropping it stops it.
+pub struct Engine {
+    shared: Arc<Shared>,
+    threads: Mutex<Vec<thread::JoinHandle<()>>>,
+    monitor_stop: Mutex<Option<Sender<()>>>,
+}
+
+impl Engine {
+    /// Builds and starts an engine over `conf`.
+    pub fn start(conf: Arc<CapacitySchedulerConfiguration>, opts: EngineOptions) -> Engine {
+        let async_scheduling = opts
+            .async_scheduling
+            .unwrap_or(conf.settings().async_scheduling.enabled);
+        let preemption = opts
+            .preemption
+            .unwrap_or_else(|| conf.preemption().proportional_policy_enabled());
+        let tick_ms = conf.settings().async_scheduling.interval_ms.max(1);
+        let monitor_interval_ms = conf.preemption().monitoring_interval_ms.max(1);
+        let policy = preemption.then(|| PreemptionPolicy::new(conf.preemption().clone()));
+        let events = Arc::new(EventQueue::new(opts.event_capacity.max(1)));
+        let cs = CapacityScheduler::new(conf, opts.cluster_timestamp, opts.seed);
+        let now = opts.clock.now_ms();
+        let core = EngineCore::new(cs, events.clone(), async_scheduling);
+        let first = core.snapshot(now, 0);
+        let shared = Arc::new(Shared {
+            mode: opts.mode,
+            clock: opts.clock,
+            events,
+            snapshot: Mutex::new(Arc::new(first)),
+            failed: Mutex::new(None),
+            stopped: AtomicBool::new(false),
+            commands: Mutex::new(None),
+            manual: Mutex::new(None),
+            manual_policy: Mutex::new(None),
+            monitor_interval_ms,
+        });
+        let engine = Engine {
+            shared: shared.clone(),
+            threads: Mutex::new(Vec::new()),
+            monitor_stop: Mutex::new(None),
+        };
+        match opts.mode {
+            Mode::Manual => {
+                *shared.manual.lock() = Some(core);
+                *shared.manual_policy.lock() = policy.map(|p| (p, now));
+            }
+            Mode::Threaded => {
+                let (tx, rx) = crate::sync::channel();
+                *shared.commands.lock() = Some(tx);
+                let s = shared.clone();
+                let mut threads = vec![thread::spawn(move || worker::run(core, rx, s, tick_ms))];
+                // Loom cannot wait with a timeout: there the host (the model) runs rounds with
+                // `preemption_round`, on the same propose-then-commit path.
+                #[cfg(not(loom))]
+                if let Some(policy) = policy {
+                    let (stop_tx, stop_rx) = crate::sync::channel();
+                    *engine.monitor_stop.lock() = Some(stop_tx);
+                    let s = shared.clone();
+                    threads.push(thread::spawn(move || {
+                        monitor::run(policy, s, stop_rx, monitor_interval_ms)
+                    }));
+                }
+                #[cfg(loom)]
+                {
+                    *shared.manual_policy.lock() = policy.map(|p| (p, now));
+                }
+                *engine.threads.lock() = threads;
+            }
+        }
+        engine
+    }
+
+    pub fn mode(&self) -> Mode {
+        self.shared.mode
+    }
+
+    pub fn now_ms(&self) -> i64 {
+        self.shared.clock.now_ms()
+    }
+
+    /// Runs `f` on the core with the engine's current time: the general form of every call.
+    pub fn with_core<R: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut EngineCore, i64) -> R + Send + 'static,
+    ) -> Result<R, EngineError> {
+        let clock = self.shared.clock.clone();
+        self.shared.call(move |c| f(c, clock.now_ms()))
+    }
+
+    pub fn add_node(&self, spec: NodeSpec) -> Result<NodeId, EngineError> {
+        self.with_core(move |c, now| c.add_node(now, &spec))?
+            .map_err(Into::into)
+    }
+
+    pub fn remove_node(&self, node: NodeId) -> Result<(), EngineError> {
+        Ok(self.with_core(move |c, now| c.remove_node(now, node))??)
+    }
+
+    pub fn node_update(
+        &self,
+        node: NodeId,
+        status: NodeStatus,
+    ) -> Result<NodeUpdateResponse, EngineError> {
+        Ok(self.with_core(move |c, now| c.node_update(now, node, &status))??)
+    }
+
+    /// Submission: accepted (the application's id) or rejected with YARN's reason.
+    pub fn submit(&self, sub: AppSubmission) -> Result<Result<AppId, Rejection>, EngineError> {
+        self.with_core(move |c, now| c.submit(now, &sub))
+    }
+
+    pub fn add_attempt(&self, app: AppId, attempt: AttemptSubmission) -> Result<(), EngineError> {
+        Ok(self.with_core(move |c, now| c.cs.add_attempt(now, app, attempt))??)
+    }
+
+    pub fn remove_attempt(&self, app: AppId, keep_containers: bool) -> Result<(), EngineError> {
+        Ok(self.with_core(move |c, now| c.cs.remove_attempt(now, app, keep_containers))??)
+    }
+
+    pub fn remove_application(&self, app: AppId) -> Result<(), EngineError> {
+        Ok(self.with_core(move |c, now| c.cs.remove_application(now, app))??)
+    }
+
+    pub fn move_application(&self, app: AppId, queue: String) -> Result<(), EngineError> {
+        Ok(self.with_core(move |c, now| c.cs.move_application(now, app, &queue))??)
+    }
+
+    pub fn update_application_priority(
+        &self,
+        app: AppId,
+        priority: i32,
+    ) -> Result<i32, EngineError> {
+        Ok(self.with_core(move |c, _| c.cs.update_application_priority(app, priority))??)
+    }
+
+    pub fn allocate(
+        &self,
+        app: AppId,
+        req: AllocateRequest,
+    ) -> Result<AllocateResponse, EngineError> {
+        Ok(self.with_core(move |c, now| c.allocate(now, app, &req))??)
+    }
+
+    pub fn container_expired(&self, container: ContainerId) -> Result<(), EngineError> {
+        Ok(self.with_core(move |c, now| c.container_expired(now, container))??)
+    }
+
+    /// `-refreshQueues`: the new configuration, or YARN's refusal with the running one kept.
+    pub fn refresh_queues(
+        &self,
+        conf: Arc<CapacitySchedulerConfiguration>,
+    ) -> Result<(), EngineError> {
+        Ok(self.with_core(move |c, now| c.refresh_queues(now, conf))??)
+    }
+
+    /// The invariant checker over the live core (tests and audits).
+    pub fn check_invariants(&self) -> Result<Result<(), Vec<String>>, EngineError> {
+        self.with_core(|c, _| c.cs.check_invariants())
+    }
+
+    /// The last published snapshot (at most one tick old; `refresh_snapshot` for a fresh one).
+    pub fn snapshot(&self) -> Arc<EngineSnapshot> {
+        self.shared.snapshot.lock().clone()
+    }
+
+    /// Publishes a snapshot of the core now and returns it.
+    pub fn refresh_snapshot(&self) -> Result<Arc<EngineSnapshot>, EngineError> {
+        let events = self.shared.events.clone();
+        let snap = self.with_core(move |c, now| c.snapshot(now, events.dropped()))?;
+        self.shared.publish(snap);
+        Ok(self.snapshot())
+    }
+
+    /// Takes up to `max` events, oldest first.
+    pub fn poll_events(&self, max: usize) -> Vec<EngineEvent> {
+        self.shared.events.drain(max)
+    }
+
+    /// Events dropped because the host did not drain them in time.
+    pub fn dropped_events(&self) -> u64 {
+        self.shared.events.dropped()
+    }
+
+    /// One tick now: expiry and, when enabled, the asynchronous pass; in manual mode also the
+    /// preemption round when its interval has passed. Threaded engines tick by themselves;
+    /// this asks for an extra one. Returns containers allocated (manual mode; 0 when threaded).
+    pub fn tick(&self) -> Result<u32, EngineError> {
+        match self.shared.mode {
+            Mode::Threaded => {
+                let commands = self.shared.commands.lock();
+                let sender = commands.as_ref().ok_or(EngineError::Stopped)?;
+                sender
+                    .send(Command::Tick)
+                    .map_err(|_| self.shared.error_now())?;
+                Ok(0)
+            }
+            Mode::Manual => {
+                let allocated = self.with_core(|c, now| c.tick(now))?;
+                self.manual_preemption()?;
+                self.refresh_snapshot()?;
+                Ok(allocated)
+            }
+        }
+    }
+
+    /// `n` asynchronous scheduling passes now (manual-step hosts); returns containers
+    /// allocated.
+    pub fn step(&self, n: u32) -> Result<u32, EngineError> {
+        self.with_core(move |c, now| (0..n).map(|_| c.schedule(now)).sum())
+    }
+
+    /// A preemption round now, whatever the interval: snapshot, policy, then the plan
+    /// re-checked and applied. `None` when preemption is off, or when the monitor thread owns
+    /// the policy (threaded mode runs rounds by itself).
+    pub fn preemption_round(&self) -> Result<Option<PreemptionOutcome>, EngineError> {
+        let mut slot = self.shared.manual_policy.lock();
+        let Some((policy, last)) = slot.as_mut() else {
+            return Ok(None);
+        };
+        let now = self.now_ms();
+        *last = now;
+        monitor::round(policy, &self.shared, now).map(Some)
+    }
+
+    fn manual_preemption(&self) -> Result<(), EngineError> {
+        let now = self.now_ms();
+        let due = self
+            .shared
+            .manual_policy
+            .lock()
+            .as_ref()
+            .is_some_and(|(_, last)| now - last >= self.shared.monitor_interval_ms);
+        if due {
+            self.preemption_round()?;
+        }
+        Ok(())
+    }
+
+    /// Stops the engine: commands already queued are run, the threads are joined, and later
+    /// calls return `Stopped` (or `Failed`). Idempotent.
+    pub fn stop(&self) {
+        if self.shared.stopped.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        if let Some(stop) = self.monitor_stop.lock().take() {
+            let _ = stop.send(());
+        }
+        if let Some(commands) = self.shared.commands.lock().take() {
+            let _ = commands.send(Command::Shutdown);
+        }
+        for t in std::mem::take(&mut *self.threads.lock()) {
+            let _ = t.join();
+        }
+        *self.shared.manual.lock() = None;
+    }
+
+    /// The failure message if an engine thread panicked.
+    pub fn failure(&self) -> Option<String> {
+        self.shared.failed.lock().clone()
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}

@@ -1,0 +1,43 @@
+//! The preemption monitor (YARN's `SchedulingMonitor` running
+//! `ProportionalCapacityPreemptionPolicy`): every `monitoring_interval` it takes the core's
+//! immutable preemption snapshot (O(apps + nodes): the attempts' views are shared), computes
+//! the plan on its own thread, and sends the plan back. The engine re-checks every event
+//! against the state at that moment, so a container released in between is skipped as stale —
+//! never killed or counted twice — and a plan is never half-applied.
+
+use super::{EngineError, Shared};
+use crate::preempt::policy::PreemptionPolicy;
+use crate::scheduler::preemption::PreemptionOutcome;
+use crate::sync::{Arc, Receiver};
+
+/// One round: propose on a snapshot, then commit through the core.
+pub(crate) fn round(
+    policy: &mut PreemptionPolicy,
+    shared: &Shared,
+    now_ms: i64,
+) -> Result<PreemptionOutcome, EngineError> {
+    let snapshot = shared.call(|c| c.cs.preemption_snapshot())?;
+    let plan = policy.edit_schedule(&snapshot, now_ms);
+    shared.call(move |c| c.apply_preemption(now_ms, &plan))
+}
+
+#[cfg(not(loom))]
+pub(crate) fn run(
+    mut policy: PreemptionPolicy,
+    shared: Arc<Shared>,
+    stop: Receiver<()>,
+    interval_ms: i64,
+) {
+    use crate::sync::Recv;
+    let interval = std::time::Duration::from_millis(interval_ms.max(1) as u64);
+    loop {
+        match stop.recv_timeout(interval) {
+            Recv::Timeout => {}
+            Recv::Got(()) | Recv::Disconnected => return,
+        }
+        let now = shared.clock.now_ms();
+        if round(&mut policy, &shared, now).is_err() {
+            return; // stopped or failed: nothing left to monitor
+        }
+    }
+}

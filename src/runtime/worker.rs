@@ -1,0 +1,78 @@
+//! The engine thread: owns the core, runs commands in arrival order, and ticks.
+//!
+//! It waits on one wake-or-tick source: the command channel, with the time left until the next
+//! tick as its timeout. A command wakes it at once; when the command brought work (any call)
+//! and asynchronous scheduling is on, a pass runs right after the batch, as YARN's async thread
+//! would find it on its next loop. Under loom there is no timeout to wait with: ticks arrive
+//! as `Command::Tick`.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use super::core::EngineCore;
+use super::{panic_message, Command, Shared};
+use crate::sync::{Arc, Receiver};
+
+/// What woke the loop.
+enum Wake {
+    Command(Command),
+    Tick,
+    Closed,
+}
+
+#[cfg(not(loom))]
+fn wait(rx: &Receiver<Command>, shared: &Shared, next_tick_ms: i64) -> Wake {
+    use crate::sync::Recv;
+    let left = (next_tick_ms - shared.clock.now_ms()).max(0) as u64;
+    match rx.recv_timeout(std::time::Duration::from_millis(left)) {
+        Recv::Got(c) => Wake::Command(c),
+        Recv::Timeout => Wake::Tick,
+        Recv::Disconnected => Wake::Closed,
+    }
+}
+
+#[cfg(loom)]
+fn wait(rx: &Receiver<Command>, _shared: &Shared, _next_tick_ms: i64) -> Wake {
+    match rx.recv() {
+        Some(c) => Wake::Command(c),
+        None => Wake::Closed,
+    }
+}
+
+pub(crate) fn run(mut core: EngineCore, rx: Receiver<Command>, shared: Arc<Shared>, tick_ms: i64) {
+    let mut next_tick = shared.clock.now_ms() + tick_ms;
+    // A panic anywhere below marks the engine failed; dropping `rx` then fails every queued
+    // and later call instead of leaving it waiting.
+    let outcome = catch_unwind(AssertUnwindSafe(|| loop {
+        let mut ticked = false;
+        let mut worked = false;
+        let mut shutdown = false;
+        let mut next = Some(wait(&rx, &shared, next_tick));
+        while let Some(w) = next.take() {
+            match w {
+                Wake::Command(Command::Call(f)) => {
+                    f(&mut core);
+                    worked = true;
+                }
+                Wake::Command(Command::Tick) | Wake::Tick => ticked = true,
+                Wake::Command(Command::Shutdown) | Wake::Closed => shutdown = true,
+            }
+            // Everything already queued belongs to this batch (also on shutdown: stop drains).
+            next = rx.try_recv().map(Wake::Command);
+        }
+        let now = shared.clock.now_ms();
+        if ticked || now >= next_tick {
+            core.tick(now);
+            shared.publish(core.snapshot(now, shared.events.dropped()));
+            next_tick = now + tick_ms;
+        } else if worked {
+            core.schedule(now);
+        }
+        if shutdown {
+            shared.publish(core.snapshot(now, shared.events.dropped()));
+            return;
+        }
+    }));
+    if let Err(p) = outcome {
+        shared.fail(panic_message(&*p));
+    }
+}
