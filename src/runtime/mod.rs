@@ -259,6 +259,7 @@ impl Engine {
                 let (tx, rx) = crate::sync::channel();
                 *shared.commands.lock() = Some(tx);
                 let s = shared.clone();
+                #[cfg_attr(loom, allow(unused_mut))]
                 let mut threads = vec![thread::spawn(move || worker::run(core, rx, s, tick_ms))];
                 // Loom cannot wait with a timeout: there the host (the model) runs rounds with
                 // `preemption_round`, on the same propose-then-commit path.

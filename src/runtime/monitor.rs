@@ -8,7 +8,6 @@
 use super::{EngineError, Shared};
 use crate::preempt::policy::PreemptionPolicy;
 use crate::scheduler::preemption::PreemptionOutcome;
-use crate::sync::{Arc, Receiver};
 
 /// One round: propose on a snapshot, then commit through the core.
 pub(crate) fn round(
@@ -24,8 +23,8 @@ pub(crate) fn round(
 #[cfg(not(loom))]
 pub(crate) fn run(
     mut policy: PreemptionPolicy,
-    shared: Arc<Shared>,
-    stop: Receiver<()>,
+    shared: crate::sync::Arc<Shared>,
+    stop: crate::sync::Receiver<()>,
     interval_ms: i64,
 ) {
     use crate::sync::Recv;

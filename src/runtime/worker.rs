@@ -13,6 +13,7 @@ use super::{panic_message, Command, Shared};
 use crate::sync::{Arc, Receiver};
 
 /// What woke the loop.
+#[cfg_attr(loom, allow(dead_code))]
 enum Wake {
     Command(Command),
     Tick,
