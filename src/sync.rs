@@ -74,6 +74,23 @@ mod imp {
         pub fn try_recv(&self) -> Option<T> {
             self.0.try_recv().ok()
         }
+        /// Polls for up to `spin` before parking: a reply or command that arrives within a
+        /// few microseconds is taken without the cost of waking a parked thread.
+        pub fn recv_spinning(&self, spin: std::time::Duration) -> Option<T> {
+            let start = std::time::Instant::now();
+            loop {
+                match self.0.try_recv() {
+                    Ok(v) => return Some(v),
+                    Err(crossbeam_channel::TryRecvError::Disconnected) => return None,
+                    Err(crossbeam_channel::TryRecvError::Empty) => {}
+                }
+                if start.elapsed() >= spin {
+                    return self.recv();
+                }
+                std::hint::spin_loop();
+            }
+        }
+
         pub fn recv_timeout(&self, d: std::time::Duration) -> Recv<T> {
             match self.0.recv_timeout(d) {
                 Ok(v) => Recv::Got(v),
@@ -139,6 +156,9 @@ mod imp {
         }
         pub fn try_recv(&self) -> Option<T> {
             self.0.try_recv().ok()
+        }
+        pub fn recv_spinning(&self, _spin: std::time::Duration) -> Option<T> {
+            self.recv()
         }
     }
 }

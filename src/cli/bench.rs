@@ -20,6 +20,12 @@ use capsched::scheduler::CapacityScheduler;
 
 const GB: i64 = 1024;
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum AllocMode {
+    Sync,
+    Async,
+}
+
 #[derive(Subcommand)]
 pub enum Bench {
     /// Containers allocated per second: Q equal queues, A apps, C containers of 1 GB / 1 vcore
@@ -36,6 +42,18 @@ pub enum Bench {
         /// Off-switch assignments per node heartbeat (YARN's default is 1; the reference run used 100).
         #[arg(long, default_value_t = 100)]
         offswitch: usize,
+        /// `sync`: node heartbeats allocate (the core alone); `async`: the engine's asynchronous
+        /// pass, through the runtime.
+        #[arg(long, value_enum, default_value = "sync")]
+        mode: AllocMode,
+        #[arg(long)]
+        json: bool,
+    },
+    /// The cost of one host call (submit, allocate, node update) through the engine, p50/p99,
+    /// from 1 and 8 host threads, against the same call made directly on the core.
+    Calls {
+        #[arg(long, default_value_t = 20_000)]
+        calls: usize,
         #[arg(long)]
         json: bool,
     },
@@ -115,8 +133,19 @@ pub fn run(bench: Bench) -> std::process::ExitCode {
             queues,
             containers,
             offswitch,
+            mode: AllocMode::Sync,
             json,
         } => alloc(nodes, apps, queues, containers, offswitch, json),
+        Bench::Alloc {
+            nodes,
+            apps,
+            queues,
+            containers,
+            offswitch,
+            mode: AllocMode::Async,
+            json,
+        } => super::bench_runtime::alloc_async(nodes, apps, queues, containers, offswitch, json),
+        Bench::Calls { calls, json } => super::bench_runtime::calls(calls, json),
         Bench::Heartbeat { updates, json } => heartbeat(updates, json),
         Bench::Preemption {
             nodes,
@@ -144,7 +173,7 @@ pub fn run(bench: Bench) -> std::process::ExitCode {
 }
 
 /// Q equal leaves under root, DRF, user-limit-factor 100, AM share 1 (so every app runs).
-fn equal_queues_conf(
+pub(super) fn equal_queues_conf(
     queues: usize,
     offswitch: usize,
     extra: &str,
@@ -176,7 +205,12 @@ fn equal_queues_conf(
 }
 
 /// `nodes` nodes of `per_node` GB and vcores each, spread over `racks` racks.
-fn add_nodes(cs: &mut CapacityScheduler, nodes: usize, per_node: i64, racks: usize) -> Vec<NodeId> {
+pub(super) fn add_nodes(
+    cs: &mut CapacityScheduler,
+    nodes: usize,
+    per_node: i64,
+    racks: usize,
+) -> Vec<NodeId> {
     (0..nodes)
         .map(|i| {
             let spec = NodeSpec::new(
@@ -189,7 +223,7 @@ fn add_nodes(cs: &mut CapacityScheduler, nodes: usize, per_node: i64, racks: usi
         .collect()
 }
 
-fn submit_unmanaged(cs: &mut CapacityScheduler, queue: &str, user: &str) -> AppId {
+pub(super) fn submit_unmanaged(cs: &mut CapacityScheduler, queue: &str, user: &str) -> AppId {
     let app = cs
         .submit_application(0, &AppSubmission::new(queue, user))
         .expect("accepted");

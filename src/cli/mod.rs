@@ -2,6 +2,7 @@
 
 mod bench;
 mod bench_opportunistic;
+mod bench_runtime;
 mod conformance;
 mod queues;
 mod simulate;

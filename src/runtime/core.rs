@@ -22,6 +22,8 @@ pub struct EngineCore {
     events: Arc<EventQueue>,
     /// Whether the asynchronous scheduling pass runs on ticks and after work arrives.
     pub async_scheduling: bool,
+    /// When expiry last looked (it looks at most once a second: the interval is minutes).
+    last_expiry_ms: Option<i64>,
 }
 
 impl EngineCore {
@@ -31,6 +33,7 @@ impl EngineCore {
             cs,
             events,
             async_scheduling,
+            last_expiry_ms: None,
         }
     }
 
@@ -160,8 +163,11 @@ impl EngineCore {
     /// The periodic work of a tick: allocations that were never launched expire, and the
     /// asynchronous pass runs.
     pub fn tick(&mut self, now_ms: i64) -> u32 {
-        for id in self.cs.expire_containers(now_ms) {
-            self.events.push(EngineEvent::Expired { container: id });
+        if self.last_expiry_ms.is_none_or(|t| now_ms - t >= 1000) {
+            self.last_expiry_ms = Some(now_ms);
+            for id in self.cs.expire_containers(now_ms) {
+                self.events.push(EngineEvent::Expired { container: id });
+            }
         }
         self.schedule(now_ms)
     }

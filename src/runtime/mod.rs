@@ -43,7 +43,7 @@ use crate::scheduler::types::{
     AllocateRequest, AllocateResponse, NodeStatus, NodeUpdateResponse, Rejection,
 };
 use crate::scheduler::{CapacityScheduler, SchedulerError};
-use crate::sync::{oneshot, thread, Arc, AtomicBool, Mutex, Ordering, Sender};
+use crate::sync::{oneshot, thread, Arc, AtomicBool, AtomicU64, Mutex, Ordering, Sender};
 
 /// How the engine runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,6 +97,10 @@ pub enum EngineError {
 
 type Call = Box<dyn FnOnce(&mut EngineCore) + Send>;
 
+/// How long a caller polls for its reply before parking: most calls take a few microseconds
+/// on the engine thread, far less than waking a parked thread costs.
+const REPLY_SPIN: std::time::Duration = std::time::Duration::from_micros(50);
+
 pub(crate) enum Command {
     Call(Call),
     /// An explicit tick (manual clocks, and loom models that cannot wait with a timeout).
@@ -111,6 +115,8 @@ pub(crate) struct Shared {
     snapshot: Mutex<Arc<EngineSnapshot>>,
     failed: Mutex<Option<String>>,
     stopped: AtomicBool,
+    /// Callers waiting for a reply right now (only the first polls).
+    spinners: AtomicU64,
     /// Threaded mode: the engine thread's command queue.
     commands: Mutex<Option<Sender<Command>>>,
     /// Manual mode: the core itself.
@@ -181,7 +187,16 @@ impl Shared {
                 }
                 // The reply sender is dropped unanswered only if the engine thread died or
                 // stopped before running the call.
-                match rx.recv() {
+                // One caller at a time polls; the others park, so spinning never starves the
+                // engine thread of a core (hosts run many more threads than cores).
+                let spin = self.spinners.fetch_add(1, Ordering::SeqCst) == 0;
+                let reply = if spin {
+                    rx.recv_spinning(REPLY_SPIN)
+                } else {
+                    rx.recv()
+                };
+                self.spinners.fetch_sub(1, Ordering::SeqCst);
+                match reply {
                     Some(Ok(r)) => Ok(r),
                     Some(Err(message)) => {
                         self.fail(message);
@@ -240,6 +255,7 @@ impl Engine {
             snapshot: Mutex::new(Arc::new(first)),
             failed: Mutex::new(None),
             stopped: AtomicBool::new(false),
+            spinners: AtomicU64::new(0),
             commands: Mutex::new(None),
             manual: Mutex::new(None),
             manual_policy: Mutex::new(None),

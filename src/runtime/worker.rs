@@ -43,8 +43,10 @@ pub(crate) fn run(mut core: EngineCore, rx: Receiver<Command>, shared: Arc<Share
     let mut next_tick = shared.clock.now_ms() + tick_ms;
     // A panic anywhere below marks the engine failed; dropping `rx` then fails every queued
     // and later call instead of leaving it waiting.
+    let mut last_publish: Option<i64> = None;
     let outcome = catch_unwind(AssertUnwindSafe(|| loop {
-        let mut ticked = false;
+        // Each tick asked for is one pass; the timer adds one when due.
+        let mut ticks = 0u32;
         let mut worked = false;
         let mut shutdown = false;
         let mut next = Some(wait(&rx, &shared, next_tick));
@@ -54,22 +56,29 @@ pub(crate) fn run(mut core: EngineCore, rx: Receiver<Command>, shared: Arc<Share
                     f(&mut core);
                     worked = true;
                 }
-                Wake::Command(Command::Tick) | Wake::Tick => ticked = true,
+                Wake::Command(Command::Tick) | Wake::Tick => ticks += 1,
                 Wake::Command(Command::Shutdown) | Wake::Closed => shutdown = true,
             }
             // Everything already queued belongs to this batch (also on shutdown: stop drains).
             next = rx.try_recv().map(Wake::Command);
         }
         let now = shared.clock.now_ms();
-        if ticked || now >= next_tick {
-            core.tick(now);
-            shared.publish(core.snapshot(now, shared.events.dropped()));
+        if now >= next_tick {
+            ticks = ticks.max(1);
             next_tick = now + tick_ms;
-        } else if worked {
+        }
+        for _ in 0..ticks {
+            core.tick(now);
+        }
+        if ticks == 0 && worked {
             core.schedule(now);
         }
-        if shutdown {
+        // Readers get a new snapshot at most once per tick interval (and on stop).
+        if shutdown || (ticks > 0 && last_publish.is_none_or(|t| now - t >= tick_ms)) {
             shared.publish(core.snapshot(now, shared.events.dropped()));
+            last_publish = Some(now);
+        }
+        if shutdown {
             return;
         }
     }));

@@ -166,6 +166,15 @@ impl CapacityScheduler {
         self.nodes.len()
     }
 
+    /// Containers tracked (reserved, allocated, running; guaranteed and opportunistic).
+    pub fn num_containers(&self) -> usize {
+        self.containers.len()
+    }
+
+    pub fn num_applications_total(&self) -> usize {
+        self.apps.len()
+    }
+
     pub fn node(&self, id: NodeId) -> Option<&SchedulerNode> {
         self.nodes.get(id)
     }
