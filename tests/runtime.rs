@@ -472,3 +472,26 @@ yarn.resourcemanager.monitor.capacity.preemption.max_wait_before_kill=40
     }
     engine.stop();
 }
+
+#[test]
+fn tick_at_moves_a_manual_clock_forward_only() {
+    let engine = Engine::start(
+        conf(""),
+        EngineOptions::with_manual_clock(Mode::Manual, 5_000),
+    );
+    assert_eq!(engine.now_ms(), 5_000);
+    engine.tick_at(6_000).unwrap();
+    assert_eq!(engine.now_ms(), 6_000);
+    assert!(matches!(
+        engine.tick_at(5_500),
+        Err(EngineError::InvalidArgument(_))
+    ));
+    let system = Engine::start(
+        conf(""),
+        EngineOptions::new(Mode::Manual, Arc::new(SystemClock::new())),
+    );
+    assert!(matches!(
+        system.tick_at(1),
+        Err(EngineError::InvalidArgument(_))
+    ));
+}

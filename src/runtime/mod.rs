@@ -69,6 +69,8 @@ pub struct EngineOptions {
     pub preemption: Option<bool>,
     /// Events kept for the host before new ones are dropped (and counted).
     pub event_capacity: usize,
+    /// Set when the clock is a [`clock::ManualClock`] the host moves with [`Engine::tick_at`].
+    pub manual_clock: Option<Arc<clock::ManualClock>>,
 }
 
 impl EngineOptions {
@@ -81,7 +83,17 @@ impl EngineOptions {
             async_scheduling: None,
             preemption: None,
             event_capacity: 65_536,
+            manual_clock: None,
         }
+    }
+
+    /// Options for a host that brings its own time: a manual clock starting at `start_ms`,
+    /// moved by [`Engine::tick_at`].
+    pub fn with_manual_clock(mode: Mode, start_ms: i64) -> Self {
+        let clock = Arc::new(clock::ManualClock::new(start_ms));
+        let mut opts = Self::new(mode, clock.clone());
+        opts.manual_clock = Some(clock);
+        opts
     }
 }
 
@@ -93,6 +105,8 @@ pub enum EngineError {
     Stopped,
     #[error("the engine failed: {0}")]
     Failed(String),
+    #[error("{0}")]
+    InvalidArgument(String),
 }
 
 type Call = Box<dyn FnOnce(&mut EngineCore) + Send>;
@@ -125,6 +139,7 @@ pub(crate) struct Shared {
     /// loom models); the monitor thread owns its own otherwise.
     manual_policy: Mutex<Option<(PreemptionPolicy, i64)>>,
     monitor_interval_ms: i64,
+    manual_clock: Option<Arc<clock::ManualClock>>,
 }
 
 impl Shared {
@@ -260,6 +275,7 @@ impl Engine {
             manual: Mutex::new(None),
             manual_policy: Mutex::new(None),
             monitor_interval_ms,
+            manual_clock: opts.manual_clock,
         });
         let engine = Engine {
             shared: shared.clone(),
@@ -429,6 +445,24 @@ impl Engine {
                 Ok(allocated)
             }
         }
+    }
+
+    /// Sets the engine's manual clock to `now_ms`, then ticks ([`Engine::tick`]). Time never
+    /// goes backwards: an earlier `now_ms` is an error.
+    pub fn tick_at(&self, now_ms: i64) -> Result<u32, EngineError> {
+        let clock = self.shared.manual_clock.as_ref().ok_or_else(|| {
+            EngineError::InvalidArgument(
+                "tick_at needs an engine built with a manual clock".to_string(),
+            )
+        })?;
+        if now_ms < clock.now_ms() {
+            return Err(EngineError::InvalidArgument(format!(
+                "time goes backwards: {now_ms} ms is before {} ms",
+                clock.now_ms()
+            )));
+        }
+        clock.set(now_ms);
+        self.tick()
     }
 
     /// `n` asynchronous scheduling passes now (manual-step hosts); returns containers
