@@ -13,8 +13,12 @@ fn main() {
     let version = env::var("CARGO_PKG_VERSION").expect("cargo sets CARGO_PKG_VERSION");
     let body = format!(
         "/// The crate version.\npub const VERSION: &str = {version:?};\n\
+         /// The crate version, NUL-terminated (for C).\npub const VERSION_NUL: &str = \"{version}\\0\";\n\
          /// The C ABI version (the SONAME suffix of libcapsched.so).\npub const ABI_VERSION: u32 = {ABI_VERSION};\n"
     );
     fs::write(out.join("version.rs"), body).expect("write version.rs");
+    // The shared library's SONAME carries the ABI version: an incompatible libcapsched is never
+    // picked up by a host built against another.
+    println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libcapsched.so.{ABI_VERSION}");
     println!("cargo:rerun-if-changed=build.rs");
 }

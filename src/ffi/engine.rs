@@ -1,0 +1,338 @@
+//! Engines from C: create (threaded or manual-step), stop, free; ticks and steps for hosts
+//! that bring their own threads; queue refresh; the scheduler's REST document; the event
+//! stream.
+
+use super::config::capsched_config;
+use super::types::{capsched_owned_str, check_struct_size, give_string, need_out, write_out};
+use super::{capsched_status, guard, FfiError, FfiResult};
+use crate::runtime::clock::SystemClock;
+use crate::runtime::events::EngineEvent;
+use crate::runtime::{Engine, EngineOptions, Mode};
+use crate::sync::Arc;
+
+/// A running scheduler (opaque). Usable from any number of threads at once; only
+/// `capsched_engine_free` must not race with other calls on it.
+pub struct capsched_engine {
+    pub(crate) engine: Engine,
+}
+
+pub const CAPSCHED_MODE_THREADED: i32 = 0;
+pub const CAPSCHED_MODE_MANUAL: i32 = 1;
+/// For `async_scheduling` and `preemption`: follow the configuration.
+pub const CAPSCHED_FROM_CONFIG: i32 = -1;
+
+/// How to run an engine. Growable: set `struct_size = sizeof(capsched_engine_options)`, or
+/// start from `capsched_engine_options_default`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct capsched_engine_options {
+    pub struct_size: u32,
+    /// CAPSCHED_MODE_THREADED (an engine thread, and a preemption monitor thread when
+    /// preemption is on) or CAPSCHED_MODE_MANUAL (no threads; the host ticks).
+    pub mode: i32,
+    /// Seeds the scheduler's PRNG (asynchronous pass start node, opportunistic placement).
+    pub seed: u64,
+    /// 0 off, 1 on, CAPSCHED_FROM_CONFIG (schedule-asynchronously.enable).
+    pub async_scheduling: i32,
+    /// 0 off, 1 on, CAPSCHED_FROM_CONFIG (yarn.resourcemanager.scheduler.monitor.enable).
+    pub preemption: i32,
+    /// Events kept before new ones are dropped (and counted); 0 means 65536.
+    pub event_capacity: u32,
+    /// Non-zero: the engine's clock is manual, starting at `clock_start_ms`, and moves only
+    /// with `capsched_engine_tick(engine, now_ms, …)`. Zero: the system clock.
+    pub manual_clock: i32,
+    pub clock_start_ms: i64,
+}
+
+const OPTIONS_V1: usize = std::mem::size_of::<capsched_engine_options>();
+
+/// Writes the defaults (threaded, seed 1, both settings from the configuration, system clock).
+///
+/// # Safety
+/// `out` must be valid for writing one `capsched_engine_options`.
+#[no_mangle]
+pub unsafe extern "C" fn capsched_engine_options_default(
+    out: *mut capsched_engine_options,
+) -> capsched_status {
+    guard(|| {
+        write_out(
+            out,
+            capsched_engine_options {
+                struct_size: OPTIONS_V1 as u32,
+                mode: CAPSCHED_MODE_THREADED,
+                seed: 1,
+                async_scheduling: CAPSCHED_FROM_CONFIG,
+                preemption: CAPSCHED_FROM_CONFIG,
+                event_capacity: 0,
+                manual_clock: 0,
+                clock_start_ms: 0,
+            },
+            "out",
+        )
+    })
+}
+
+fn tri(v: i32, what: &str) -> FfiResult<Option<bool>> {
+    match v {
+        CAPSCHED_FROM_CONFIG => Ok(None),
+        0 => Ok(Some(false)),
+        1 => Ok(Some(true)),
+        other => Err(FfiError::invalid(format!(
+            "{what} is {other}: 0, 1 or CAPSCHED_FROM_CONFIG (-1)"
+        ))),
+    }
+}
+
+/// Creates and starts an engine over `config` (borrowed: the engine keeps its own reference).
+/// `options` may be NULL for the defaults.
+///
+/// # Safety
+/// `config` must be a live configuration handle; `options` NULL or valid; `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn capsched_engine_new(
+    config: *const capsched_config,
+    options: *const capsched_engine_options,
+    out: *mut *mut capsched_engine,
+) -> capsched_status {
+    guard(|| {
+        need_out(out, "out")?;
+        let config = config.as_ref().ok_or_else(|| FfiError::null("config"))?;
+        let mut o = std::mem::MaybeUninit::uninit();
+        capsched_engine_options_default(o.as_mut_ptr());
+        let mut o = o.assume_init();
+        if let Some(given) = options.as_ref() {
+            check_struct_size(given.struct_size, OPTIONS_V1, "capsched_engine_options")?;
+            o = *given;
+        }
+        let mode = match o.mode {
+            CAPSCHED_MODE_THREADED => Mode::Threaded,
+            CAPSCHED_MODE_MANUAL => Mode::Manual,
+            other => return Err(FfiError::invalid(format!("unknown mode {other}"))),
+        };
+        let mut opts = if o.manual_clock != 0 {
+            EngineOptions::with_manual_clock(mode, o.clock_start_ms)
+        } else {
+            EngineOptions::new(mode, Arc::new(SystemClock::new()))
+        };
+        opts.seed = o.seed;
+        opts.async_scheduling = tri(o.async_scheduling, "async_scheduling")?;
+        opts.preemption = tri(o.preemption, "preemption")?;
+        if o.event_capacity > 0 {
+            opts.event_capacity = o.event_capacity as usize;
+        }
+        let engine = Engine::start(config.inner.clone(), opts);
+        write_out(
+            out,
+            Box::into_raw(Box::new(capsched_engine { engine })),
+            "out",
+        )
+    })
+}
+
+pub(crate) unsafe fn engine_ref<'a>(e: *const capsched_engine) -> FfiResult<&'a Engine> {
+    e.as_ref()
+        .map(|e| &e.engine)
+        .ok_or_else(|| FfiError::null("engine"))
+}
+
+/// Stops the engine: queued calls finish, threads are joined; later calls return
+/// CAPSCHED_ERR_STOPPED. Idempotent.
+///
+/// # Safety
+/// `engine` must be a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn capsched_engine_stop(engine: *const capsched_engine) -> capsched_status {
+    guard(|| {
+        engine_ref(engine)?.stop();
+        Ok(())
+    })
+}
+
+/// Stops (if needed) and frees an engine; NULL is fine. Must not race with other calls on it.
+///
+/// # Safety
+/// `engine` must be NULL or a live handle, not freed before.
+#[no_mangle]
+pub unsafe extern "C" fn capsched_engine_free(engine: *mut capsched_engine) {
+    if !engine.is_null() {
+        let _ =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drop(Box::from_raw(engine))));
+    }
+}
+
+/// One tick: expiry, the asynchronous pass when enabled, and (manual mode) the preemption
+/// round when due. With a manual clock, `now_ms` sets the time first (it may not go
+/// backwards); pass -1 to keep the clock. `out_allocated` (may be NULL) gets the containers
+/// allocated (manual mode; threaded engines tick by themselves and report 0).
+///
+/// # Safety
+/// `engine` must be a live handle; `out_allocated` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn capsched_engine_tick(
+    engine: *const capsched_engine,
+    now_ms: i64,
+    out_allocated: *mut u32,
+) -> capsched_status {
+    guard(|| {
+        let e = engine_ref(engine)?;
+        let n = if now_ms >= 0 {
+            e.tick_at(now_ms)?
+        } else {
+            e.tick()?
+        };
+        if !out_allocated.is_null() {
+            out_allocated.write(n);
+        }
+        Ok(())
+    })
+}
+
+/// `n` asynchronous scheduling passes now; `out_allocated` (may be NULL) gets the containers
+/// allocated.
+///
+/// # Safety
+/// As `capsched_engine_tick`.
+#[no_mangle]
+pub unsafe extern "C" fn capsched_engine_step(
+    engine: *const capsched_engine,
+    n: u32,
+    out_allocated: *mut u32,
+) -> capsched_status {
+    guard(|| {
+        let allocated = engine_ref(engine)?.step(n)?;
+        if !out_allocated.is_null() {
+            out_allocated.write(allocated);
+        }
+        Ok(())
+    })
+}
+
+/// `-refreshQueues` with a new configuration (borrowed). If YARN would refuse it, the status
+/// is CAPSCHED_ERR_REFUSED with YARN's message and the running configuration stays.
+///
+/// # Safety
+/// Both handles must be live.
+#[no_mangle]
+pub unsafe extern "C" fn capsched_engine_refresh_queues(
+    engine: *const capsched_engine,
+    config: *const capsched_config,
+) -> capsched_status {
+    guard(|| {
+        let e = engine_ref(engine)?;
+        let c = config.as_ref().ok_or_else(|| FfiError::null("config"))?;
+        Ok(e.refresh_queues(c.inner.clone())?)
+    })
+}
+
+/// The RM REST scheduler document (`/ws/v1/cluster/scheduler`) as JSON, fresh. Free it with
+/// `capsched_string_free`.
+///
+/// # Safety
+/// `engine` live; `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn capsched_engine_scheduler_json(
+    engine: *const capsched_engine,
+    out: *mut capsched_owned_str,
+) -> capsched_status {
+    guard(|| {
+        need_out(out, "out")?;
+        let snap = engine_ref(engine)?.refresh_snapshot()?;
+        write_out(out, give_string(&snap.rest_json), "out")
+    })
+}
+
+pub const CAPSCHED_EVENT_ACCEPTED: i32 = 1;
+pub const CAPSCHED_EVENT_REJECTED: i32 = 2;
+pub const CAPSCHED_EVENT_ALLOCATED: i32 = 3;
+pub const CAPSCHED_EVENT_RELEASED: i32 = 4;
+pub const CAPSCHED_EVENT_PREEMPT_WARNED: i32 = 5;
+pub const CAPSCHED_EVENT_PREEMPTED: i32 = 6;
+pub const CAPSCHED_EVENT_EXPIRED: i32 = 7;
+pub const CAPSCHED_EVENT_QUEUE_REFRESHED: i32 = 8;
+pub const CAPSCHED_EVENT_NODE_LOST: i32 = 9;
+
+/// One event. Ids are 0 where they do not apply.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct capsched_event {
+    pub kind: i32,
+    pub app: u64,
+    pub container: u64,
+    pub node: u64,
+}
+
+fn to_c(e: &EngineEvent) -> capsched_event {
+    let mut c = capsched_event::default();
+    match e {
+        EngineEvent::Accepted { app, .. } => {
+            c.kind = CAPSCHED_EVENT_ACCEPTED;
+            c.app = app.as_u64();
+        }
+        EngineEvent::Rejected { .. } => c.kind = CAPSCHED_EVENT_REJECTED,
+        EngineEvent::Allocated {
+            app,
+            container,
+            node,
+            ..
+        } => {
+            c.kind = CAPSCHED_EVENT_ALLOCATED;
+            c.app = app.as_u64();
+            c.container = container.as_u64();
+            c.node = node.as_u64();
+        }
+        EngineEvent::Released { app, container } => {
+            c.kind = CAPSCHED_EVENT_RELEASED;
+            c.app = app.as_u64();
+            c.container = container.as_u64();
+        }
+        EngineEvent::PreemptWarned { container } => {
+            c.kind = CAPSCHED_EVENT_PREEMPT_WARNED;
+            c.container = container.as_u64();
+        }
+        EngineEvent::Preempted { container } => {
+            c.kind = CAPSCHED_EVENT_PREEMPTED;
+            c.container = container.as_u64();
+        }
+        EngineEvent::Expired { container } => {
+            c.kind = CAPSCHED_EVENT_EXPIRED;
+            c.container = container.as_u64();
+        }
+        EngineEvent::QueueRefreshed => c.kind = CAPSCHED_EVENT_QUEUE_REFRESHED,
+        EngineEvent::NodeLost { node } => {
+            c.kind = CAPSCHED_EVENT_NODE_LOST;
+            c.node = node.as_u64();
+        }
+    }
+    c
+}
+
+/// Moves up to `capacity` events, oldest first, into `events`; `*out_count` gets how many.
+/// `out_dropped` (may be NULL) gets the events dropped so far because the queue was full.
+///
+/// # Safety
+/// `events` must be writable for `capacity` entries (NULL only with capacity 0).
+#[no_mangle]
+pub unsafe extern "C" fn capsched_poll_events(
+    engine: *const capsched_engine,
+    events: *mut capsched_event,
+    capacity: usize,
+    out_count: *mut usize,
+    out_dropped: *mut u64,
+) -> capsched_status {
+    guard(|| {
+        need_out(out_count, "out_count")?;
+        if events.is_null() && capacity > 0 {
+            return Err(FfiError::null("events"));
+        }
+        let e = engine_ref(engine)?;
+        let taken = e.poll_events(capacity);
+        for (i, ev) in taken.iter().enumerate() {
+            events.add(i).write(to_c(ev));
+        }
+        out_count.write(taken.len());
+        if !out_dropped.is_null() {
+            out_dropped.write(e.dropped_events());
+        }
+        Ok(())
+    })
+}

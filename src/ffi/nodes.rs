@@ -1,0 +1,194 @@
+//! NodeManagers from C: register, remove, heartbeat.
+
+use super::engine::{capsched_engine, engine_ref};
+use super::types::*;
+use super::{capsched_status, guard, FfiError, FfiResult};
+use crate::ids::{ContainerId, NodeId};
+use crate::opportunistic::node_queue::NodeQueueReport;
+use crate::scheduler::nodes::NodeSpec;
+use crate::scheduler::types::{CompletedContainer, NodeStatus};
+
+/// Registers a NodeManager; `*out_node` gets its id.
+///
+/// # Safety
+/// `engine` live; the strings valid; `out_node` writable.
+#[no_mangle]
+pub unsafe extern "C" fn capsched_node_add(
+    engine: *const capsched_engine,
+    host: capsched_str,
+    rack: capsched_str,
+    resource: capsched_resource,
+    out_node: *mut u64,
+) -> capsched_status {
+    guard(|| {
+        need_out(out_node, "out_node")?;
+        let e = engine_ref(engine)?;
+        let host = read_str(host, "host")?;
+        let rack = read_str(rack, "rack")?;
+        if host.is_empty() {
+            return Err(FfiError::invalid("host is empty"));
+        }
+        let rack = if rack.is_empty() {
+            "/default-rack"
+        } else {
+            rack
+        };
+        let id = e.add_node(NodeSpec::new(host, rack, resource.into()))?;
+        write_out(out_node, id.as_u64(), "out_node")
+    })
+}
+
+/// Removes a node: its containers are killed as lost (their AMs hear of them).
+///
+/// # Safety
+/// `engine` live.
+#[no_mangle]
+pub unsafe extern "C" fn capsched_node_remove(
+    engine: *const capsched_engine,
+    node: u64,
+) -> capsched_status {
+    guard(|| Ok(engine_ref(engine)?.remove_node(NodeId::from_u64(node))?))
+}
+
+/// A container the NodeManager reports finished.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct capsched_completed_container {
+    pub container: u64,
+    pub exit_status: i32,
+    pub diagnostics: capsched_str,
+}
+
+/// The node's opportunistic queue (`OpportunisticContainersStatus`).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct capsched_queue_report {
+    pub queued_opportunistic: i32,
+    /// Queued guaranteed plus queued opportunistic containers.
+    pub wait_queue_length: i32,
+    pub running_opportunistic: i32,
+    pub opportunistic_resource: capsched_resource,
+    pub queue_capacity: i32,
+}
+
+/// A heartbeat's content. Growable: set `struct_size = sizeof(capsched_node_status)`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct capsched_node_status {
+    pub struct_size: u32,
+    /// Containers launched (or queued) since the last heartbeat.
+    pub launched: *const u64,
+    pub launched_count: usize,
+    pub completed: *const capsched_completed_container,
+    pub completed_count: usize,
+    /// Non-zero when `queue_report` is filled in.
+    pub has_queue_report: i32,
+    pub queue_report: capsched_queue_report,
+}
+
+const STATUS_V1: usize = std::mem::size_of::<capsched_node_status>();
+
+/// What a heartbeat returns (library-owned; free with `capsched_node_response_free`).
+#[repr(C)]
+#[derive(Debug)]
+pub struct capsched_node_response {
+    /// Containers the NodeManager must kill.
+    pub to_kill: *mut u64,
+    pub to_kill_count: usize,
+    /// Containers allocated on this node during the heartbeat.
+    pub allocated: u32,
+    /// Non-zero when opportunistic allocation is on: the queue limit below applies.
+    pub has_queuing_limit: i32,
+    pub max_queue_length: i32,
+    pub max_queue_wait_ms: i32,
+    /// The least-loaded nodes (distributed scheduling only), least loaded first.
+    pub least_loaded: *mut u64,
+    pub least_loaded_count: usize,
+}
+
+unsafe fn read_status(s: &capsched_node_status) -> FfiResult<NodeStatus> {
+    check_struct_size(s.struct_size, STATUS_V1, "capsched_node_status")?;
+    let launched = read_slice(s.launched, s.launched_count, "launched")?
+        .iter()
+        .map(|&id| ContainerId::from_u64(id))
+        .collect();
+    let mut completed = Vec::with_capacity(s.completed_count);
+    for (i, c) in read_slice(s.completed, s.completed_count, "completed")?
+        .iter()
+        .enumerate()
+    {
+        completed.push(CompletedContainer {
+            id: ContainerId::from_u64(c.container),
+            exit_status: c.exit_status,
+            diagnostics: read_str(c.diagnostics, &format!("completed[{i}].diagnostics"))?
+                .to_string(),
+        });
+    }
+    let opportunistic = (s.has_queue_report != 0).then(|| {
+        let q = s.queue_report;
+        NodeQueueReport {
+            queued_opportunistic: q.queued_opportunistic,
+            wait_queue_length: q.wait_queue_length,
+            running_opportunistic: q.running_opportunistic,
+            opportunistic_resource: q.opportunistic_resource.into(),
+            queue_capacity: q.queue_capacity,
+        }
+    });
+    Ok(NodeStatus {
+        launched,
+        completed,
+        opportunistic,
+    })
+}
+
+/// NODE_UPDATE. `status` may be NULL for an empty heartbeat. On success `*out` is a new
+/// response.
+///
+/// # Safety
+/// `engine` live; `status` NULL or valid with its arrays; `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn capsched_node_update(
+    engine: *const capsched_engine,
+    node: u64,
+    status: *const capsched_node_status,
+    out: *mut *mut capsched_node_response,
+) -> capsched_status {
+    guard(|| {
+        need_out(out, "out")?;
+        let e = engine_ref(engine)?;
+        let status = match status.as_ref() {
+            Some(s) => read_status(s)?,
+            None => NodeStatus::default(),
+        };
+        let r = e.node_update(NodeId::from_u64(node), status)?;
+        let (to_kill, to_kill_count) = give_array(r.to_kill.iter().map(|c| c.as_u64()).collect());
+        let (least_loaded, least_loaded_count) =
+            give_array(r.least_loaded.iter().map(|n| n.node.as_u64()).collect());
+        let limit = r.queuing_limit;
+        let response = capsched_node_response {
+            to_kill,
+            to_kill_count,
+            allocated: r.allocated,
+            has_queuing_limit: i32::from(limit.is_some()),
+            max_queue_length: limit.map(|l| l.max_queue_length).unwrap_or(-1),
+            max_queue_wait_ms: limit.map(|l| l.max_queue_wait_ms).unwrap_or(-1),
+            least_loaded,
+            least_loaded_count,
+        };
+        write_out(out, Box::into_raw(Box::new(response)), "out")
+    })
+}
+
+/// Frees a heartbeat response; NULL is fine.
+///
+/// # Safety
+/// `r` must be NULL or from `capsched_node_update`, not freed before.
+#[no_mangle]
+pub unsafe extern "C" fn capsched_node_response_free(r: *mut capsched_node_response) {
+    if r.is_null() {
+        return;
+    }
+    let r = Box::from_raw(r);
+    free_array(r.to_kill, r.to_kill_count);
+    free_array(r.least_loaded, r.least_loaded_count);
+}
