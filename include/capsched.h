@@ -266,6 +266,35 @@ typedef struct capsched_event {
   uint64_t node;
 } capsched_event;
 
+// The cluster as the scheduler sees it now.
+typedef struct capsched_cluster_info {
+  struct capsched_resource resource;
+  uint64_t num_nodes;
+  uint64_t num_applications;
+  uint64_t num_containers;
+  // Events dropped because the host did not drain them in time.
+  uint64_t dropped_events;
+} capsched_cluster_info;
+
+// One queue's figures.
+typedef struct capsched_queue_info {
+  // The queue's full path ("root.a.b"), owned by the list.
+  struct capsched_str path;
+  struct capsched_resource used;
+  struct capsched_resource pending;
+  struct capsched_resource reserved;
+  // Guaranteed and maximum shares of the cluster, 0 to 1.
+  float absolute_capacity;
+  float absolute_maximum_capacity;
+  int32_t num_applications;
+} capsched_queue_info;
+
+// The queue list (library-owned; free with `capsched_queue_list_free`).
+typedef struct capsched_queue_list {
+  struct capsched_queue_info *queues;
+  size_t count;
+} capsched_queue_list;
+
 // A container the NodeManager reports finished.
 typedef struct capsched_completed_container {
   uint64_t container;
@@ -512,6 +541,26 @@ capsched_status capsched_poll_events(const struct capsched_engine *engine,
                                      size_t capacity,
                                      size_t *out_count,
                                      uint64_t *out_dropped);
+
+// Writes the cluster's figures (fresh).
+//
+// # Safety
+// `engine` live; `out` writable.
+capsched_status capsched_engine_cluster_info(const struct capsched_engine *engine,
+                                             struct capsched_cluster_info *out);
+
+// Every queue in pre-order (root first), fresh. Free with `capsched_queue_list_free`.
+//
+// # Safety
+// `engine` live; `out` writable.
+capsched_status capsched_engine_queues(const struct capsched_engine *engine,
+                                       struct capsched_queue_list **out);
+
+// Frees a queue list; NULL is fine.
+//
+// # Safety
+// `list` must be NULL or from `capsched_engine_queues`, not freed before.
+void capsched_queue_list_free(struct capsched_queue_list *list);
 
 // Registers a NodeManager; `*out_node` gets its id.
 //

@@ -25,7 +25,8 @@ fn out_dir() -> PathBuf {
     d
 }
 
-/// Compiles `source` and links it statically or dynamically; returns the executable.
+/// Compiles `source` (C11, or C++17 for `.cpp`) and links it statically or dynamically;
+/// returns the executable.
 fn build(source: &str, shared: bool) -> PathBuf {
     let lib = lib_dir();
     let name = Path::new(source)
@@ -33,22 +34,28 @@ fn build(source: &str, shared: bool) -> PathBuf {
         .unwrap()
         .to_string_lossy()
         .to_string();
+    let cpp = source.ends_with(".cpp");
     let exe = out_dir().join(format!(
-        "{name}-{}",
+        "{name}-{}{}",
+        if cpp { "cpp-" } else { "" },
         if shared { "shared" } else { "static" }
     ));
-    let mut cc = Command::new("cc");
+    let mut cc = Command::new(if cpp { "c++" } else { "cc" });
+    let std = if cpp { "-std=c++17" } else { "-std=c11" };
     cc.args([
-        "-std=c11",
+        std,
         "-Wall",
         "-Wextra",
         "-Werror",
         "-pedantic",
         "-O1",
         "-g",
+        "-pthread",
     ])
     .arg("-I")
     .arg(root().join("include"))
+    .arg("-I")
+    .arg(root().join("bindings/cpp"))
     .arg(root().join(source))
     .arg("-o")
     .arg(&exe);
@@ -127,4 +134,65 @@ fn the_minimal_c_host_runs_the_scheduler_through_the_header_alone() {
         );
         assert!(out.trim_end().ends_with("done"), "{out}");
     }
+}
+
+#[test]
+fn the_cpp_wrapper_runs_the_minimal_host_with_raii_and_exceptions() {
+    for shared in [false, true] {
+        let out = run(&build("examples/cpp/minimal.cpp", shared), &[]);
+        assert!(
+            out.contains("rejected: CAPSCHED_ERR_REJECTED: Application"),
+            "{out}"
+        );
+        assert!(out.contains("unknown queue: no-such-queue"), "{out}");
+        assert!(out.contains("containers: 4"), "{out}");
+        assert!(out.contains("json ok: 1"), "{out}");
+        assert!(out.contains("after stop: CAPSCHED_ERR_STOPPED"), "{out}");
+    }
+}
+
+#[test]
+fn several_host_threads_share_one_engine() {
+    let out = run(&build("examples/c/multithreaded.c", false), &[]);
+    for am in 0..4 {
+        assert!(
+            out.contains(&format!("am {am}: 6 containers received, 6 finished")),
+            "{out}"
+        );
+    }
+    assert!(
+        out.contains("applications left: 0, containers left: 0"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_manual_step_host_moves_time_and_passes_itself() {
+    let out = run(&build("examples/c/manual_step.c", true), &[]);
+    assert!(
+        out.contains("heartbeat allocated 0\ntick allocated 1\n"),
+        "{out}"
+    );
+    assert!(out.contains("AM container: yes"), "{out}");
+    assert!(out.contains("tick back in time: CAPSCHED_ERR_INVALID_ARGUMENT (time goes backwards: 500 ms is before 1100 ms)"), "{out}");
+    assert!(out.contains("expired: 1"), "{out}");
+}
+
+#[test]
+fn the_queue_table_host_loads_a_capacity_scheduler_xml() {
+    let exe = build("examples/c/queue_table.c", false);
+    let sample = root().join("tests/data/sls/capacity-scheduler.xml");
+    let out = run(&exe, &[sample.to_str().unwrap()]);
+    assert!(
+        out.contains("root.sls_queue_3                      50.0%     100.0%"),
+        "{out}"
+    );
+    // A configuration YARN rejects: the example prints the status and YARN's message.
+    let bad = out_dir().join("bad.xml");
+    std::fs::write(&bad, "<configuration><property><name>yarn.scheduler.capacity.root.queues</name><value>a</value></property>\
+        <property><name>yarn.scheduler.capacity.root.a.capacity</name><value>50</value></property></configuration>").unwrap();
+    let o = Command::new(&exe).arg(&bad).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.starts_with("CAPSCHED_ERR_CONFIG: "), "{err}");
 }

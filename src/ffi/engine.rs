@@ -3,7 +3,9 @@
 //! stream.
 
 use super::config::capsched_config;
-use super::types::{capsched_owned_str, check_struct_size, give_string, need_out, write_out};
+use super::types::{
+    capsched_owned_str, capsched_resource, check_struct_size, give_string, need_out, write_out,
+};
 use super::{capsched_status, guard, FfiError, FfiResult};
 use crate::runtime::clock::SystemClock;
 use crate::runtime::events::EngineEvent;
@@ -335,4 +337,131 @@ pub unsafe extern "C" fn capsched_poll_events(
         }
         Ok(())
     })
+}
+
+/// The cluster as the scheduler sees it now.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct capsched_cluster_info {
+    pub resource: capsched_resource,
+    pub num_nodes: u64,
+    pub num_applications: u64,
+    pub num_containers: u64,
+    /// Events dropped because the host did not drain them in time.
+    pub dropped_events: u64,
+}
+
+/// Writes the cluster's figures (fresh).
+///
+/// # Safety
+/// `engine` live; `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn capsched_engine_cluster_info(
+    engine: *const capsched_engine,
+    out: *mut capsched_cluster_info,
+) -> capsched_status {
+    guard(|| {
+        need_out(out, "out")?;
+        let s = engine_ref(engine)?.refresh_snapshot()?;
+        write_out(
+            out,
+            capsched_cluster_info {
+                resource: s.cluster.into(),
+                num_nodes: s.num_nodes as u64,
+                num_applications: s.num_applications as u64,
+                num_containers: s.num_containers as u64,
+                dropped_events: s.dropped_events,
+            },
+            "out",
+        )
+    })
+}
+
+/// One queue's figures.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct capsched_queue_info {
+    /// The queue's full path ("root.a.b"), owned by the list.
+    pub path: super::types::capsched_str,
+    pub used: capsched_resource,
+    pub pending: capsched_resource,
+    pub reserved: capsched_resource,
+    /// Guaranteed and maximum shares of the cluster, 0 to 1.
+    pub absolute_capacity: f32,
+    pub absolute_maximum_capacity: f32,
+    pub num_applications: i32,
+}
+
+/// The queue list (library-owned; free with `capsched_queue_list_free`).
+#[repr(C)]
+pub struct capsched_queue_list {
+    pub queues: *mut capsched_queue_info,
+    pub count: usize,
+}
+
+/// The list and the path strings its entries point into.
+#[repr(C)]
+struct QueueListOwner {
+    public: capsched_queue_list,
+    paths: Vec<std::ffi::CString>,
+}
+
+/// Every queue in pre-order (root first), fresh. Free with `capsched_queue_list_free`.
+///
+/// # Safety
+/// `engine` live; `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn capsched_engine_queues(
+    engine: *const capsched_engine,
+    out: *mut *mut capsched_queue_list,
+) -> capsched_status {
+    guard(|| {
+        need_out(out, "out")?;
+        let s = engine_ref(engine)?.refresh_snapshot()?;
+        let paths: Vec<std::ffi::CString> = s
+            .queues
+            .iter()
+            .map(|q| std::ffi::CString::new(q.path.clone()).unwrap_or_default())
+            .collect();
+        let infos: Vec<capsched_queue_info> = s
+            .queues
+            .iter()
+            .zip(&paths)
+            .map(|(q, p)| capsched_queue_info {
+                path: super::types::capsched_str {
+                    ptr: p.as_ptr(),
+                    len: p.as_bytes().len(),
+                },
+                used: q.used.into(),
+                pending: q.pending.into(),
+                reserved: q.reserved.into(),
+                absolute_capacity: q.absolute_capacity,
+                absolute_maximum_capacity: q.absolute_maximum_capacity,
+                num_applications: q.num_applications,
+            })
+            .collect();
+        let (queues, count) = super::types::give_array(infos);
+        let owner = Box::new(QueueListOwner {
+            public: capsched_queue_list { queues, count },
+            paths,
+        });
+        write_out(
+            out,
+            Box::into_raw(owner).cast::<capsched_queue_list>(),
+            "out",
+        )
+    })
+}
+
+/// Frees a queue list; NULL is fine.
+///
+/// # Safety
+/// `list` must be NULL or from `capsched_engine_queues`, not freed before.
+#[no_mangle]
+pub unsafe extern "C" fn capsched_queue_list_free(list: *mut capsched_queue_list) {
+    if list.is_null() {
+        return;
+    }
+    let owner = Box::from_raw(list.cast::<QueueListOwner>());
+    super::types::free_array(owner.public.queues, owner.public.count);
 }

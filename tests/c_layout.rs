@@ -1,0 +1,305 @@
+//! The header and the library agree on every struct's size and field offsets and every
+//! constant's value: a C program compiled against include/capsched.h prints them, and they are
+//! compared with Rust's `size_of`/`offset_of!` and the Rust constants.
+
+use std::fmt::Write as _;
+use std::process::Command;
+
+use capsched::ffi::*;
+
+/// (struct name, Rust size, [(field, Rust offset)]) for each struct, and the C to print them.
+macro_rules! layout {
+    ($t:ident, [$($f:ident),* $(,)?]) => {
+        (
+            stringify!($t),
+            std::mem::size_of::<$t>(),
+            vec![$((stringify!($f), std::mem::offset_of!($t, $f))),*],
+        )
+    };
+}
+
+#[test]
+fn struct_layouts_and_constants_match_the_header() {
+    let structs = vec![
+        layout!(capsched_str, [ptr, len]),
+        layout!(capsched_resource, [memory_mb, vcores]),
+        layout!(
+            capsched_ask,
+            [
+                priority,
+                allocation_request_id,
+                resource_name,
+                capability,
+                num_containers,
+                relax_locality,
+                execution_type
+            ]
+        ),
+        layout!(
+            capsched_update_request,
+            [container, version, update_type, execution_type, capability]
+        ),
+        layout!(
+            capsched_allocate_request,
+            [
+                struct_size,
+                response_id,
+                asks,
+                ask_count,
+                releases,
+                release_count,
+                blacklist_additions,
+                blacklist_addition_count,
+                blacklist_removals,
+                blacklist_removal_count,
+                updates,
+                update_count
+            ]
+        ),
+        layout!(
+            capsched_container,
+            [
+                id,
+                node,
+                host,
+                priority,
+                allocation_request_id,
+                resource,
+                execution_type,
+                version,
+                is_am,
+                remotely_allocated
+            ]
+        ),
+        layout!(
+            capsched_container_status,
+            [container, exit_status, diagnostics]
+        ),
+        layout!(capsched_updated_container, [update_type, container]),
+        layout!(capsched_update_error, [container, reason, current_version]),
+        layout!(
+            capsched_allocate_response,
+            [
+                response_id,
+                allocated,
+                allocated_count,
+                completed,
+                completed_count,
+                headroom,
+                num_cluster_nodes,
+                preempt_containers,
+                preempt_count,
+                preempt_resource,
+                updated,
+                updated_count,
+                update_errors,
+                update_error_count
+            ]
+        ),
+        layout!(
+            capsched_engine_options,
+            [
+                struct_size,
+                mode,
+                seed,
+                async_scheduling,
+                preemption,
+                event_capacity,
+                manual_clock,
+                clock_start_ms
+            ]
+        ),
+        layout!(capsched_owned_str, [ptr, len]),
+        layout!(capsched_event, [kind, app, container, node]),
+        layout!(
+            capsched_completed_container,
+            [container, exit_status, diagnostics]
+        ),
+        layout!(
+            capsched_queue_report,
+            [
+                queued_opportunistic,
+                wait_queue_length,
+                running_opportunistic,
+                opportunistic_resource,
+                queue_capacity
+            ]
+        ),
+        layout!(
+            capsched_node_status,
+            [
+                struct_size,
+                launched,
+                launched_count,
+                completed,
+                completed_count,
+                has_queue_report,
+                queue_report
+            ]
+        ),
+        layout!(
+            capsched_node_response,
+            [
+                to_kill,
+                to_kill_count,
+                allocated,
+                has_queuing_limit,
+                max_queue_length,
+                max_queue_wait_ms,
+                least_loaded,
+                least_loaded_count
+            ]
+        ),
+        layout!(
+            capsched_cluster_info,
+            [
+                resource,
+                num_nodes,
+                num_applications,
+                num_containers,
+                dropped_events
+            ]
+        ),
+        layout!(
+            capsched_queue_info,
+            [
+                path,
+                used,
+                pending,
+                reserved,
+                absolute_capacity,
+                absolute_maximum_capacity,
+                num_applications
+            ]
+        ),
+        layout!(capsched_queue_list, [queues, count]),
+    ];
+    use capsched_status::*;
+    let constants: Vec<(&str, i64)> = vec![
+        ("CAPSCHED_OK", CAPSCHED_OK as i64),
+        (
+            "CAPSCHED_ERR_NULL_ARGUMENT",
+            CAPSCHED_ERR_NULL_ARGUMENT as i64,
+        ),
+        (
+            "CAPSCHED_ERR_INVALID_ARGUMENT",
+            CAPSCHED_ERR_INVALID_ARGUMENT as i64,
+        ),
+        (
+            "CAPSCHED_ERR_INVALID_UTF8",
+            CAPSCHED_ERR_INVALID_UTF8 as i64,
+        ),
+        ("CAPSCHED_ERR_STRUCT_SIZE", CAPSCHED_ERR_STRUCT_SIZE as i64),
+        ("CAPSCHED_ERR_CONFIG", CAPSCHED_ERR_CONFIG as i64),
+        ("CAPSCHED_ERR_UNKNOWN_ID", CAPSCHED_ERR_UNKNOWN_ID as i64),
+        ("CAPSCHED_ERR_REFUSED", CAPSCHED_ERR_REFUSED as i64),
+        ("CAPSCHED_ERR_REJECTED", CAPSCHED_ERR_REJECTED as i64),
+        ("CAPSCHED_ERR_STOPPED", CAPSCHED_ERR_STOPPED as i64),
+        (
+            "CAPSCHED_ERR_ENGINE_FAILED",
+            CAPSCHED_ERR_ENGINE_FAILED as i64,
+        ),
+        ("CAPSCHED_ERR_PANIC", CAPSCHED_ERR_PANIC as i64),
+        ("CAPSCHED_ERR_IO", CAPSCHED_ERR_IO as i64),
+        ("CAPSCHED_GUARANTEED", CAPSCHED_GUARANTEED as i64),
+        ("CAPSCHED_OPPORTUNISTIC", CAPSCHED_OPPORTUNISTIC as i64),
+        ("CAPSCHED_MODE_THREADED", CAPSCHED_MODE_THREADED as i64),
+        ("CAPSCHED_MODE_MANUAL", CAPSCHED_MODE_MANUAL as i64),
+        ("CAPSCHED_FROM_CONFIG", CAPSCHED_FROM_CONFIG as i64),
+        (
+            "CAPSCHED_DEFAULT_PRIORITY",
+            CAPSCHED_DEFAULT_PRIORITY as i64,
+        ),
+        (
+            "CAPSCHED_UPDATE_INCREASE_RESOURCE",
+            CAPSCHED_UPDATE_INCREASE_RESOURCE as i64,
+        ),
+        (
+            "CAPSCHED_UPDATE_DECREASE_RESOURCE",
+            CAPSCHED_UPDATE_DECREASE_RESOURCE as i64,
+        ),
+        (
+            "CAPSCHED_UPDATE_PROMOTE_EXECUTION_TYPE",
+            CAPSCHED_UPDATE_PROMOTE_EXECUTION_TYPE as i64,
+        ),
+        (
+            "CAPSCHED_UPDATE_DEMOTE_EXECUTION_TYPE",
+            CAPSCHED_UPDATE_DEMOTE_EXECUTION_TYPE as i64,
+        ),
+        ("CAPSCHED_EVENT_ACCEPTED", CAPSCHED_EVENT_ACCEPTED as i64),
+        ("CAPSCHED_EVENT_REJECTED", CAPSCHED_EVENT_REJECTED as i64),
+        ("CAPSCHED_EVENT_ALLOCATED", CAPSCHED_EVENT_ALLOCATED as i64),
+        ("CAPSCHED_EVENT_RELEASED", CAPSCHED_EVENT_RELEASED as i64),
+        (
+            "CAPSCHED_EVENT_PREEMPT_WARNED",
+            CAPSCHED_EVENT_PREEMPT_WARNED as i64,
+        ),
+        ("CAPSCHED_EVENT_PREEMPTED", CAPSCHED_EVENT_PREEMPTED as i64),
+        ("CAPSCHED_EVENT_EXPIRED", CAPSCHED_EVENT_EXPIRED as i64),
+        (
+            "CAPSCHED_EVENT_QUEUE_REFRESHED",
+            CAPSCHED_EVENT_QUEUE_REFRESHED as i64,
+        ),
+        ("CAPSCHED_EVENT_NODE_LOST", CAPSCHED_EVENT_NODE_LOST as i64),
+        ("CAPSCHED_ABI_VERSION", capsched::ABI_VERSION as i64),
+        (
+            "sizeof(capsched_status)",
+            std::mem::size_of::<capsched_status>() as i64,
+        ),
+    ];
+
+    let mut c = String::from(
+        "#include <stdio.h>\n#include <stddef.h>\n#include \"capsched.h\"\nint main(void) {\n",
+    );
+    let mut expected = String::new();
+    for (name, size, fields) in &structs {
+        let _ = writeln!(
+            c,
+            "  printf(\"%s %zu\\n\", \"sizeof({name})\", sizeof({name}));"
+        );
+        let _ = writeln!(expected, "sizeof({name}) {size}");
+        for (f, off) in fields {
+            let _ = writeln!(
+                c,
+                "  printf(\"%s %zu\\n\", \"offsetof({name}, {f})\", offsetof({name}, {f}));"
+            );
+            let _ = writeln!(expected, "offsetof({name}, {f}) {off}");
+        }
+    }
+    for (name, value) in &constants {
+        let _ = writeln!(
+            c,
+            "  printf(\"%s %lld\\n\", \"{name}\", (long long)({name}));"
+        );
+        let _ = writeln!(expected, "{name} {value}");
+    }
+    c.push_str("  return 0;\n}\n");
+
+    let dir = std::env::temp_dir().join(format!("capsched-layout-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join("layout.c");
+    std::fs::write(&src, &c).unwrap();
+    let exe = dir.join("layout");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new("cc")
+        .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic"])
+        .arg("-I")
+        .arg(root.join("include"))
+        .arg(&src)
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .expect("run cc");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let run = Command::new(&exe).output().expect("run layout");
+    let got = String::from_utf8_lossy(&run.stdout);
+    for (g, e) in got.lines().zip(expected.lines()) {
+        assert_eq!(g, e, "C (left) and Rust (right) disagree");
+    }
+    assert_eq!(got.lines().count(), expected.lines().count());
+    let _ = std::fs::remove_dir_all(&dir);
+}
