@@ -196,3 +196,64 @@ fn the_queue_table_host_loads_a_capacity_scheduler_xml() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.starts_with("CAPSCHED_ERR_CONFIG: "), "{err}");
 }
+
+/// scripts/install lays out the libraries, headers, pkg-config and CMake files; a host built
+/// with `pkg-config --cflags --libs capsched` against that prefix runs.
+#[test]
+fn an_installed_library_is_found_through_pkg_config() {
+    if Command::new("pkg-config")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("pkg-config not installed: skipped");
+        return;
+    }
+    let prefix = out_dir().join("prefix");
+    let st = Command::new(root().join("scripts/install"))
+        .arg(&prefix)
+        .arg("--from")
+        .arg(lib_dir())
+        .status()
+        .expect("run scripts/install");
+    assert!(st.success());
+    for f in [
+        "lib/libcapsched.so.1",
+        "lib/libcapsched.so",
+        "lib/libcapsched.a",
+        "include/capsched.h",
+        "include/capsched.hpp",
+        "lib/cmake/capsched/capschedConfig.cmake",
+    ] {
+        assert!(prefix.join(f).exists(), "{f} missing");
+    }
+    let flags = Command::new("pkg-config")
+        .args(["--cflags", "--libs", "capsched"])
+        .env("PKG_CONFIG_PATH", prefix.join("lib/pkgconfig"))
+        .output()
+        .expect("pkg-config");
+    assert!(
+        flags.status.success(),
+        "{}",
+        String::from_utf8_lossy(&flags.stderr)
+    );
+    let flags = String::from_utf8_lossy(&flags.stdout).to_string();
+    let exe = out_dir().join("minimal-installed");
+    let out = Command::new("cc")
+        .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic"])
+        .arg(root().join("examples/c/minimal.c"))
+        .args(flags.split_whitespace())
+        .arg(format!("-Wl,-rpath,{}", prefix.join("lib").display()))
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .expect("cc");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let run = Command::new(&exe).output().expect("run");
+    assert!(run.status.success());
+    assert!(String::from_utf8_lossy(&run.stdout).contains("done"));
+}
