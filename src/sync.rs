@@ -15,6 +15,7 @@ pub use std::sync::Arc;
 mod imp {
     pub use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
     pub use std::thread;
+    pub use std::thread_local;
 
     /// A mutex whose `lock` cannot fail (parking_lot does not poison).
     #[derive(Debug, Default)]
@@ -105,6 +106,8 @@ mod imp {
 mod imp {
     pub use loom::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
     pub use loom::thread;
+    // Loom runs its threads on one OS thread: per-thread state must be loom's.
+    pub use loom::thread_local;
 
     #[derive(Debug)]
     pub struct Mutex<T>(loom::sync::Mutex<T>);

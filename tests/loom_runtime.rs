@@ -244,6 +244,18 @@ yarn.resourcemanager.monitor.capacity.preemption.max_ignored_over_capacity=0
                 reports[0],
                 exit_status::PREEMPTED | exit_status::ABORTED
             ));
+            // And the event stream says one thing happened to it: preempted, or released.
+            use capsched::runtime::events::EngineEvent;
+            let ended = engine
+                .poll_events(1000)
+                .into_iter()
+                .filter(|e| match e {
+                    EngineEvent::Preempted { container } => *container == victim,
+                    EngineEvent::Released { container, .. } => *container == victim,
+                    _ => false,
+                })
+                .count();
+            assert_eq!(ended, 1);
             engine.stop();
         },
     );

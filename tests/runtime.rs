@@ -495,3 +495,131 @@ fn tick_at_moves_a_manual_clock_forward_only() {
         Err(EngineError::InvalidArgument(_))
     ));
 }
+
+#[test]
+fn events_say_what_the_core_did_once() {
+    let engine = Engine::start(
+        conf(""),
+        EngineOptions::new(Mode::Manual, Arc::new(ManualClock::new(0))),
+    );
+    let nodes: Vec<NodeId> = (0..1).map(|i| engine.add_node(node(i)).unwrap()).collect();
+    let (app, rid) = start_app(&engine, &nodes, "a", &|| {});
+    let ask = ResourceRequest::any(1, Resource::new(GB, 1), 1);
+    let r = engine
+        .allocate(
+            app,
+            AllocateRequest {
+                response_id: rid,
+                asks: vec![ask],
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    engine.node_update(nodes[0], NodeStatus::default()).unwrap();
+    let r = engine
+        .allocate(
+            app,
+            AllocateRequest {
+                response_id: r.response_id,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    let c = r.allocated[0].id;
+    // The AM retries the same call: the same answer, and no second Allocated event.
+    let again = engine
+        .allocate(
+            app,
+            AllocateRequest {
+                response_id: r.response_id - 1,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    assert_eq!(again.allocated[0].id, c);
+    // Releasing twice: the second is ignored by the scheduler, and by the event stream.
+    let r = engine
+        .allocate(
+            app,
+            AllocateRequest {
+                response_id: r.response_id,
+                releases: vec![c],
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    engine
+        .allocate(
+            app,
+            AllocateRequest {
+                response_id: r.response_id,
+                releases: vec![c],
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    let events = engine.poll_events(100);
+    let count = |f: &dyn Fn(&EngineEvent) -> bool| events.iter().filter(|e| f(e)).count();
+    assert_eq!(
+        count(&|e| matches!(e, EngineEvent::Allocated { container, .. } if *container == c)),
+        1,
+        "{events:?}"
+    );
+    assert_eq!(
+        count(&|e| matches!(e, EngineEvent::Released { .. })),
+        1,
+        "{events:?}"
+    );
+}
+
+#[test]
+fn calling_the_engine_from_inside_its_own_call_is_refused_not_a_hang() {
+    for mode in [Mode::Threaded, Mode::Manual] {
+        let engine = Arc::new(Engine::start(
+            conf(""),
+            EngineOptions::new(mode, Arc::new(ManualClock::new(0))),
+        ));
+        let inner = engine.clone();
+        let r = engine
+            .with_core(move |_, _| inner.submit(AppSubmission::new("a", "u")))
+            .unwrap();
+        assert!(
+            matches!(r, Err(EngineError::InvalidArgument(_))),
+            "{mode:?}: {r:?}"
+        );
+        // Still working, and stoppable.
+        assert!(engine.submit(AppSubmission::new("a", "u")).unwrap().is_ok());
+        engine.stop();
+    }
+}
+
+#[test]
+fn the_published_snapshot_never_goes_back_in_time() {
+    let engine = Arc::new(Engine::start(
+        conf(""),
+        EngineOptions::new(Mode::Threaded, Arc::new(SystemClock::new())),
+    ));
+    let deadline = Instant::now() + Duration::from_millis(300);
+    let writers: Vec<_> = (0..3)
+        .map(|i| {
+            let e = engine.clone();
+            std::thread::spawn(move || {
+                while Instant::now() < deadline {
+                    e.refresh_snapshot().unwrap();
+                    if i == 0 {
+                        e.tick().unwrap();
+                    }
+                }
+            })
+        })
+        .collect();
+    let mut last = 0;
+    while Instant::now() < deadline {
+        let s = engine.snapshot().sequence;
+        assert!(s >= last, "snapshot {s} after {last}");
+        last = s;
+    }
+    for w in writers {
+        w.join().unwrap();
+    }
+}

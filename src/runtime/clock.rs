@@ -54,6 +54,24 @@ impl ManualClock {
         self.0.store(now_ms, Ordering::SeqCst);
     }
 
+    /// Moves the clock to `now_ms` unless that is in its past; `Err(current)` then. Atomic:
+    /// concurrent callers can never leave the clock behind one that succeeded.
+    pub fn advance_to(&self, now_ms: i64) -> Result<(), i64> {
+        let mut current = self.0.load(Ordering::SeqCst);
+        loop {
+            if now_ms < current {
+                return Err(current);
+            }
+            match self
+                .0
+                .compare_exchange(current, now_ms, Ordering::SeqCst, Ordering::SeqCst)
+            {
+                Ok(_) => return Ok(()),
+                Err(seen) => current = seen,
+            }
+        }
+    }
+
     pub fn advance(&self, ms: i64) -> i64 {
         self.0.fetch_add(ms, Ordering::SeqCst) + ms
     }

@@ -24,6 +24,8 @@ pub struct EngineCore {
     pub async_scheduling: bool,
     /// When expiry last looked (it looks at most once a second: the interval is minutes).
     last_expiry_ms: Option<i64>,
+    /// Snapshots made so far (each is numbered).
+    snapshots: std::cell::Cell<u64>,
 }
 
 impl EngineCore {
@@ -34,6 +36,7 @@ impl EngineCore {
             events,
             async_scheduling,
             last_expiry_ms: None,
+            snapshots: std::cell::Cell::new(0),
         }
     }
 
@@ -63,12 +66,31 @@ impl EngineCore {
         app: AppId,
         req: &AllocateRequest,
     ) -> Result<AllocateResponse, SchedulerError> {
-        let r = self.cs.allocate(now_ms, app, req)?;
-        for id in &req.releases {
-            self.events.push(EngineEvent::Released {
-                app,
-                container: *id,
+        // A repeat of the last call gets the last answer again and changes nothing: no events.
+        let replay = self
+            .cs
+            .application(app)
+            .and_then(|a| a.attempt.as_ref())
+            .and_then(|t| t.last_response.as_ref())
+            .is_some_and(|last| {
+                (req.response_id.wrapping_add(1)) & 0x7fff_ffff == last.response_id
             });
+        // Releases the core will act on: live containers of this application.
+        let releasing: Vec<ContainerId> = req
+            .releases
+            .iter()
+            .copied()
+            .filter(|id| self.cs.container(*id).is_some_and(|c| c.app == app))
+            .collect();
+        let r = self.cs.allocate(now_ms, app, req)?;
+        if replay {
+            return Ok(r);
+        }
+        for id in releasing {
+            if self.cs.container(id).is_none() {
+                self.events
+                    .push(EngineEvent::Released { app, container: id });
+            }
         }
         for c in &r.allocated {
             self.events.push(EngineEvent::Allocated {
@@ -127,26 +149,13 @@ impl EngineCore {
     /// against the current state (a container released meanwhile is skipped as stale, never
     /// killed or counted twice).
     pub fn apply_preemption(&mut self, now_ms: i64, plan: &[PreemptionEvent]) -> PreemptionOutcome {
-        let before: Vec<(ContainerId, bool)> = plan
-            .iter()
-            .map(|e| {
-                let id = ContainerId::from_u64(e.container);
-                (id, self.cs.container(id).is_some())
-            })
-            .collect();
         let out = self.cs.apply_preemption(now_ms, plan);
-        for ((id, existed), e) in before.into_iter().zip(plan) {
-            let gone = existed && self.cs.container(id).is_none();
-            use crate::preempt::policy::PreemptionEventKind as K;
-            match e.kind {
-                K::MarkForPreemption if existed => self
-                    .events
-                    .push(EngineEvent::PreemptWarned { container: id }),
-                K::MarkKillable if gone => {
-                    self.events.push(EngineEvent::Preempted { container: id })
-                }
-                _ => {}
-            }
+        for id in &out.marked_ids {
+            self.events
+                .push(EngineEvent::PreemptWarned { container: *id });
+        }
+        for id in &out.killed_ids {
+            self.events.push(EngineEvent::Preempted { container: *id });
         }
         out
     }
@@ -173,6 +182,8 @@ impl EngineCore {
     }
 
     pub fn snapshot(&self, now_ms: i64, dropped_events: u64) -> EngineSnapshot {
-        EngineSnapshot::of(&self.cs, now_ms, dropped_events)
+        let n = self.snapshots.get() + 1;
+        self.snapshots.set(n);
+        EngineSnapshot::of(&self.cs, n, now_ms, dropped_events)
     }
 }

@@ -111,12 +111,47 @@ pub enum EngineError {
 
 type Call = Box<dyn FnOnce(&mut EngineCore) + Send>;
 
+// Loom's `thread_local!` takes no `const` initialiser; std's would prefer one.
+#[allow(clippy::missing_const_for_thread_local)]
+mod inside {
+    crate::sync::thread_local! {
+        /// Set while this thread runs a call on the core: a call from inside one would wait on
+    /// itself, so it is refused instead.
+        pub(super) static INSIDE_ENGINE: std::cell::Cell<bool> = std::cell::Cell::new(false);
+    }
+}
+use inside::INSIDE_ENGINE;
+
+fn inside_engine() -> bool {
+    INSIDE_ENGINE.with(|f| f.get())
+}
+
+/// Runs `f` with the re-entrancy flag set.
+pub(crate) fn as_engine<R>(f: impl FnOnce() -> R) -> R {
+    struct Reset(bool);
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            INSIDE_ENGINE.with(|f| f.set(self.0));
+        }
+    }
+    let _reset = Reset(INSIDE_ENGINE.with(|f| f.replace(true)));
+    f()
+}
+
+fn reentrant() -> EngineError {
+    EngineError::InvalidArgument(
+        "the engine was called from inside one of its own calls; that would wait on itself"
+            .to_string(),
+    )
+}
+
 /// How long a caller polls for its reply before parking: most calls take a few microseconds
 /// on the engine thread, far less than waking a parked thread costs.
 const REPLY_SPIN: std::time::Duration = std::time::Duration::from_micros(50);
 
 pub(crate) enum Command {
-    Call(Call),
+    /// A call, and whether it may bring work for the asynchronous pass (reads do not).
+    Call(Call, bool),
     /// An explicit tick (manual clocks, and loom models that cannot wait with a timeout).
     Tick,
     Shutdown,
@@ -158,18 +193,24 @@ impl Shared {
     }
 
     /// Runs `f` on the core and returns its result: through the engine thread, or here.
+    /// `work`: whether the call may give the asynchronous pass something to do.
     fn call<R: Send + 'static>(
         &self,
+        work: bool,
         f: impl FnOnce(&mut EngineCore) -> R + Send + 'static,
     ) -> Result<R, EngineError> {
+        if inside_engine() {
+            return Err(reentrant());
+        }
         if let Some(m) = self.failed.lock().clone() {
             return Err(EngineError::Failed(m));
         }
         match self.mode {
             Mode::Manual => {
                 let mut core = self.manual.lock();
-                let c = core.as_mut().ok_or(EngineError::Stopped)?;
-                match catch_unwind(AssertUnwindSafe(|| f(c))) {
+                // A panic on another thread may have retired the core meanwhile.
+                let c = core.as_mut().ok_or_else(|| self.error_now())?;
+                match catch_unwind(AssertUnwindSafe(|| as_engine(|| f(c)))) {
                     Ok(r) => Ok(r),
                     Err(p) => {
                         // The core may be half-changed: it is not used again.
@@ -182,7 +223,7 @@ impl Shared {
             Mode::Threaded => {
                 let (tx, rx) = oneshot::<Result<R, String>>();
                 let call: Call = Box::new(move |core| {
-                    match catch_unwind(AssertUnwindSafe(|| f(core))) {
+                    match catch_unwind(AssertUnwindSafe(|| as_engine(|| f(core)))) {
                         Ok(r) => {
                             let _ = tx.send(Ok(r));
                         }
@@ -196,7 +237,7 @@ impl Shared {
                 {
                     let commands = self.commands.lock();
                     let sender = commands.as_ref().ok_or(EngineError::Stopped)?;
-                    if sender.send(Command::Call(call)).is_err() {
+                    if sender.send(Command::Call(call, work)).is_err() {
                         return Err(self.error_now());
                     }
                 }
@@ -223,8 +264,14 @@ impl Shared {
         }
     }
 
-    fn publish(&self, snapshot: EngineSnapshot) {
-        *self.snapshot.lock() = Arc::new(snapshot);
+    /// Publishes `snapshot` unless a newer one is already out (snapshots are numbered in the
+    /// order the core made them), and returns what is published now.
+    fn publish(&self, snapshot: EngineSnapshot) -> Arc<EngineSnapshot> {
+        let mut slot = self.snapshot.lock();
+        if snapshot.sequence >= slot.sequence {
+            *slot = Arc::new(snapshot);
+        }
+        slot.clone()
     }
 }
 
@@ -244,6 +291,8 @@ pub struct Engine {
     shared: Arc<Shared>,
     threads: Mutex<Vec<thread::JoinHandle<()>>>,
     monitor_stop: Mutex<Option<Sender<()>>>,
+    /// Held for the whole of `stop`, so a concurrent `stop` returns only once it is done.
+    stopping: Mutex<()>,
 }
 
 impl Engine {
@@ -281,6 +330,7 @@ impl Engine {
             shared: shared.clone(),
             threads: Mutex::new(Vec::new()),
             monitor_stop: Mutex::new(None),
+            stopping: Mutex::new(()),
         };
         match opts.mode {
             Mode::Manual => {
@@ -328,7 +378,16 @@ impl Engine {
         f: impl FnOnce(&mut EngineCore, i64) -> R + Send + 'static,
     ) -> Result<R, EngineError> {
         let clock = self.shared.clock.clone();
-        self.shared.call(move |c| f(c, clock.now_ms()))
+        self.shared.call(true, move |c| f(c, clock.now_ms()))
+    }
+
+    /// As `with_core`, for a call that only reads: it does not prompt an asynchronous pass.
+    pub fn read_core<R: Send + 'static>(
+        &self,
+        f: impl FnOnce(&EngineCore, i64) -> R + Send + 'static,
+    ) -> Result<R, EngineError> {
+        let clock = self.shared.clock.clone();
+        self.shared.call(false, move |c| f(c, clock.now_ms()))
     }
 
     pub fn add_node(&self, spec: NodeSpec) -> Result<NodeId, EngineError> {
@@ -399,7 +458,7 @@ impl Engine {
 
     /// The invariant checker over the live core (tests and audits).
     pub fn check_invariants(&self) -> Result<Result<(), Vec<String>>, EngineError> {
-        self.with_core(|c, _| c.cs.check_invariants())
+        self.read_core(|c, _| c.cs.check_invariants())
     }
 
     /// The last published snapshot (at most one tick old; `refresh_snapshot` for a fresh one).
@@ -407,12 +466,12 @@ impl Engine {
         self.shared.snapshot.lock().clone()
     }
 
-    /// Publishes a snapshot of the core now and returns it.
+    /// Publishes a snapshot of the core now and returns it (or a newer one published
+    /// meanwhile: the published snapshot never goes back in time).
     pub fn refresh_snapshot(&self) -> Result<Arc<EngineSnapshot>, EngineError> {
         let events = self.shared.events.clone();
-        let snap = self.with_core(move |c, now| c.snapshot(now, events.dropped()))?;
-        self.shared.publish(snap);
-        Ok(self.snapshot())
+        let snap = self.read_core(move |c, now| c.snapshot(now, events.dropped()))?;
+        Ok(self.shared.publish(snap))
     }
 
     /// Takes up to `max` events, oldest first.
@@ -429,6 +488,12 @@ impl Engine {
     /// preemption round when its interval has passed. Threaded engines tick by themselves;
     /// this asks for an extra one. Returns containers allocated (manual mode; 0 when threaded).
     pub fn tick(&self) -> Result<u32, EngineError> {
+        if inside_engine() {
+            return Err(reentrant());
+        }
+        if let Some(m) = self.failure() {
+            return Err(EngineError::Failed(m));
+        }
         match self.shared.mode {
             Mode::Threaded => {
                 let commands = self.shared.commands.lock();
@@ -455,13 +520,11 @@ impl Engine {
                 "tick_at needs an engine built with a manual clock".to_string(),
             )
         })?;
-        if now_ms < clock.now_ms() {
-            return Err(EngineError::InvalidArgument(format!(
-                "time goes backwards: {now_ms} ms is before {} ms",
-                clock.now_ms()
-            )));
-        }
-        clock.set(now_ms);
+        clock.advance_to(now_ms).map_err(|current| {
+            EngineError::InvalidArgument(format!(
+                "time goes backwards: {now_ms} ms is before {current} ms"
+            ))
+        })?;
         self.tick()
     }
 
@@ -475,32 +538,40 @@ impl Engine {
     /// re-checked and applied. `None` when preemption is off, or when the monitor thread owns
     /// the policy (threaded mode runs rounds by itself).
     pub fn preemption_round(&self) -> Result<Option<PreemptionOutcome>, EngineError> {
+        self.host_round(false)
+    }
+
+    /// A host-run round, now or only when its interval has passed; the check and the round
+    /// happen under one lock, so concurrent ticks run one round.
+    fn host_round(&self, only_if_due: bool) -> Result<Option<PreemptionOutcome>, EngineError> {
+        if inside_engine() {
+            return Err(reentrant());
+        }
         let mut slot = self.shared.manual_policy.lock();
         let Some((policy, last)) = slot.as_mut() else {
             return Ok(None);
         };
         let now = self.now_ms();
+        if only_if_due && now - *last < self.shared.monitor_interval_ms {
+            return Ok(None);
+        }
         *last = now;
-        monitor::round(policy, &self.shared, now).map(Some)
+        monitor::guarded_round(policy, &self.shared, now).map(Some)
     }
 
     fn manual_preemption(&self) -> Result<(), EngineError> {
-        let now = self.now_ms();
-        let due = self
-            .shared
-            .manual_policy
-            .lock()
-            .as_ref()
-            .is_some_and(|(_, last)| now - last >= self.shared.monitor_interval_ms);
-        if due {
-            self.preemption_round()?;
-        }
-        Ok(())
+        self.host_round(true).map(|_| ())
     }
 
     /// Stops the engine: commands already queued are run, the threads are joined, and later
     /// calls return `Stopped` (or `Failed`). Idempotent.
     pub fn stop(&self) {
+        if inside_engine() {
+            // Stopping joins the engine thread, which would be waiting on itself: refuse.
+            return;
+        }
+        // Every caller waits until the engine has stopped, not only the first.
+        let _stopping = self.stopping.lock();
         if self.shared.stopped.swap(true, Ordering::SeqCst) {
             return;
         }
@@ -510,7 +581,8 @@ impl Engine {
         if let Some(commands) = self.shared.commands.lock().take() {
             let _ = commands.send(Command::Shutdown);
         }
-        for t in std::mem::take(&mut *self.threads.lock()) {
+        let threads = std::mem::take(&mut *self.threads.lock());
+        for t in threads {
             let _ = t.join();
         }
         *self.shared.manual.lock() = None;

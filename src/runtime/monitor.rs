@@ -9,15 +9,32 @@ use super::{EngineError, Shared};
 use crate::preempt::policy::PreemptionPolicy;
 use crate::scheduler::preemption::PreemptionOutcome;
 
+/// A round with its panics contained: a panic in the policy marks the engine failed, as a
+/// panic on the engine thread does, instead of killing the monitor silently.
+pub(crate) fn guarded_round(
+    policy: &mut PreemptionPolicy,
+    shared: &Shared,
+    now_ms: i64,
+) -> Result<PreemptionOutcome, EngineError> {
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+    match catch_unwind(AssertUnwindSafe(|| round(policy, shared, now_ms))) {
+        Ok(r) => r,
+        Err(p) => {
+            shared.fail(format!("preemption monitor: {}", super::panic_message(&*p)));
+            Err(shared.error_now())
+        }
+    }
+}
+
 /// One round: propose on a snapshot, then commit through the core.
 pub(crate) fn round(
     policy: &mut PreemptionPolicy,
     shared: &Shared,
     now_ms: i64,
 ) -> Result<PreemptionOutcome, EngineError> {
-    let snapshot = shared.call(|c| c.cs.preemption_snapshot())?;
+    let snapshot = shared.call(false, |c| c.cs.preemption_snapshot())?;
     let plan = policy.edit_schedule(&snapshot, now_ms);
-    shared.call(move |c| c.apply_preemption(now_ms, &plan))
+    shared.call(true, move |c| c.apply_preemption(now_ms, &plan))
 }
 
 #[cfg(not(loom))]
@@ -35,7 +52,7 @@ pub(crate) fn run(
             Recv::Got(()) | Recv::Disconnected => return,
         }
         let now = shared.clock.now_ms();
-        if round(&mut policy, &shared, now).is_err() {
+        if guarded_round(&mut policy, &shared, now).is_err() {
             return; // stopped or failed: nothing left to monitor
         }
     }

@@ -20,6 +20,8 @@ pub struct QueueSnapshot {
 
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct EngineSnapshot {
+    /// The order the core made snapshots in (a reader never sees an older one replace a newer).
+    pub sequence: u64,
     /// Scheduler time at publication.
     pub time_ms: i64,
     pub cluster: Resource,
@@ -33,7 +35,7 @@ pub struct EngineSnapshot {
 }
 
 impl EngineSnapshot {
-    pub fn of(cs: &CapacityScheduler, now_ms: i64, dropped_events: u64) -> Self {
+    pub fn of(cs: &CapacityScheduler, sequence: u64, now_ms: i64, dropped_events: u64) -> Self {
         let tree = cs.queue_tree();
         let queues = (0..tree.len())
             .map(|q| {
@@ -50,6 +52,7 @@ impl EngineSnapshot {
             })
             .collect();
         EngineSnapshot {
+            sequence,
             time_ms: now_ms,
             cluster: cs.cluster_resource(),
             num_nodes: cs.num_nodes(),

@@ -39,47 +39,63 @@ fn wait(rx: &Receiver<Command>, _shared: &Shared, _next_tick_ms: i64) -> Wake {
     }
 }
 
+/// Commands run in one batch at most, so a steady stream of calls cannot hold off ticks.
+const MAX_BATCH: usize = 1024;
+
 pub(crate) fn run(mut core: EngineCore, rx: Receiver<Command>, shared: Arc<Shared>, tick_ms: i64) {
-    let mut next_tick = shared.clock.now_ms() + tick_ms;
     // A panic anywhere below marks the engine failed; dropping `rx` then fails every queued
     // and later call instead of leaving it waiting.
-    let mut last_publish: Option<i64> = None;
-    let outcome = catch_unwind(AssertUnwindSafe(|| loop {
-        // Each tick asked for is one pass; the timer adds one when due.
-        let mut ticks = 0u32;
-        let mut worked = false;
-        let mut shutdown = false;
-        let mut next = Some(wait(&rx, &shared, next_tick));
-        while let Some(w) = next.take() {
-            match w {
-                Wake::Command(Command::Call(f)) => {
-                    f(&mut core);
-                    worked = true;
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        let mut next_tick = shared.clock.now_ms().saturating_add(tick_ms);
+        let mut last_publish: Option<i64> = None;
+        loop {
+            // Each tick asked for is one pass; the timer adds one when due.
+            let (mut asked, mut timer, mut worked, mut shutdown) = (0u32, false, false, false);
+            let mut taken = 0usize;
+            let mut next = Some(wait(&rx, &shared, next_tick));
+            while let Some(w) = next.take() {
+                match w {
+                    Wake::Command(Command::Call(f, work)) => {
+                        f(&mut core);
+                        worked |= work;
+                    }
+                    Wake::Command(Command::Tick) => asked += 1,
+                    Wake::Tick => timer = true,
+                    Wake::Command(Command::Shutdown) | Wake::Closed => shutdown = true,
                 }
-                Wake::Command(Command::Tick) | Wake::Tick => ticks += 1,
-                Wake::Command(Command::Shutdown) | Wake::Closed => shutdown = true,
+                taken += 1;
+                // What is already queued belongs to this batch (all of it on shutdown: stop
+                // drains), up to the batch limit.
+                if shutdown || taken < MAX_BATCH {
+                    next = rx.try_recv().map(Wake::Command);
+                }
             }
-            // Everything already queued belongs to this batch (also on shutdown: stop drains).
-            next = rx.try_recv().map(Wake::Command);
-        }
-        let now = shared.clock.now_ms();
-        if now >= next_tick {
-            ticks = ticks.max(1);
-            next_tick = now + tick_ms;
-        }
-        for _ in 0..ticks {
-            core.tick(now);
-        }
-        if ticks == 0 && worked {
-            core.schedule(now);
-        }
-        // Readers get a new snapshot at most once per tick interval (and on stop).
-        if shutdown || (ticks > 0 && last_publish.is_none_or(|t| now - t >= tick_ms)) {
-            shared.publish(core.snapshot(now, shared.events.dropped()));
-            last_publish = Some(now);
-        }
-        if shutdown {
-            return;
+            let now = shared.clock.now_ms();
+            if now >= next_tick {
+                timer = true;
+            }
+            if timer {
+                next_tick = now.saturating_add(tick_ms);
+            }
+            let passes = asked + u32::from(timer);
+            for _ in 0..passes {
+                core.tick(now);
+            }
+            if passes == 0 && worked {
+                core.schedule(now);
+            }
+            // Readers get a new snapshot on every tick asked for, on the timer at most once
+            // per interval of the engine's clock, and on stop.
+            let publish = shutdown
+                || asked > 0
+                || (timer && last_publish.is_none_or(|t| now.saturating_sub(t) >= tick_ms));
+            if publish {
+                shared.publish(core.snapshot(now, shared.events.dropped()));
+                last_publish = Some(now);
+            }
+            if shutdown {
+                return;
+            }
         }
     }));
     if let Err(p) = outcome {

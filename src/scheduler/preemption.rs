@@ -19,13 +19,16 @@ use crate::state::container::RmContainer;
 use crate::state::users::UsersManager;
 
 /// What applying a round did.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PreemptionOutcome {
     pub marked: u32,
     pub killed: u32,
     pub unreserved: u32,
     /// Events about containers that no longer exist (or changed state) and were skipped.
     pub stale: u32,
+    /// The containers marked and killed, in plan order.
+    pub marked_ids: Vec<ContainerId>,
+    pub killed_ids: Vec<ContainerId>,
 }
 
 /// A container in the policy's form. `node` is the node's slab slot, which is also its index
@@ -240,9 +243,14 @@ impl CapacityScheduler {
             let (app, reserved) = (c.app, c.is_reserved());
             match e.kind {
                 PreemptionEventKind::MarkForPreemption if !reserved => {
-                    if let Some(t) = self.apps.get_mut(app).and_then(|a| a.attempt.as_mut()) {
-                        t.to_preempt.insert(id);
-                        out.marked += 1;
+                    match self.apps.get_mut(app).and_then(|a| a.attempt.as_mut()) {
+                        Some(t) => {
+                            t.to_preempt.insert(id);
+                            out.marked += 1;
+                            out.marked_ids.push(id);
+                        }
+                        // No attempt to tell (kept across attempts): nothing to mark.
+                        None => out.stale += 1,
                     }
                 }
                 PreemptionEventKind::MarkKillable if !reserved => {
@@ -254,6 +262,7 @@ impl CapacityScheduler {
                         Completion::Killed,
                     );
                     out.killed += 1;
+                    out.killed_ids.push(id);
                 }
                 PreemptionEventKind::KillReserved if reserved => {
                     self.unreserve(now_ms, id);
