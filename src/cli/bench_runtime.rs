@@ -58,7 +58,7 @@ pub fn alloc_async(
         })
         .expect("setup");
     let allocated = |e: &Engine| {
-        e.with_core(|c, _| c.cs.num_containers())
+        e.read_core(|c, _| c.cs.num_containers())
             .expect("engine alive")
     };
     let started = Instant::now();

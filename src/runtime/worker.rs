@@ -39,6 +39,26 @@ fn wait(rx: &Receiver<Command>, _shared: &Shared, _next_tick_ms: i64) -> Wake {
     }
 }
 
+#[cfg(not(loom))]
+type WallTime = std::time::Instant;
+#[cfg(not(loom))]
+fn wall_now() -> WallTime {
+    std::time::Instant::now()
+}
+#[cfg(not(loom))]
+fn wall_elapsed(at: WallTime) -> i64 {
+    at.elapsed().as_millis() as i64
+}
+/// Loom cannot model time: there every explicit tick publishes.
+#[cfg(loom)]
+type WallTime = ();
+#[cfg(loom)]
+fn wall_now() -> WallTime {}
+#[cfg(loom)]
+fn wall_elapsed(_: WallTime) -> i64 {
+    i64::MAX
+}
+
 /// Commands run in one batch at most, so a steady stream of calls cannot hold off ticks.
 const MAX_BATCH: usize = 1024;
 
@@ -47,7 +67,7 @@ pub(crate) fn run(mut core: EngineCore, rx: Receiver<Command>, shared: Arc<Share
     // and later call instead of leaving it waiting.
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         let mut next_tick = shared.clock.now_ms().saturating_add(tick_ms);
-        let mut last_publish: Option<i64> = None;
+        let mut last_publish: Option<(i64, WallTime)> = None;
         loop {
             // Each tick asked for is one pass; the timer adds one when due.
             let (mut asked, mut timer, mut worked, mut shutdown) = (0u32, false, false, false);
@@ -84,14 +104,14 @@ pub(crate) fn run(mut core: EngineCore, rx: Receiver<Command>, shared: Arc<Share
             if passes == 0 && worked {
                 core.schedule(now);
             }
-            // Readers get a new snapshot on every tick asked for, on the timer at most once
-            // per interval of the engine's clock, and on stop.
-            let publish = shutdown
-                || asked > 0
-                || (timer && last_publish.is_none_or(|t| now.saturating_sub(t) >= tick_ms));
-            if publish {
+            // Readers get a new snapshot at most once per tick interval — of the engine's
+            // clock, or of wall time for a clock the host holds still — and on stop.
+            let due = last_publish.is_none_or(|(t, at)| {
+                now.saturating_sub(t) >= tick_ms || wall_elapsed(at) >= tick_ms
+            });
+            if shutdown || ((timer || asked > 0) && due) {
                 shared.publish(core.snapshot(now, shared.events.dropped()));
-                last_publish = Some(now);
+                last_publish = Some((now, wall_now()));
             }
             if shutdown {
                 return;
