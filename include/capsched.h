@@ -295,6 +295,24 @@ typedef struct capsched_queue_list {
   size_t count;
 } capsched_queue_list;
 
+// An event callback: `event` is valid only during the call. It runs on the thread that
+// produced the event (the engine thread, in threaded mode) and must not call the engine.
+typedef void (*capsched_event_callback)(const struct capsched_event *event, void *user_data);
+
+// Called once with `user_data` when the callback is replaced or the engine freed.
+typedef void (*capsched_user_data_finalizer)(void *user_data);
+
+// A container a NodeManager reports when it (re)registers: work-preserving recovery.
+typedef struct capsched_container_report {
+  uint64_t app;
+  struct capsched_resource resource;
+  int32_t priority;
+  int64_t allocation_request_id;
+  // The container's YARN sequence number within its attempt.
+  int64_t sequence;
+  int32_t is_am;
+} capsched_container_report;
+
 // A container the NodeManager reports finished.
 typedef struct capsched_completed_container {
   uint64_t container;
@@ -339,6 +357,10 @@ typedef struct capsched_node_response {
   // The least-loaded nodes (distributed scheduling only), least loaded first.
   uint64_t *least_loaded;
   size_t least_loaded_count;
+  // Containers the node reported on registration that belong to no live attempt: kill
+  // them.
+  struct capsched_container_report *orphans;
+  size_t orphan_count;
 } capsched_node_response;
 
 #ifdef __cplusplus
@@ -562,6 +584,19 @@ capsched_status capsched_engine_queues(const struct capsched_engine *engine,
 // `list` must be NULL or from `capsched_engine_queues`, not freed before.
 void capsched_queue_list_free(struct capsched_queue_list *list);
 
+// Registers `callback` (with `user_data`) for every later event, instead of the queue that
+// `capsched_poll_events` drains; NULL goes back to the queue. The previous registration's
+// finalizer (if any) runs once it is no longer in use; this one's runs when it is replaced
+// or the engine is freed.
+//
+// # Safety
+// `engine` live; `callback` and `finalizer` valid functions (or NULL) for as long as they are
+// registered.
+capsched_status capsched_engine_set_event_callback(const struct capsched_engine *engine,
+                                                   capsched_event_callback callback,
+                                                   void *user_data,
+                                                   capsched_user_data_finalizer finalizer);
+
 // Registers a NodeManager; `*out_node` gets its id.
 //
 // # Safety
@@ -571,6 +606,21 @@ capsched_status capsched_node_add(const struct capsched_engine *engine,
                                   struct capsched_str rack,
                                   struct capsched_resource resource,
                                   uint64_t *out_node);
+
+// Registers a NodeManager that already runs containers (after an RM restart or an NM
+// re-registration): each is re-attached to its application and queue. Containers of unknown
+// or finished applications come back in the node's next heartbeat response as `orphans`,
+// for the NodeManager to kill.
+//
+// # Safety
+// As `capsched_node_add`; `reports` valid for `count` entries (NULL only with 0).
+capsched_status capsched_node_add_recovered(const struct capsched_engine *engine,
+                                            struct capsched_str host,
+                                            struct capsched_str rack,
+                                            struct capsched_resource resource,
+                                            const struct capsched_container_report *reports,
+                                            size_t count,
+                                            uint64_t *out_node);
 
 // Removes a node: its containers are killed as lost (their AMs hear of them).
 //

@@ -257,3 +257,11 @@ fn an_installed_library_is_found_through_pkg_config() {
     assert!(run.status.success());
     assert!(String::from_utf8_lossy(&run.stdout).contains("done"));
 }
+
+#[test]
+fn bad_input_from_c_gets_the_right_status_and_message() {
+    for shared in [false, true] {
+        let out = run(&build("tests/c/bad_input.c", shared), &[]);
+        assert!(out.contains("all 28 checks passed"), "{out}");
+    }
+}

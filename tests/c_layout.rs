@@ -147,7 +147,9 @@ fn struct_layouts_and_constants_match_the_header() {
                 max_queue_length,
                 max_queue_wait_ms,
                 least_loaded,
-                least_loaded_count
+                least_loaded_count,
+                orphans,
+                orphan_count
             ]
         ),
         layout!(
@@ -173,6 +175,17 @@ fn struct_layouts_and_constants_match_the_header() {
             ]
         ),
         layout!(capsched_queue_list, [queues, count]),
+        layout!(
+            capsched_container_report,
+            [
+                app,
+                resource,
+                priority,
+                allocation_request_id,
+                sequence,
+                is_am
+            ]
+        ),
     ];
     use capsched_status::*;
     let constants: Vec<(&str, i64)> = vec![

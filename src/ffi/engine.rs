@@ -465,3 +465,77 @@ pub unsafe extern "C" fn capsched_queue_list_free(list: *mut capsched_queue_list
     let owner = Box::from_raw(list.cast::<QueueListOwner>());
     super::types::free_array(owner.public.queues, owner.public.count);
 }
+
+/// An event callback: `event` is valid only during the call. It runs on the thread that
+/// produced the event (the engine thread, in threaded mode) and must not call the engine.
+pub type capsched_event_callback =
+    Option<unsafe extern "C" fn(event: *const capsched_event, user_data: *mut std::ffi::c_void)>;
+
+/// Called once with `user_data` when the callback is replaced or the engine freed.
+pub type capsched_user_data_finalizer =
+    Option<unsafe extern "C" fn(user_data: *mut std::ffi::c_void)>;
+
+/// The host's callback and data; the finalizer runs when this is dropped.
+struct CallbackSink {
+    callback: unsafe extern "C" fn(*const capsched_event, *mut std::ffi::c_void),
+    user_data: *mut std::ffi::c_void,
+    finalizer: capsched_user_data_finalizer,
+}
+
+// SAFETY: the header states that the callback may run on any thread; the host guarantees its
+// user data is usable from there.
+unsafe impl Send for CallbackSink {}
+unsafe impl Sync for CallbackSink {}
+
+impl CallbackSink {
+    fn deliver(&self, ev: &EngineEvent) {
+        let c = to_c(ev);
+        // SAFETY: registered by the host for exactly this.
+        unsafe { (self.callback)(&c, self.user_data) };
+    }
+}
+
+impl Drop for CallbackSink {
+    fn drop(&mut self) {
+        if let Some(f) = self.finalizer {
+            // SAFETY: the host gave this finalizer for this data.
+            unsafe { f(self.user_data) };
+        }
+    }
+}
+
+/// Registers `callback` (with `user_data`) for every later event, instead of the queue that
+/// `capsched_poll_events` drains; NULL goes back to the queue. The previous registration's
+/// finalizer (if any) runs once it is no longer in use; this one's runs when it is replaced
+/// or the engine is freed.
+///
+/// # Safety
+/// `engine` live; `callback` and `finalizer` valid functions (or NULL) for as long as they are
+/// registered.
+#[no_mangle]
+pub unsafe extern "C" fn capsched_engine_set_event_callback(
+    engine: *const capsched_engine,
+    callback: capsched_event_callback,
+    user_data: *mut std::ffi::c_void,
+    finalizer: capsched_user_data_finalizer,
+) -> capsched_status {
+    guard(|| {
+        let e = engine_ref(engine)?;
+        let sink = callback.map(|callback| {
+            let s = CallbackSink {
+                callback,
+                user_data,
+                finalizer,
+            };
+            Box::new(move |ev: &EngineEvent| s.deliver(ev)) as crate::runtime::events::EventSink
+        });
+        if sink.is_none() {
+            if let Some(f) = finalizer {
+                // Nothing to keep: the data is the host's again at once.
+                f(user_data);
+            }
+        }
+        e.set_event_sink(sink);
+        Ok(())
+    })
+}

@@ -3,10 +3,10 @@
 use super::engine::{capsched_engine, engine_ref};
 use super::types::*;
 use super::{capsched_status, guard, FfiError, FfiResult};
-use crate::ids::{ContainerId, NodeId};
+use crate::ids::{AppId, ContainerId, NodeId};
 use crate::opportunistic::node_queue::NodeQueueReport;
 use crate::scheduler::nodes::NodeSpec;
-use crate::scheduler::types::{CompletedContainer, NodeStatus};
+use crate::scheduler::types::{CompletedContainer, ContainerReport, NodeStatus, SchedulerKey};
 
 /// Registers a NodeManager; `*out_node` gets its id.
 ///
@@ -34,6 +34,78 @@ pub unsafe extern "C" fn capsched_node_add(
             rack
         };
         let id = e.add_node(NodeSpec::new(host, rack, resource.into()))?;
+        write_out(out_node, id.as_u64(), "out_node")
+    })
+}
+
+/// A container a NodeManager reports when it (re)registers: work-preserving recovery.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct capsched_container_report {
+    pub app: u64,
+    pub resource: capsched_resource,
+    pub priority: i32,
+    pub allocation_request_id: i64,
+    /// The container's YARN sequence number within its attempt.
+    pub sequence: i64,
+    pub is_am: i32,
+}
+
+fn report_to_c(r: &ContainerReport) -> capsched_container_report {
+    capsched_container_report {
+        app: r.app.as_u64(),
+        resource: r.resource.into(),
+        priority: r.key.priority,
+        allocation_request_id: r.key.allocation_request_id,
+        sequence: r.sequence,
+        is_am: i32::from(r.is_am),
+    }
+}
+
+/// Registers a NodeManager that already runs containers (after an RM restart or an NM
+/// re-registration): each is re-attached to its application and queue. Containers of unknown
+/// or finished applications come back in the node's next heartbeat response as `orphans`,
+/// for the NodeManager to kill.
+///
+/// # Safety
+/// As `capsched_node_add`; `reports` valid for `count` entries (NULL only with 0).
+#[no_mangle]
+pub unsafe extern "C" fn capsched_node_add_recovered(
+    engine: *const capsched_engine,
+    host: capsched_str,
+    rack: capsched_str,
+    resource: capsched_resource,
+    reports: *const capsched_container_report,
+    count: usize,
+    out_node: *mut u64,
+) -> capsched_status {
+    guard(|| {
+        need_out(out_node, "out_node")?;
+        let e = engine_ref(engine)?;
+        let host = read_str(host, "host")?;
+        let rack = read_str(rack, "rack")?;
+        if host.is_empty() {
+            return Err(FfiError::invalid("host is empty"));
+        }
+        let rack = if rack.is_empty() {
+            "/default-rack"
+        } else {
+            rack
+        };
+        let mut spec = NodeSpec::new(host, rack, resource.into());
+        for r in read_slice(reports, count, "reports")? {
+            spec.containers.push(ContainerReport {
+                app: AppId::from_u64(r.app),
+                resource: r.resource.into(),
+                key: SchedulerKey {
+                    priority: r.priority,
+                    allocation_request_id: r.allocation_request_id,
+                },
+                sequence: r.sequence,
+                is_am: r.is_am != 0,
+            });
+        }
+        let id = e.add_node(spec)?;
         write_out(out_node, id.as_u64(), "out_node")
     })
 }
@@ -104,6 +176,10 @@ pub struct capsched_node_response {
     /// The least-loaded nodes (distributed scheduling only), least loaded first.
     pub least_loaded: *mut u64,
     pub least_loaded_count: usize,
+    /// Containers the node reported on registration that belong to no live attempt: kill
+    /// them.
+    pub orphans: *mut capsched_container_report,
+    pub orphan_count: usize,
 }
 
 unsafe fn read_status(s: &capsched_node_status) -> FfiResult<NodeStatus> {
@@ -165,6 +241,7 @@ pub unsafe extern "C" fn capsched_node_update(
         let (least_loaded, least_loaded_count) =
             give_array(r.least_loaded.iter().map(|n| n.node.as_u64()).collect());
         let limit = r.queuing_limit;
+        let (orphans, orphan_count) = give_array(r.orphans.iter().map(report_to_c).collect());
         let response = capsched_node_response {
             to_kill,
             to_kill_count,
@@ -174,6 +251,8 @@ pub unsafe extern "C" fn capsched_node_update(
             max_queue_wait_ms: limit.map(|l| l.max_queue_wait_ms).unwrap_or(-1),
             least_loaded,
             least_loaded_count,
+            orphans,
+            orphan_count,
         };
         write_out(out, Box::into_raw(Box::new(response)), "out")
     })
@@ -191,4 +270,5 @@ pub unsafe extern "C" fn capsched_node_response_free(r: *mut capsched_node_respo
     let r = Box::from_raw(r);
     free_array(r.to_kill, r.to_kill_count);
     free_array(r.least_loaded, r.least_loaded_count);
+    free_array(r.orphans, r.orphan_count);
 }

@@ -38,11 +38,24 @@ pub enum EngineEvent {
     NodeLost { node: NodeId },
 }
 
-#[derive(Debug)]
+/// A host's event callback: called for each event instead of queueing it, on the thread
+/// that produced it (the engine thread, in threaded mode).
+pub type EventSink = Box<dyn Fn(&EngineEvent) + Send + Sync>;
+
 pub struct EventQueue {
     events: Mutex<VecDeque<EngineEvent>>,
     capacity: usize,
     dropped: AtomicU64,
+    sink: Mutex<Option<crate::sync::Arc<EventSink>>>,
+}
+
+impl std::fmt::Debug for EventQueue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EventQueue")
+            .field("capacity", &self.capacity)
+            .field("dropped", &self.dropped())
+            .finish()
+    }
 }
 
 impl EventQueue {
@@ -51,11 +64,24 @@ impl EventQueue {
             events: Mutex::new(VecDeque::new()),
             capacity,
             dropped: AtomicU64::new(0),
+            sink: Mutex::new(None),
         }
     }
 
-    /// Queues an event, or counts it dropped when the queue is full.
+    /// Delivers events to `sink` from now on instead of queueing them (`None`: queue again).
+    /// The previous sink is dropped once no delivery is using it.
+    pub fn set_sink(&self, sink: Option<EventSink>) {
+        *self.sink.lock() = sink.map(crate::sync::Arc::new);
+    }
+
+    /// Queues an event (or hands it to the sink), or counts it dropped when the queue is full.
     pub fn push(&self, e: EngineEvent) {
+        // The sink runs outside every lock: it may take its time, or drain the queue.
+        let sink = self.sink.lock().clone();
+        if let Some(sink) = sink {
+            sink(&e);
+            return;
+        }
         let mut q = self.events.lock();
         if q.len() >= self.capacity {
             self.dropped.fetch_add(1, Ordering::Relaxed);

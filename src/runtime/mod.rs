@@ -479,6 +479,12 @@ impl Engine {
         self.shared.events.drain(max)
     }
 
+    /// Delivers every later event to `sink` (on the thread that produces it) instead of the
+    /// queue; `None` goes back to queueing.
+    pub fn set_event_sink(&self, sink: Option<events::EventSink>) {
+        self.shared.events.set_sink(sink);
+    }
+
     /// Events dropped because the host did not drain them in time.
     pub fn dropped_events(&self) -> u64 {
         self.shared.events.dropped()
