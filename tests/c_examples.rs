@@ -265,3 +265,17 @@ fn bad_input_from_c_gets_the_right_status_and_message() {
         assert!(out.contains("all 28 checks passed"), "{out}");
     }
 }
+
+#[test]
+fn the_c_call_benchmark_builds_and_runs() {
+    // Numbers are printed, never asserted (docs/PERFORMANCE.md has them); a few calls here.
+    let out = run(&build("examples/c/bench_calls.c", false), &["200"]);
+    assert!(out.contains("C host call latency"), "{out}");
+    assert_eq!(
+        out.lines()
+            .filter(|l| l.trim_start().starts_with(['1', '8']))
+            .count(),
+        2,
+        "{out}"
+    );
+}
