@@ -6,13 +6,29 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Where cargo put libcapsched.{a,so}: the directory above this test's `deps/`.
+/// Where cargo put libcapsched.{a,so}: the directory above this test's `deps/`. `cargo test`
+/// builds only the rlib, so the C libraries are built here if missing (scripts/test builds
+/// them first anyway).
 fn lib_dir() -> PathBuf {
+    static BUILT: std::sync::Once = std::sync::Once::new();
     let exe = std::env::current_exe().expect("test executable");
-    exe.parent()
+    let dir = exe
+        .parent()
         .and_then(Path::parent)
         .expect("target/<profile>")
-        .to_path_buf()
+        .to_path_buf();
+    BUILT.call_once(|| {
+        if !dir.join("libcapsched.a").exists() || !dir.join("libcapsched.so").exists() {
+            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+            let st = Command::new(cargo)
+                .args(["build", "--lib"])
+                .current_dir(root())
+                .status()
+                .expect("run cargo build --lib");
+            assert!(st.success(), "cargo build --lib failed");
+        }
+    });
+    dir
 }
 
 fn root() -> &'static Path {
