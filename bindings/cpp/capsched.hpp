@@ -1,9 +1,14 @@
 // capsched.hpp — a header-only C++17 wrapper over capsched.h: RAII handles (move-only), and
 // exceptions carrying the status and the library's message instead of status codes.
+//
+// Threads: as in C, an Engine's methods may be called from any number of threads at once (they
+// are const for that reason); only its destruction must not race with them. Responses the
+// library allocates come back as unique_ptrs that free them.
 #ifndef CAPSCHED_HPP
 #define CAPSCHED_HPP
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -56,8 +61,59 @@ struct NodeResponseDeleter {
     void operator()(capsched_node_response *r) const noexcept { capsched_node_response_free(r); }
 };
 
+struct QueueListDeleter {
+    void operator()(capsched_queue_list *l) const noexcept { capsched_queue_list_free(l); }
+};
+
 using AllocateResponse = std::unique_ptr<capsched_allocate_response, AllocateResponseDeleter>;
 using NodeResponse = std::unique_ptr<capsched_node_response, NodeResponseDeleter>;
+using QueueList = std::unique_ptr<capsched_queue_list, QueueListDeleter>;
+
+/// The library's version string ("capsched 0.1.0 (ABI 1)").
+inline std::string version() { return capsched_version(); }
+
+/// Throws unless the loaded library speaks the ABI this header was written for.
+inline void check_abi() {
+    if (capsched_abi_version() != CAPSCHED_ABI_VERSION)
+        throw std::runtime_error("libcapsched ABI " + std::to_string(capsched_abi_version()) +
+                                 ", header ABI " + std::to_string(CAPSCHED_ABI_VERSION));
+}
+
+/// Engine options, starting from the library's defaults (threaded, settings from the
+/// configuration); the setters chain.
+class Options {
+public:
+    Options() { check(capsched_engine_options_default(&raw_)); }
+    Options &manual(bool on = true) {
+        raw_.mode = on ? CAPSCHED_MODE_MANUAL : CAPSCHED_MODE_THREADED;
+        return *this;
+    }
+    Options &async_scheduling(bool on) {
+        raw_.async_scheduling = on ? 1 : 0;
+        return *this;
+    }
+    Options &preemption(bool on) {
+        raw_.preemption = on ? 1 : 0;
+        return *this;
+    }
+    Options &manual_clock(int64_t start_ms) {
+        raw_.manual_clock = 1;
+        raw_.clock_start_ms = start_ms;
+        return *this;
+    }
+    Options &seed(uint64_t s) {
+        raw_.seed = s;
+        return *this;
+    }
+    Options &event_capacity(uint32_t n) {
+        raw_.event_capacity = n;
+        return *this;
+    }
+    const capsched_engine_options *get() const noexcept { return &raw_; }
+
+private:
+    capsched_engine_options raw_{};
+};
 
 /// A validated configuration.
 class Config {
@@ -97,58 +153,123 @@ public:
         check(capsched_engine_new(config.get(), options, &e));
         handle_.reset(e);
     }
+    Engine(const Config &config, const Options &options) : Engine(config, options.get()) {}
 
-    uint64_t add_node(std::string_view host, std::string_view rack, int64_t memory_mb, int64_t vcores) {
+    uint64_t add_node(std::string_view host, std::string_view rack, int64_t memory_mb, int64_t vcores) const {
         uint64_t id = 0;
         check(capsched_node_add(handle_.get(), str(host), str(rack), capsched_resource{memory_mb, vcores}, &id));
         return id;
     }
-    void remove_node(uint64_t node) { check(capsched_node_remove(handle_.get(), node)); }
-    NodeResponse node_update(uint64_t node, const capsched_node_status *status = nullptr) {
+    /// Registers a node that already runs containers (RM restart or NM resync).
+    uint64_t add_recovered_node(std::string_view host, std::string_view rack, int64_t memory_mb, int64_t vcores,
+                                const std::vector<capsched_container_report> &reports) const {
+        uint64_t id = 0;
+        check(capsched_node_add_recovered(handle_.get(), str(host), str(rack), capsched_resource{memory_mb, vcores},
+                                          reports.data(), reports.size(), &id));
+        return id;
+    }
+    void remove_node(uint64_t node) const { check(capsched_node_remove(handle_.get(), node)); }
+    NodeResponse node_update(uint64_t node, const capsched_node_status *status = nullptr) const {
         capsched_node_response *r = nullptr;
         check(capsched_node_update(handle_.get(), node, status, &r));
         return NodeResponse(r);
     }
     /// Throws `Rejected` with YARN's reason when the scheduler refuses the application.
-    uint64_t submit(std::string_view queue, std::string_view user, int32_t priority = CAPSCHED_DEFAULT_PRIORITY) {
+    uint64_t submit(std::string_view queue, std::string_view user, int32_t priority = CAPSCHED_DEFAULT_PRIORITY) const {
         uint64_t app = 0;
         check(capsched_app_submit(handle_.get(), str(queue), str(user), priority, &app));
         return app;
     }
-    void add_attempt(uint64_t app, int64_t am_memory_mb, int64_t am_vcores, bool unmanaged = false) {
-        check(capsched_attempt_add(handle_.get(), app, capsched_resource{am_memory_mb, am_vcores}, unmanaged ? 1 : 0, 0));
+    void add_attempt(uint64_t app, int64_t am_memory_mb, int64_t am_vcores, bool unmanaged = false,
+                     bool keep_containers = false) const {
+        check(capsched_attempt_add(handle_.get(), app, capsched_resource{am_memory_mb, am_vcores}, unmanaged ? 1 : 0,
+                                   keep_containers ? 1 : 0));
     }
-    void remove_app(uint64_t app) { check(capsched_app_remove(handle_.get(), app)); }
-    AllocateResponse allocate(uint64_t app, const capsched_allocate_request &request) {
+    void remove_attempt(uint64_t app, bool keep_containers = false) const {
+        check(capsched_attempt_remove(handle_.get(), app, keep_containers ? 1 : 0));
+    }
+    void remove_app(uint64_t app) const { check(capsched_app_remove(handle_.get(), app)); }
+    void move_app(uint64_t app, std::string_view queue) const {
+        check(capsched_app_move(handle_.get(), app, str(queue)));
+    }
+    /// Returns the priority in force (clamped to the cluster maximum).
+    int32_t set_app_priority(uint64_t app, int32_t priority) const {
+        int32_t effective = 0;
+        check(capsched_app_set_priority(handle_.get(), app, priority, &effective));
+        return effective;
+    }
+    void container_expired(uint64_t container) const {
+        check(capsched_container_expired(handle_.get(), container));
+    }
+    AllocateResponse allocate(uint64_t app, const capsched_allocate_request &request) const {
         capsched_allocate_response *r = nullptr;
         check(capsched_allocate(handle_.get(), app, &request, &r));
         return AllocateResponse(r);
     }
-    uint32_t tick(int64_t now_ms = -1) {
+    uint32_t tick(int64_t now_ms = -1) const {
         uint32_t n = 0;
         check(capsched_engine_tick(handle_.get(), now_ms, &n));
         return n;
     }
-    uint32_t step(uint32_t passes = 1) {
+    uint32_t step(uint32_t passes = 1) const {
         uint32_t n = 0;
         check(capsched_engine_step(handle_.get(), passes, &n));
         return n;
     }
-    std::string scheduler_json() {
+    /// Replaces the queue configuration (YARN's `refreshQueues`); a rejected one leaves the
+    /// running configuration in force.
+    void refresh_queues(const Config &config) const {
+        check(capsched_engine_refresh_queues(handle_.get(), config.get()));
+    }
+    capsched_cluster_info cluster_info() const {
+        capsched_cluster_info info{};
+        check(capsched_engine_cluster_info(handle_.get(), &info));
+        return info;
+    }
+    /// Every queue in pre-order (root first).
+    QueueList queues() const {
+        capsched_queue_list *l = nullptr;
+        check(capsched_engine_queues(handle_.get(), &l));
+        return QueueList(l);
+    }
+    std::string scheduler_json() const {
         capsched_owned_str s{};
         check(capsched_engine_scheduler_json(handle_.get(), &s));
         std::string out(s.ptr, s.len);
         capsched_string_free(s);
         return out;
     }
-    std::vector<capsched_event> poll_events(size_t max = 1024) {
+    std::vector<capsched_event> poll_events(size_t max = 1024) const {
         std::vector<capsched_event> events(max);
         size_t n = 0;
         check(capsched_poll_events(handle_.get(), events.data(), events.size(), &n, nullptr));
         events.resize(n);
         return events;
     }
-    void stop() { check(capsched_engine_stop(handle_.get())); }
+    /// Every later event goes to `callback` instead of the queue `poll_events` drains. It runs
+    /// on the thread that produced the event (the engine thread, in threaded mode) and must not
+    /// call the engine. The engine owns the callback and destroys it when replaced or freed.
+    void on_event(std::function<void(const capsched_event &)> callback) const {
+        using Callback = std::function<void(const capsched_event &)>;
+        auto *owned = new Callback(std::move(callback));
+        capsched_status s = capsched_engine_set_event_callback(
+            handle_.get(),
+            [](const capsched_event *e, void *user) {
+                // No exception may unwind into the library.
+                try {
+                    (*static_cast<Callback *>(user))(*e);
+                } catch (...) {
+                }
+            },
+            owned, [](void *user) { delete static_cast<Callback *>(user); });
+        if (s != CAPSCHED_OK) {
+            delete owned;
+            check(s);
+        }
+    }
+    /// Events go back to the queue that `poll_events` drains.
+    void clear_on_event() const { check(capsched_engine_set_event_callback(handle_.get(), nullptr, nullptr, nullptr)); }
+    void stop() const { check(capsched_engine_stop(handle_.get())); }
     capsched_engine *get() const noexcept { return handle_.get(); }
 
 private:
