@@ -105,6 +105,11 @@ fn build(source: &str, shared: bool) -> PathBuf {
     exe
 }
 
+/// The program linked statically and against the shared library.
+fn both(source: &str) -> [PathBuf; 2] {
+    [build(source, false), build(source, true)]
+}
+
 /// Runs the program, natively and (with `CAPSCHED_VALGRIND`) under memcheck.
 fn run(exe: &Path, args: &[&str]) -> String {
     let stdout = run_native(exe, args);
@@ -156,8 +161,8 @@ fn memcheck(exe: &Path, args: &[&str]) {
 
 #[test]
 fn the_minimal_c_host_runs_the_scheduler_through_the_header_alone() {
-    for shared in [false, true] {
-        let out = run(&build("examples/c/minimal.c", shared), &[]);
+    for exe in both("examples/c/minimal.c") {
+        let out = run(&exe, &[]);
         assert!(out.starts_with("capsched "), "{out}");
         assert!(out.contains("AM container on host"), "{out}");
         assert_eq!(out.matches("container ").count() - 1, 3, "{out}");
@@ -171,8 +176,8 @@ fn the_minimal_c_host_runs_the_scheduler_through_the_header_alone() {
 
 #[test]
 fn the_cpp_wrapper_runs_the_minimal_host_with_raii_and_exceptions() {
-    for shared in [false, true] {
-        let out = run(&build("examples/cpp/minimal.cpp", shared), &[]);
+    for exe in both("examples/cpp/minimal.cpp") {
+        let out = run(&exe, &[]);
         assert!(
             out.contains("rejected: CAPSCHED_ERR_REJECTED: Application"),
             "{out}"
@@ -186,54 +191,59 @@ fn the_cpp_wrapper_runs_the_minimal_host_with_raii_and_exceptions() {
 
 #[test]
 fn several_host_threads_share_one_engine() {
-    let out = run(&build("examples/c/multithreaded.c", false), &[]);
-    for am in 0..4 {
+    for exe in both("examples/c/multithreaded.c") {
+        let out = run(&exe, &[]);
+        for am in 0..4 {
+            assert!(
+                out.contains(&format!("am {am}: 6 containers received, 6 finished")),
+                "{out}"
+            );
+        }
         assert!(
-            out.contains(&format!("am {am}: 6 containers received, 6 finished")),
+            out.contains("applications left: 0, containers left: 0"),
             "{out}"
         );
     }
-    assert!(
-        out.contains("applications left: 0, containers left: 0"),
-        "{out}"
-    );
 }
 
 #[test]
 fn a_manual_step_host_moves_time_and_passes_itself() {
-    let out = run(&build("examples/c/manual_step.c", true), &[]);
-    assert!(
-        out.contains("heartbeat allocated 0\ntick allocated 1\n"),
-        "{out}"
-    );
-    assert!(out.contains("AM container: yes"), "{out}");
-    assert!(out.contains("tick back in time: CAPSCHED_ERR_INVALID_ARGUMENT (time goes backwards: 500 ms is before 1100 ms)"), "{out}");
-    assert!(out.contains("expired: 1"), "{out}");
+    for exe in both("examples/c/manual_step.c") {
+        let out = run(&exe, &[]);
+        assert!(
+            out.contains("heartbeat allocated 0\ntick allocated 1\n"),
+            "{out}"
+        );
+        assert!(out.contains("AM container: yes"), "{out}");
+        assert!(out.contains("tick back in time: CAPSCHED_ERR_INVALID_ARGUMENT (time goes backwards: 500 ms is before 1100 ms)"), "{out}");
+        assert!(out.contains("expired: 1"), "{out}");
+    }
 }
 
 #[test]
 fn the_queue_table_host_loads_a_capacity_scheduler_xml() {
-    let exe = build("examples/c/queue_table.c", false);
-    let sample = root().join("tests/data/sls/capacity-scheduler.xml");
-    let out = run(&exe, &[sample.to_str().unwrap()]);
-    assert!(
-        out.contains("root.sls_queue_3                      50.0%     100.0%"),
-        "{out}"
-    );
-    // A configuration YARN rejects: the example prints the status and YARN's message.
-    let bad = out_dir().join("bad.xml");
-    std::fs::write(&bad, "<configuration><property><name>yarn.scheduler.capacity.root.queues</name><value>a</value></property>\
-        <property><name>yarn.scheduler.capacity.root.a.capacity</name><value>50</value></property></configuration>").unwrap();
-    let o = Command::new(&exe).arg(&bad).output().unwrap();
-    assert_eq!(o.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.starts_with("CAPSCHED_ERR_CONFIG: "), "{err}");
+    for exe in both("examples/c/queue_table.c") {
+        let sample = root().join("tests/data/sls/capacity-scheduler.xml");
+        let out = run(&exe, &[sample.to_str().unwrap()]);
+        assert!(
+            out.contains("root.sls_queue_3                      50.0%     100.0%"),
+            "{out}"
+        );
+        // A configuration YARN rejects: the example prints the status and YARN's message.
+        let bad = out_dir().join("bad.xml");
+        std::fs::write(&bad, "<configuration><property><name>yarn.scheduler.capacity.root.queues</name><value>a</value></property>\
+            <property><name>yarn.scheduler.capacity.root.a.capacity</name><value>50</value></property></configuration>").unwrap();
+        let o = Command::new(&exe).arg(&bad).output().unwrap();
+        assert_eq!(o.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.starts_with("CAPSCHED_ERR_CONFIG: "), "{err}");
+    }
 }
 
 #[test]
 fn several_cpp_threads_share_one_engine_and_a_callback_counts_its_events() {
-    for shared in [false, true] {
-        let out = run(&build("examples/cpp/multithreaded.cpp", shared), &[]);
+    for exe in both("examples/cpp/multithreaded.cpp") {
+        let out = run(&exe, &[]);
         for am in 0..4 {
             assert!(
                 out.contains(&format!("am {am}: 6 containers received, 6 finished")),
@@ -254,100 +264,103 @@ fn several_cpp_threads_share_one_engine_and_a_callback_counts_its_events() {
 
 #[test]
 fn a_cpp_manual_step_host_moves_time_and_recovers_a_node() {
-    let out = run(&build("examples/cpp/manual_step.cpp", false), &[]);
-    assert!(
-        out.contains("heartbeat allocated 0\ntick allocated 1\nstep allocated 0\n"),
-        "{out}"
-    );
-    assert!(out.contains("AM container: yes"), "{out}");
-    assert!(
-        out.contains("tick back in time: CAPSCHED_ERR_INVALID_ARGUMENT: time goes backwards: 500 ms is before 1100 ms"),
-        "{out}"
-    );
-    // The AM (1024 MB) and the recovered container (2048 MB) are both charged to root.a.
-    assert!(
-        out.contains("root used 3072 MB\nroot.a used 3072 MB\nroot.b used 0 MB\n"),
-        "{out}"
-    );
-    assert!(out.contains("expired: 1\nnodes: 1\ndone"), "{out}");
+    for exe in both("examples/cpp/manual_step.cpp") {
+        let out = run(&exe, &[]);
+        assert!(
+            out.contains("heartbeat allocated 0\ntick allocated 1\nstep allocated 0\n"),
+            "{out}"
+        );
+        assert!(out.contains("AM container: yes"), "{out}");
+        assert!(
+            out.contains("tick back in time: CAPSCHED_ERR_INVALID_ARGUMENT: time goes backwards: 500 ms is before 1100 ms"),
+            "{out}"
+        );
+        // The AM (1024 MB) and the recovered container (2048 MB) are both charged to root.a.
+        assert!(
+            out.contains("root used 3072 MB\nroot.a used 3072 MB\nroot.b used 0 MB\n"),
+            "{out}"
+        );
+        assert!(out.contains("expired: 1\nnodes: 1\ndone"), "{out}");
+    }
 }
 
 #[test]
 fn the_cpp_queue_table_host_refreshes_queues_and_keeps_the_running_ones_on_rejection() {
-    let exe = build("examples/cpp/queue_table.cpp", true);
-    let sample = root().join("tests/data/sls/capacity-scheduler.xml");
-    let sample = sample.to_str().unwrap();
-    let out = run(&exe, &[sample]);
-    assert!(
-        out.contains("root.sls_queue_1                      25.0%     100.0%"),
-        "{out}"
-    );
-    let conf = |props: &[(&str, &str)]| {
-        let body: String = props
-            .iter()
-            .map(|(k, v)| format!("<property><name>{k}</name><value>{v}</value></property>"))
-            .collect();
-        format!("<configuration>{body}</configuration>")
-    };
-    let good = out_dir().join("refresh-good.xml");
-    std::fs::write(
-        &good,
-        conf(&[
-            (
-                "yarn.scheduler.capacity.root.queues",
-                "sls_queue_1,sls_queue_2,sls_queue_3",
-            ),
-            ("yarn.scheduler.capacity.root.sls_queue_1.capacity", "40"),
-            ("yarn.scheduler.capacity.root.sls_queue_2.capacity", "40"),
-            ("yarn.scheduler.capacity.root.sls_queue_3.capacity", "20"),
-            (
-                "yarn.scheduler.capacity.root.sls_queue_3.maximum-capacity",
-                "50",
-            ),
-        ]),
-    )
-    .unwrap();
-    let out = run(&exe, &[sample, good.to_str().unwrap()]);
-    assert!(out.contains("refreshed\n"), "{out}");
-    assert!(
-        out.contains("root.sls_queue_3                      20.0%      50.0%"),
-        "{out}"
-    );
-    // Removing a queue that is not STOPPED is refused with YARN's message; the running
-    // queues stay in force.
-    let bad = out_dir().join("refresh-bad.xml");
-    std::fs::write(
-        &bad,
-        conf(&[
-            ("yarn.scheduler.capacity.root.queues", "sls_queue_1"),
-            ("yarn.scheduler.capacity.root.sls_queue_1.capacity", "100"),
-        ]),
-    )
-    .unwrap();
-    let out = run(&exe, &[sample, bad.to_str().unwrap()]);
-    assert!(
-        out.contains("refresh refused: CAPSCHED_ERR_REFUSED: root.sls_queue_2 cannot be deleted from the capacity scheduler configuration, as the queue is not yet in stopped state. Current State : RUNNING"),
-        "{out}"
-    );
-    let after = out.split("refresh refused").nth(1).unwrap();
-    assert!(
-        after.contains("root.sls_queue_3                      50.0%     100.0%"),
-        "{out}"
-    );
-    // A file YARN rejects at load: the status and YARN's message, exit 1.
-    let invalid = out_dir().join("invalid.xml");
-    std::fs::write(
-        &invalid,
-        conf(&[
-            ("yarn.scheduler.capacity.root.queues", "a"),
-            ("yarn.scheduler.capacity.root.a.capacity", "50"),
-        ]),
-    )
-    .unwrap();
-    let o = Command::new(&exe).arg(&invalid).output().unwrap();
-    assert_eq!(o.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.starts_with("CAPSCHED_ERR_CONFIG: "), "{err}");
+    for exe in both("examples/cpp/queue_table.cpp") {
+        let sample = root().join("tests/data/sls/capacity-scheduler.xml");
+        let sample = sample.to_str().unwrap();
+        let out = run(&exe, &[sample]);
+        assert!(
+            out.contains("root.sls_queue_1                      25.0%     100.0%"),
+            "{out}"
+        );
+        let conf = |props: &[(&str, &str)]| {
+            let body: String = props
+                .iter()
+                .map(|(k, v)| format!("<property><name>{k}</name><value>{v}</value></property>"))
+                .collect();
+            format!("<configuration>{body}</configuration>")
+        };
+        let good = out_dir().join("refresh-good.xml");
+        std::fs::write(
+            &good,
+            conf(&[
+                (
+                    "yarn.scheduler.capacity.root.queues",
+                    "sls_queue_1,sls_queue_2,sls_queue_3",
+                ),
+                ("yarn.scheduler.capacity.root.sls_queue_1.capacity", "40"),
+                ("yarn.scheduler.capacity.root.sls_queue_2.capacity", "40"),
+                ("yarn.scheduler.capacity.root.sls_queue_3.capacity", "20"),
+                (
+                    "yarn.scheduler.capacity.root.sls_queue_3.maximum-capacity",
+                    "50",
+                ),
+            ]),
+        )
+        .unwrap();
+        let out = run(&exe, &[sample, good.to_str().unwrap()]);
+        assert!(out.contains("refreshed\n"), "{out}");
+        assert!(
+            out.contains("root.sls_queue_3                      20.0%      50.0%"),
+            "{out}"
+        );
+        // Removing a queue that is not STOPPED is refused with YARN's message; the running
+        // queues stay in force.
+        let bad = out_dir().join("refresh-bad.xml");
+        std::fs::write(
+            &bad,
+            conf(&[
+                ("yarn.scheduler.capacity.root.queues", "sls_queue_1"),
+                ("yarn.scheduler.capacity.root.sls_queue_1.capacity", "100"),
+            ]),
+        )
+        .unwrap();
+        let out = run(&exe, &[sample, bad.to_str().unwrap()]);
+        assert!(
+            out.contains("refresh refused: CAPSCHED_ERR_REFUSED: root.sls_queue_2 cannot be deleted from the capacity scheduler configuration, as the queue is not yet in stopped state. Current State : RUNNING"),
+            "{out}"
+        );
+        let after = out.split("refresh refused").nth(1).unwrap();
+        assert!(
+            after.contains("root.sls_queue_3                      50.0%     100.0%"),
+            "{out}"
+        );
+        // A file YARN rejects at load: the status and YARN's message, exit 1.
+        let invalid = out_dir().join("invalid.xml");
+        std::fs::write(
+            &invalid,
+            conf(&[
+                ("yarn.scheduler.capacity.root.queues", "a"),
+                ("yarn.scheduler.capacity.root.a.capacity", "50"),
+            ]),
+        )
+        .unwrap();
+        let o = Command::new(&exe).arg(&invalid).output().unwrap();
+        assert_eq!(o.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.starts_with("CAPSCHED_ERR_CONFIG: "), "{err}");
+    }
 }
 
 /// A missing build tool skips a test on a developer's machine, but fails it in CI, where
@@ -516,8 +529,8 @@ fn an_installed_library_is_found_through_pkg_config() {
 
 #[test]
 fn bad_input_from_c_gets_the_right_status_and_message() {
-    for shared in [false, true] {
-        let out = run(&build("tests/c/bad_input.c", shared), &[]);
+    for exe in both("tests/c/bad_input.c") {
+        let out = run(&exe, &[]);
         assert!(out.contains("all 28 checks passed"), "{out}");
     }
 }
