@@ -225,7 +225,25 @@ fn offer(
     a
 }
 
+/// P4.2 step 4: the partition's under-served queues, an insertion-ordered set (YARN's
+/// `partitionToUnderServedQueues`, which the intra-queue selector walks).
+#[derive(Debug, Clone, Default)]
+pub struct UnderServed(Vec<usize>);
+
+impl UnderServed {
+    pub fn add(&mut self, q: usize) {
+        if !self.0.contains(&q) {
+            self.0.push(q);
+        }
+    }
+
+    pub fn queues(&self) -> &[usize] {
+        &self.0
+    }
+}
+
 /// P4.2: the fix-point for one group of siblings sharing `unassigned`.
+#[allow(clippy::too_many_arguments)]
 fn fixpoint(
     rc: ResourceCalculator,
     tot: Resource,
@@ -234,6 +252,7 @@ fn fixpoint(
     unassigned: &mut Resource,
     ignore_guarantee: bool,
     flags: IdealFlags,
+    under_served: &mut UnderServed,
 ) {
     let mut needy: Vec<usize> = Vec::new();
     for &q in group {
@@ -258,6 +277,11 @@ fn fixpoint(
             .take_while(|&&q| need_cmp(rc, tot, temps, head, q) == Ordering::Equal)
             .count();
         let round: Vec<usize> = needy.drain(..tied).collect();
+        // YARN records every queue it takes, and the first one it peeked at and found not
+        // tied.
+        for &q in round.iter().chain(needy.first()) {
+            under_served.add(q);
+        }
         let snap = *unassigned;
         let mut assigned = Resource::ZERO;
         for q in round {
@@ -277,6 +301,10 @@ fn fixpoint(
         }
         let _ = assigned;
     }
+    // Queues still needy when the pool ran dry are under-served too.
+    for &q in &needy {
+        under_served.add(q);
+    }
 }
 
 /// P4.1, P4.6: shares `pool` (the parent's ideal) among `children`, then sets each child's
@@ -288,15 +316,34 @@ fn distribute(
     pool: Resource,
     allowed: Resource,
     flags: IdealFlags,
+    under_served: &mut UnderServed,
 ) {
     let tot = pool;
     let mut unassigned = pool;
     let (nz, z): (Vec<usize>, Vec<usize>) = children
         .iter()
         .partition(|&&q| rc.greater_than(&tot, &temps[q].guaranteed, &Resource::ZERO));
-    fixpoint(rc, tot, temps, &nz, &mut unassigned, false, flags);
+    fixpoint(
+        rc,
+        tot,
+        temps,
+        &nz,
+        &mut unassigned,
+        false,
+        flags,
+        under_served,
+    );
     if !z.is_empty() && rc.greater_than(&tot, &unassigned, &Resource::ZERO) {
-        fixpoint(rc, tot, temps, &z, &mut unassigned, true, flags);
+        fixpoint(
+            rc,
+            tot,
+            temps,
+            &z,
+            &mut unassigned,
+            true,
+            flags,
+            under_served,
+        );
     }
     let need: Resource = children
         .iter()
@@ -325,12 +372,14 @@ fn distribute(
 }
 
 /// P4 top-down over one partition: root keeps its guarantee, each parent shares its ideal.
+/// The queues found under-served are added to `under_served`.
 pub fn compute_ideal(
     snap: &PreemptionSnapshot,
     temps: &mut [TempQueue],
     rc: ResourceCalculator,
     allowed: Resource,
     flags: IdealFlags,
+    under_served: &mut UnderServed,
 ) {
     if temps.is_empty() {
         return;
@@ -340,7 +389,7 @@ pub fn compute_ideal(
         let children = &snap.queues[q].children;
         if !children.is_empty() {
             let pool = temps[q].ideal;
-            distribute(rc, temps, children, pool, allowed, flags);
+            distribute(rc, temps, children, pool, allowed, flags, under_served);
         }
     }
 }

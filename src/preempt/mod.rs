@@ -4,6 +4,7 @@
 pub mod conformance;
 pub mod fifo;
 pub mod ideal;
+pub mod intra_queue;
 pub mod order;
 pub mod policy;
 pub mod reserved;

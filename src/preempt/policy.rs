@@ -6,7 +6,8 @@ use std::collections::HashMap;
 use std::collections::BTreeSet;
 
 use super::fifo::{self, Pick, RoundState};
-use super::ideal::{self, IdealFlags, TempQueue};
+use super::ideal::{self, IdealFlags, TempQueue, UnderServed};
+use super::intra_queue;
 use super::reserved;
 use super::snapshot::PreemptionSnapshot;
 use crate::config::PreemptionSettings;
@@ -116,6 +117,9 @@ impl PreemptionPolicy {
             kill_reserved: Vec::new(),
         };
         let mut by_selector = Vec::new();
+        // The round's under-served queues per partition, over every ideal computation (YARN
+        // keeps one insertion-ordered set per round).
+        let mut under_served = vec![UnderServed::default(); snap.partitions.len()];
         // The reserved-container selector: its own ideal (reserved demand counted, no natural
         // termination), nothing deducted before it.
         if s.select_based_on_reserved_containers {
@@ -123,7 +127,7 @@ impl PreemptionPolicy {
                 counts_reserved: true,
                 allow_balance: false,
             };
-            let temps = self.ideal(snap, flags, state.allowed);
+            let temps = self.ideal(snap, flags, state.allowed, &mut under_served);
             let picks = reserved::select(snap, &temps, rc, &mut state);
             by_selector.push((picks, s.max_wait_before_kill_ms));
         }
@@ -132,7 +136,7 @@ impl PreemptionPolicy {
             counts_reserved: s.additional_res_balance_based_on_reserved_containers,
             allow_balance: false,
         };
-        let mut temps = self.ideal(snap, fifo_flags, state.allowed);
+        let mut temps = self.ideal(snap, fifo_flags, state.allowed, &mut under_served);
         fifo::deduct_selected(snap, &mut temps, rc, snap.cluster, &state.selected);
         let picks = fifo::select(snap, &temps, rc, &mut state, s.conservative_drf);
         by_selector.push((picks, s.max_wait_before_kill_ms));
@@ -143,11 +147,16 @@ impl PreemptionPolicy {
                 counts_reserved: false,
                 allow_balance: true,
             };
-            let mut temps = self.ideal(snap, flags, state.allowed);
+            let mut temps = self.ideal(snap, flags, state.allowed, &mut under_served);
             fifo::deduct_selected(snap, &mut temps, rc, snap.cluster, &state.selected);
             let picks = fifo::select(snap, &temps, rc, &mut state, s.conservative_drf);
             by_selector.push((picks, s.preemption_to_balance_max_wait_before_kill_ms));
             last_temps = temps;
+        }
+        // The intra-queue selector works on the last computation's figures.
+        if s.intra_queue_enabled {
+            let picks = intra_queue::select(snap, &last_temps, &under_served, s, &mut state);
+            by_selector.push((picks, s.max_wait_before_kill_ms));
         }
         Round {
             by_selector,
@@ -162,13 +171,14 @@ impl PreemptionPolicy {
         snap: &PreemptionSnapshot,
         flags: IdealFlags,
         allowed: Resource,
+        under_served: &mut [UnderServed],
     ) -> Vec<Vec<TempQueue>> {
         let rc = snap.calculator;
         (0..snap.partitions.len())
             .map(|p| {
                 let mut temps = ideal::temp_queues(snap, p);
                 ideal::compute_extras(snap, &mut temps, rc, snap.cluster);
-                ideal::compute_ideal(snap, &mut temps, rc, allowed, flags);
+                ideal::compute_ideal(snap, &mut temps, rc, allowed, flags, &mut under_served[p]);
                 ideal::dead_zone(&mut temps, rc, snap.cluster, &self.settings, flags);
                 temps
             })
@@ -220,6 +230,7 @@ mod tests {
             apps: vec![],
             max_am_resource_percent: 0.0,
             effective_capacity: r(total),
+            users: vec![],
         }];
         let mut apps = Vec::new();
         for (i, ((&g, &u), &p)) in guaranteed.iter().zip(used).zip(pending).enumerate() {
@@ -243,6 +254,8 @@ mod tests {
                 queue: i + 1,
                 user: "u".into(),
                 priority: 0,
+                application_seq: i as u64,
+                pending: vec![r(p)],
                 live,
                 reserved: vec![],
             });
@@ -266,6 +279,7 @@ mod tests {
                 apps: vec![i],
                 max_am_resource_percent: 0.0,
                 effective_capacity: r(g),
+                users: vec![],
             });
         }
         PreemptionSnapshot {

@@ -54,6 +54,19 @@ pub struct QueueSnap {
     /// pass's budget, spec P5.2 step 3).
     pub max_am_resource_percent: f32,
     pub effective_capacity: Resource,
+    /// Leaf: its users, for the intra-queue selector (spec P6.3).
+    pub users: Vec<UserSnap>,
+}
+
+/// A user of a leaf queue (`User` / `TempUserPerPartition`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct UserSnap {
+    pub name: String,
+    /// Used by the user's containers in the queue, AMs included, by partition.
+    pub used: Vec<Resource>,
+    /// `getResourceLimitForAllUsers` (every user of the queue counted, weight applied), by
+    /// partition.
+    pub limit: Vec<Resource>,
 }
 
 impl QueueSnap {
@@ -89,6 +102,12 @@ pub struct AppSnap {
     pub queue: usize,
     pub user: String,
     pub priority: i32,
+    /// The sequence number of YARN's `ApplicationId`: applications of equal priority are
+    /// ordered by it (older first).
+    pub application_seq: u64,
+    /// Outstanding demand by partition (`getTotalPendingRequestsPerPartition`); missing
+    /// partitions have none.
+    pub pending: Vec<Resource>,
     /// Running containers. Shared with the scheduler, which keeps each attempt's list
     /// copy-on-write, so a snapshot costs O(apps), not O(containers).
     pub live: Arc<Vec<ContainerSnap>>,
@@ -115,6 +134,23 @@ pub struct PreemptionSnapshot {
     pub queues: Vec<QueueSnap>,
     pub apps: Vec<AppSnap>,
     pub nodes: Vec<NodeSnap>,
+}
+
+impl AppSnap {
+    /// The app's pending demand in `partition`.
+    pub fn pending_in(&self, partition: usize) -> Resource {
+        self.pending.get(partition).copied().unwrap_or_default()
+    }
+}
+
+impl UserSnap {
+    pub fn used_in(&self, partition: usize) -> Resource {
+        self.used.get(partition).copied().unwrap_or_default()
+    }
+
+    pub fn limit_in(&self, partition: usize) -> Resource {
+        self.limit.get(partition).copied().unwrap_or_default()
+    }
 }
 
 impl PreemptionSnapshot {

@@ -101,8 +101,22 @@ impl CapacityScheduler {
         let mut pending = Vec::with_capacity(tree.len());
         for q in 0..tree.len() {
             let mut leaf_apps = Vec::new();
+            let mut users = Vec::new();
             let (mut with_sum, mut without_sum) = (Resource::ZERO, Resource::ZERO);
             if let Some(lr) = self.leaf(q) {
+                // Intra-queue preemption reads each user's usage and the limit counting
+                // every user of the queue (`getResourceLimitForAllUsers`).
+                let inputs = self.limit_inputs(q);
+                let all_users_limit = lr.users.compute_queue_user_limit_all_users(&inputs);
+                users = lr
+                    .users
+                    .iter()
+                    .map(|u| UserSnap {
+                        name: u.name.clone(),
+                        used: vec![u.used],
+                        limit: vec![UsersManager::user_limit(&inputs, all_users_limit, u.weight)],
+                    })
+                    .collect();
                 // getTotalPendingResourcesConsideringUserLimit, called twice by YARN (with and
                 // without reserved deducted), each call with its own per-user headroom: a
                 // user's demand is capped at what its user limit still allows, apps taken in
@@ -159,6 +173,8 @@ impl CapacityScheduler {
                         queue: q,
                         user: a.user.clone(),
                         priority: a.priority,
+                        application_seq: a.application_id.id as u64,
+                        pending: vec![t.requests.pending().non_negative()],
                         live,
                         reserved,
                     });
@@ -198,6 +214,7 @@ impl CapacityScheduler {
                     .map(|l| l.maximum_am_resource_percent)
                     .unwrap_or(0.0),
                 effective_capacity: queue.capacities.effective_min,
+                users,
             });
         }
         // Parents' pending is the sum of their children's, bottom-up.

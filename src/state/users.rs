@@ -195,6 +195,22 @@ impl UsersManager {
 
     /// The queue-wide user limit before a user's weight (`computeUserLimit`, spec §4.6).
     pub fn compute_queue_user_limit(&self, q: &QueueLimitInputs) -> Resource {
+        self.compute_limit(q, true)
+    }
+
+    /// The same limit counting every user of the queue, active or not
+    /// (`getComputedResourceLimitForAllUsers`, which intra-queue preemption reads): the
+    /// current capacity is shared among the weights of all users.
+    pub fn compute_queue_user_limit_all_users(&self, q: &QueueLimitInputs) -> Resource {
+        self.compute_limit(q, false)
+    }
+
+    /// Every user of the queue.
+    pub fn iter(&self) -> impl Iterator<Item = &User> {
+        self.users.iter().map(|(_, u)| u)
+    }
+
+    fn compute_limit(&self, q: &QueueLimitInputs, active_users: bool) -> Resource {
         let rc = q.rc;
         let total = q.partition_total;
         let required = q.minimum_allocation;
@@ -218,8 +234,13 @@ impl UsersManager {
             .filter(|(_, u)| u.is_active())
             .map(|(_, u)| u.used)
             .sum();
-        let resource_used = active_used + required;
-        let by_users = rc.divide_and_ceil(&resource_used, self.active_weight);
+        let (resource_used, weights) = if active_users {
+            (active_used + required, self.active_weight)
+        } else {
+            let all: f32 = self.users.iter().map(|(_, u)| u.weight).sum();
+            (current_capacity, all)
+        };
+        let by_users = rc.divide_and_ceil(&resource_used, weights);
         let by_percent = rc.divide_and_ceil_long(
             &current_capacity.multiply_and_round_down(q.user_limit_percent as f64),
             100,

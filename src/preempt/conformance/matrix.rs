@@ -286,6 +286,7 @@ pub fn build(
                     0.0
                 },
                 effective_capacity: input.abs[i],
+                users: Vec::new(),
             }
         })
         .collect();
@@ -351,6 +352,8 @@ pub fn build(
                 queue: i,
                 user: "user".to_string(),
                 priority: 0,
+                application_seq: k as u64,
+                pending: vec![a_pending],
                 live: crate::sync::Arc::new(live),
                 reserved,
             });

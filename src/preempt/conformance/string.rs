@@ -560,6 +560,7 @@ pub fn build(
             relative_priority,
             apps: Vec::new(),
             max_am_resource_percent: 0.0,
+            users: Vec::new(),
         });
     }
     for i in (1..n).rev() {
@@ -608,6 +609,8 @@ pub fn build(
             queue: leaf,
             user: last.user.clone().unwrap_or_else(|| "user".to_string()),
             priority: last.priority,
+            application_seq: k as u64,
+            pending: Vec::new(),
             live: Default::default(),
             reserved: Vec::new(),
         };

@@ -1,0 +1,436 @@
+//! The intra-queue selector (spec P6.3; YARN's `IntraQueueCandidatesSelector` with the
+//! `FifoIntraQueuePreemptionPlugin`): inside an under-served leaf, containers of lower-priority
+//! applications, or of users over their user limit, are preempted for the demand of
+//! higher-priority applications and of users under their limit.
+//!
+//! Per leaf and partition it computes each application's ideal share (highest priority first,
+//! each capped by its user's limit and the queue's reassignable resource), what each
+//! application could give back (lowest priority first, within `max-allowable-limit` of the
+//! guarantee and the round's budget), and then matches demand to supply with the rules of
+//! `validateOutSameAppPriorityFromDemand`. Selection walks the applications that must give,
+//! lowest priority first, containers in the FIFO selector's victim order, never AMs, and
+//! (`userlimit_first`) stops at a user who would drop to its limit.
+//!
+//! Not modelled: leaves with the fair ordering policy are treated as FIFO-with-priority
+//! (YARN's fair-share variant, `TAFairOrderingComparator`, is documented in SEMANTICS.md).
+
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+
+use super::fifo::{try_preempt, Pick, RoundState};
+use super::ideal::{TempQueue, UnderServed};
+use super::order::victim_cmp;
+use super::snapshot::{ContainerSnap, PreemptionSnapshot};
+use crate::config::{IntraQueuePreemptionOrder, PreemptionSettings};
+use crate::resource::{Resource, ResourceCalculator};
+
+/// `TempAppPerPartition`.
+#[derive(Debug, Clone)]
+pub struct TempApp {
+    /// Index of the application in the snapshot.
+    pub app: usize,
+    /// Index into the leaf's temp users.
+    user: usize,
+    pub priority: i32,
+    seq: u64,
+    pub used: Resource,
+    pub am_used: Resource,
+    pub pending: Resource,
+    /// Selected by earlier selectors this round.
+    pub selected: Resource,
+    pub ideal: Resource,
+    pub to_be_preempted: Resource,
+    pub actually_to_be_preempted: Resource,
+    /// What this application needs from others (`toBePreemptFromOther`).
+    pub from_others: Resource,
+}
+
+/// `TempUserPerPartition`.
+#[derive(Debug, Clone)]
+pub struct TempUser {
+    pub name: String,
+    pub used: Resource,
+    pub am_used: Resource,
+    pub selected: Resource,
+    /// The user limit less the user's AM resource.
+    pub limit: Resource,
+    pub ideal_assigned: Resource,
+    ul_delta_done: bool,
+}
+
+impl TempUser {
+    fn used_deduct_am(&self) -> Resource {
+        self.used - self.am_used
+    }
+
+    fn limit_reached(&self, rc: ResourceCalculator, cluster: &Resource) -> bool {
+        rc.greater_than(cluster, &self.used_deduct_am(), &self.limit)
+    }
+}
+
+/// One leaf in one partition: its applications from the lowest priority to the highest
+/// (YARN's reverse `TAPriorityComparator`) and its users.
+#[derive(Debug, Clone, Default)]
+pub struct LeafDemand {
+    pub apps: Vec<TempApp>,
+    pub users: Vec<TempUser>,
+}
+
+/// The intra-queue selector over one round. `temps` are the last ideal computation's queue
+/// figures, `under_served` the round's under-served queues per partition.
+pub fn select(
+    snap: &PreemptionSnapshot,
+    temps: &[Vec<TempQueue>],
+    under_served: &[UnderServed],
+    settings: &PreemptionSettings,
+    state: &mut RoundState,
+) -> Vec<Pick> {
+    let demand = compute_demand(snap, temps, under_served, settings, state);
+    select_containers(snap, under_served, settings, state, &demand)
+}
+
+/// `computeIntraQueuePreemptionDemand`: every under-served leaf used at or above the minimum
+/// threshold gets its applications' ideal shares and targets. Keyed by (partition, queue).
+pub fn compute_demand(
+    snap: &PreemptionSnapshot,
+    temps: &[Vec<TempQueue>],
+    under_served: &[UnderServed],
+    settings: &PreemptionSettings,
+    state: &RoundState,
+) -> BTreeMap<(usize, usize), LeafDemand> {
+    let rc = snap.calculator;
+    let cluster = snap.cluster;
+    let mut out = BTreeMap::new();
+    for (p, queues) in under_served.iter().enumerate() {
+        let partition_total = snap.partitions[p].resource;
+        for &q in queues.queues() {
+            if !snap.queues[q].is_leaf() {
+                continue;
+            }
+            let tq = &temps[p][q];
+            // `QueueCapacities.getUsedCapacity`: used over the queue's own guarantee.
+            let used_capacity =
+                if rc.greater_than(&partition_total, &tq.guaranteed, &Resource::ZERO) {
+                    rc.divide(&partition_total, &tq.used, &tq.guaranteed)
+                } else {
+                    0.0
+                };
+            if used_capacity < settings.intra_queue_minimum_threshold {
+                continue;
+            }
+            let reassignable = tq.used - tq.actually_to_be_preempted;
+            if let Some(d) = leaf_demand(snap, tq, q, p, reassignable, settings, state, rc, cluster)
+            {
+                out.insert((p, q), d);
+            }
+        }
+    }
+    out
+}
+
+/// `computeAppsIdealAllocation` for one leaf in one partition; `None` with a single app.
+#[allow(clippy::too_many_arguments)]
+fn leaf_demand(
+    snap: &PreemptionSnapshot,
+    tq: &TempQueue,
+    q: usize,
+    p: usize,
+    mut reassignable: Resource,
+    settings: &PreemptionSettings,
+    state: &RoundState,
+    rc: ResourceCalculator,
+    cluster: Resource,
+) -> Option<LeafDemand> {
+    let queue = &snap.queues[q];
+    let in_p = |c: &&ContainerSnap| c.partition == p;
+    // 1. AM containers are frozen: the queue's AM resource is not reassignable.
+    let am_of = |a: usize| -> Resource {
+        snap.apps[a]
+            .live
+            .iter()
+            .filter(in_p)
+            .filter(|c| c.is_am)
+            .map(|c| c.resource)
+            .sum()
+    };
+    let queue_am: Resource = queue.apps.iter().map(|&a| am_of(a)).sum();
+    reassignable -= queue_am;
+    // 2. Nothing to balance with a single application.
+    if queue.apps.len() == 1 {
+        return None;
+    }
+    // 3. Temp apps and users.
+    let mut d = LeafDemand::default();
+    for &a in &queue.apps {
+        let app = &snap.apps[a];
+        let user = match d.users.iter().position(|u| u.name == app.user) {
+            Some(u) => u,
+            None => {
+                let am_used: Resource = queue
+                    .apps
+                    .iter()
+                    .filter(|&&b| snap.apps[b].user == app.user)
+                    .map(|&b| am_of(b))
+                    .sum();
+                let known = queue.users.iter().find(|u| u.name == app.user);
+                // A user the snapshot does not list: its apps' usage, and no limit.
+                let used = match known {
+                    Some(u) => u.used_in(p),
+                    None => queue
+                        .apps
+                        .iter()
+                        .filter(|&&b| snap.apps[b].user == app.user)
+                        .flat_map(|&b| snap.apps[b].live.iter().filter(in_p))
+                        .map(|c| c.resource)
+                        .sum(),
+                };
+                let limit = known
+                    .map(|u| u.limit_in(p))
+                    .unwrap_or(snap.partitions[p].resource);
+                d.users.push(TempUser {
+                    name: app.user.clone(),
+                    used,
+                    am_used,
+                    selected: Resource::ZERO,
+                    limit: limit - am_used,
+                    ideal_assigned: Resource::ZERO,
+                    ul_delta_done: false,
+                });
+                d.users.len() - 1
+            }
+        };
+        d.apps.push(TempApp {
+            app: a,
+            user,
+            priority: app.priority,
+            seq: app.application_seq,
+            used: app.live.iter().filter(in_p).map(|c| c.resource).sum(),
+            am_used: am_of(a),
+            pending: app.pending_in(p),
+            selected: Resource::ZERO,
+            ideal: Resource::ZERO,
+            to_be_preempted: Resource::ZERO,
+            actually_to_be_preempted: Resource::ZERO,
+            from_others: Resource::ZERO,
+        });
+    }
+    // Highest priority first, then the older application.
+    d.apps.sort_by(|x, y| priority_order(x, y));
+    // 4. Ideal per app, highest priority first.
+    let conservative = settings.intra_queue_conservative_drf;
+    for t in d.apps.iter_mut() {
+        if rc.less_than_or_equal(&cluster, &reassignable, &Resource::ZERO)
+            || (conservative && rc.is_any_major_resource_zero_or_negative(&reassignable))
+        {
+            continue;
+        }
+        let user = &mut d.users[t.user];
+        // What earlier selectors took from this app, counted by the partition it asked for.
+        t.selected = snap.apps[t.app]
+            .live
+            .iter()
+            .filter(|c| state.selected.contains(&c.id) && asked_partition(c) == p)
+            .map(|c| c.resource)
+            .sum();
+        user.selected += t.selected;
+        let wants = t.used - t.am_used + t.pending - t.selected;
+        if !rc.less_than(&cluster, &user.ideal_assigned, &user.limit) {
+            continue;
+        }
+        let capped = rc.min(&cluster, &wants, &(user.limit - user.ideal_assigned));
+        t.ideal = rc.min(&cluster, &reassignable, &capped);
+        user.ideal_assigned += t.ideal;
+        let holding = t.used - t.am_used - t.selected;
+        if rc.greater_than(&cluster, &t.ideal, &holding) {
+            t.from_others = t.ideal - holding;
+        }
+        reassignable = reassignable.sub_non_negative(&t.ideal);
+    }
+    // From here on, lowest priority first.
+    d.apps.reverse();
+    // 5–6. The limit: a share of the guarantee less what inter-queue preemption takes, and
+    // the round's remaining budget.
+    let mut max_intra = tq
+        .guaranteed
+        .multiply(settings.intra_queue_max_allowable_limit as f64);
+    if rc.greater_than(&cluster, &max_intra, &tq.actually_to_be_preempted) {
+        max_intra -= tq.actually_to_be_preempted;
+    } else {
+        max_intra = Resource::ZERO;
+    }
+    let mut limit = rc.min(&cluster, &max_intra, &state.allowed);
+    // 7. What each app could give, lowest priority first.
+    let userlimit_first = settings.intra_queue_order == IntraQueuePreemptionOrder::UserLimitFirst;
+    for t in d.apps.iter_mut() {
+        if rc.less_than_or_equal(&cluster, &limit, &Resource::ZERO)
+            || rc.less_than_or_equal(&cluster, &t.used, &Resource::ZERO)
+        {
+            continue;
+        }
+        let mut give = (t.used - t.ideal).sub_non_negative(&t.selected);
+        give = give.sub_non_negative(&t.am_used);
+        if userlimit_first {
+            give = give.sub_non_negative(&snap.minimum_allocation);
+        }
+        t.to_be_preempted = if rc.fits_in(&snap.minimum_allocation, &give) {
+            rc.min(&cluster, &rc.max(&cluster, &give, &Resource::ZERO), &limit)
+        } else {
+            Resource::ZERO
+        };
+        limit = limit.sub_non_negative(&t.to_be_preempted);
+    }
+    // 8. Match demand to supply.
+    match_demand(&mut d, rc, cluster, userlimit_first);
+    Some(d)
+}
+
+/// `TAPriorityComparator`: the higher application priority first, then the older application.
+fn priority_order(x: &TempApp, y: &TempApp) -> Ordering {
+    y.priority.cmp(&x.priority).then(x.seq.cmp(&y.seq))
+}
+
+/// The partition a container asked for (`RMContainer.getNodeLabelExpression`): the default
+/// one for a container placed on a labelled node while ignoring exclusivity.
+fn asked_partition(c: &ContainerSnap) -> usize {
+    if c.ignore_exclusivity {
+        0
+    } else {
+        c.partition
+    }
+}
+
+/// `validateOutSameAppPriorityFromDemand`: each app with demand, highest priority first, takes
+/// from the apps that can give, lowest priority first — never from its own user at the same
+/// or a higher priority; under `userlimit_first` never from another user still within its
+/// limit; and from another user at the same priority at most that user's excess over its limit.
+fn match_demand(
+    d: &mut LeafDemand,
+    rc: ResourceCalculator,
+    cluster: Resource,
+    userlimit_first: bool,
+) {
+    let n = d.apps.len();
+    let zero = Resource::ZERO;
+    for h in (0..n).rev() {
+        if !rc.greater_than(&cluster, &d.apps[h].from_others, &zero) {
+            continue;
+        }
+        for l in 0..n {
+            if !rc.greater_than(&cluster, &d.apps[l].to_be_preempted, &zero) {
+                continue;
+            }
+            let (hu, lu) = (d.apps[h].user, d.apps[l].user);
+            let same_user = hu == lu;
+            if same_user && d.apps[l].priority >= d.apps[h].priority {
+                continue;
+            }
+            if rc.less_than_or_equal(
+                &cluster,
+                &d.apps[l].to_be_preempted,
+                &d.apps[l].actually_to_be_preempted,
+            ) || d.apps[h].from_others == zero
+            {
+                continue;
+            }
+            let reached = d.users[lu].limit_reached(rc, &cluster);
+            if !same_user && !reached && userlimit_first {
+                continue;
+            }
+            let wanted = d.apps[h].from_others;
+            let taken = d.apps[l].actually_to_be_preempted;
+            let mut offered = d.apps[l].to_be_preempted - taken;
+            if !same_user && d.apps[l].priority == d.apps[h].priority && reached {
+                let u = &mut d.users[lu];
+                let mut excess = u.used_deduct_am() - u.selected - u.limit;
+                if u.ul_delta_done {
+                    excess = zero;
+                }
+                if rc.less_than(&cluster, &excess, &offered) {
+                    u.ul_delta_done = true;
+                    offered = excess;
+                }
+            }
+            if rc.greater_than(&cluster, &offered, &zero) {
+                let give = rc.min(&cluster, &wanted, &offered);
+                d.apps[h].from_others = wanted - give;
+                d.apps[l].actually_to_be_preempted = taken + give;
+            }
+        }
+    }
+}
+
+/// `selectCandidates` steps 3–7: for each under-served leaf with intra-queue preemption on,
+/// take from its apps' `actually_to_be_preempted`, lowest priority first.
+fn select_containers(
+    snap: &PreemptionSnapshot,
+    under_served: &[UnderServed],
+    settings: &PreemptionSettings,
+    state: &mut RoundState,
+    demand: &BTreeMap<(usize, usize), LeafDemand>,
+) -> Vec<Pick> {
+    let rc = snap.calculator;
+    let cluster = snap.cluster;
+    let userlimit_first = settings.intra_queue_order == IntraQueuePreemptionOrder::UserLimitFirst;
+    let mut picks = Vec::new();
+    for (p, queues) in under_served.iter().enumerate() {
+        for &q in queues.queues() {
+            let queue = &snap.queues[q];
+            if !queue.is_leaf() || queue.intra_queue_preemption_disabled {
+                continue;
+            }
+            let Some(d) = demand.get(&(p, q)) else {
+                continue;
+            };
+            let need: Resource = d.apps.iter().map(|t| t.actually_to_be_preempted).sum();
+            let mut to_obtain: BTreeMap<usize, Resource> = BTreeMap::from([(p, need)]);
+            // Rolling usage per user: a selected container comes off its user's usage.
+            let mut rolling: Vec<Resource> = d.users.iter().map(|u| u.used).collect();
+            for t in d
+                .apps
+                .iter()
+                .filter(|t| !t.actually_to_be_preempted.is_zero())
+            {
+                let app = &snap.apps[t.app];
+                let mut live: Vec<&ContainerSnap> = app.live.iter().collect();
+                live.sort_by(|x, y| victim_cmp(x, y));
+                for c in live {
+                    if to_obtain.is_empty() {
+                        break;
+                    }
+                    if state.selected.contains(&c.id) || c.is_am {
+                        continue;
+                    }
+                    // `skipContainerBasedOnIntraQueuePolicy`: stop at a container that would
+                    // bring its user to or under the limit — the user's limit in the partition
+                    // the container runs in, against the rolling usage of this one. (Users are
+                    // listed in the same order in every partition of a leaf.)
+                    let user_there = demand.get(&(c.partition, q)).map(|e| &e.users[t.user]);
+                    if let Some(u) = user_there {
+                        let limit = u.limit + u.am_used;
+                        if userlimit_first
+                            && rc.less_than_or_equal(
+                                &cluster,
+                                &(rolling[t.user] - c.resource),
+                                &limit,
+                            )
+                        {
+                            break;
+                        }
+                    }
+                    let conservative = settings.intra_queue_conservative_drf;
+                    if try_preempt(rc, cluster, &mut to_obtain, c, state, conservative) {
+                        picks.push(Pick {
+                            app: t.app,
+                            container: c.id,
+                            reserved: false,
+                        });
+                        if userlimit_first {
+                            rolling[t.user] -= c.resource;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    picks
+}

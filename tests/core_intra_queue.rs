@@ -1,0 +1,195 @@
+//! Intra-queue preemption end to end through the core (spec P6.3): inside one full leaf, a
+//! higher-priority application (`priority_first`) or a user under its limit (`userlimit_first`)
+//! takes from the others; the marks reach the AM and the kill frees room for the waiting app.
+
+mod common;
+
+use capsched::ids::{AppId, ContainerId};
+use capsched::preempt::policy::{PreemptionEventKind, PreemptionPolicy};
+use capsched::resource::Resource;
+use capsched::scheduler::apps::{AppSubmission, AttemptSubmission};
+use capsched::scheduler::types::exit_status;
+use common::cluster::*;
+
+/// One leaf owning the cluster, intra-queue preemption on, YARN's defaults otherwise
+/// (10 % per round, natural termination 0.2, 20 % max-allowable-limit, threshold 0.5). A user
+/// may grow to twice the queue's capacity (`user-limit-factor` 2), so a user holding the whole
+/// queue still has demand counted within its limit; with factor 1 see
+/// `a_user_at_its_limit_has_no_demand_the_policy_sees`.
+fn config(extra: &str) -> String {
+    format!(
+        "\
+yarn.resourcemanager.scheduler.monitor.enable=true
+yarn.resourcemanager.monitor.capacity.preemption.max_wait_before_kill=15000
+yarn.resourcemanager.monitor.capacity.preemption.intra-queue-preemption.enabled=true
+yarn.cluster.max-application-priority=10
+yarn.scheduler.capacity.root.queues=default
+yarn.scheduler.capacity.root.default.capacity=100
+yarn.scheduler.capacity.root.default.user-limit-factor=2
+yarn.scheduler.capacity.maximum-am-resource-percent=1
+{extra}"
+    )
+}
+
+/// Submits an app at `priority` with an unmanaged AM (so it holds nothing yet).
+fn unmanaged_at(c: &mut Cluster, user: &str, priority: i32) -> AppId {
+    let sub = AppSubmission {
+        priority: Some(priority),
+        ..AppSubmission::new("default", user)
+    };
+    let id = c.cs.submit_application(c.now, &sub).unwrap();
+    let attempt = AttemptSubmission {
+        am_resource: Resource::new(GB, 1),
+        unmanaged: true,
+        keep_containers: false,
+    };
+    c.cs.add_attempt(c.now, id, attempt).unwrap();
+    c.check();
+    id
+}
+
+/// alice's priority-0 app holds all 16 GB (AM + 15 tasks); then `user`'s app at `priority`
+/// asks for 8 × 1 GB.
+fn full_leaf_then(extra: &str, user: &str, priority: i32) -> (Cluster, AppId, AppId) {
+    let mut c = Cluster::new(&config(extra));
+    let n = c.node("h0", "/r", 16 * GB, 16);
+    let low = c.app("default", "alice", GB);
+    c.heartbeat(n);
+    c.ask(low, 1, GB, 15);
+    for _ in 0..15 {
+        c.heartbeat(n);
+    }
+    assert_eq!(c.queue_used_mb("default"), 16 * GB);
+    let high = unmanaged_at(&mut c, user, priority);
+    c.ask(high, 1, GB, 8);
+    assert_eq!(c.heartbeat(n), 0, "the cluster is full");
+    (c, low, high)
+}
+
+fn round(
+    c: &mut Cluster,
+    policy: &mut PreemptionPolicy,
+) -> Vec<capsched::preempt::policy::PreemptionEvent> {
+    let events = policy.edit_schedule(&c.cs.preemption_snapshot(), c.now);
+    c.cs.apply_preemption(c.now, &events);
+    c.check();
+    events
+}
+
+#[test]
+fn priority_first_takes_from_a_lower_priority_app_of_the_same_user() {
+    let (mut c, low, high) = full_leaf_then(
+        "yarn.resourcemanager.monitor.capacity.preemption.intra-queue-preemption.preemption-order-policy=priority_first\n",
+        "alice",
+        5,
+    );
+    let mut policy = PreemptionPolicy::new(c.cs.configuration().preemption().clone());
+    // The high app's ideal is its 8 GB of demand; the low app could give 8 GB (16 − its ideal
+    // 7 − AM 1), capped by the round's budget, 10 % of 16 GB = 1638 MB: one 1 GB container.
+    let events = round(&mut c, &mut policy);
+    assert_eq!(events.len(), 1, "{events:?}");
+    let e = events[0];
+    assert_eq!(e.kind, PreemptionEventKind::MarkForPreemption);
+    let victim = ContainerId::from_u64(e.container);
+    let container = c.cs.container(victim).unwrap();
+    assert_eq!(container.app, low);
+    assert!(
+        !container.is_am,
+        "AM containers are never taken inside a queue"
+    );
+    // The low app's AM hears of it.
+    let r = c.ask(low, 1, GB, 0);
+    let msg = r.preemption.expect("a preemption message");
+    assert!(msg.contract_containers.contains(&victim));
+
+    // After the wait the container is killed (−102) and the high app gets the room.
+    c.now += 15_001;
+    let events = round(&mut c, &mut policy);
+    assert!(events
+        .iter()
+        .any(|e| e.kind == PreemptionEventKind::MarkKillable && e.container == victim.as_u64()));
+    assert!(c.cs.container(victim).is_none(), "killed");
+    let r = c.ask(low, 1, GB, 0);
+    assert!(r
+        .completed
+        .iter()
+        .any(|s| s.id == victim && s.exit_status == exit_status::PREEMPTED));
+    let n = c.cs.nodes().next().unwrap().0;
+    c.heartbeat(n);
+    let got = c.ask(high, 1, GB, 0).allocated.len();
+    assert_eq!(got, 1, "the freed gigabyte goes to the higher-priority app");
+}
+
+#[test]
+fn userlimit_first_protects_a_user_within_its_limit_even_from_its_own_higher_priority_app() {
+    // The default order: alice (16 GB used) is within her limit (17 GB: the queue's 16 plus
+    // one minimum allocation), so her low-priority app keeps its containers although her own
+    // high-priority app waits: taking one would bring her to or under the limit.
+    let (mut c, _low, _high) = full_leaf_then("", "alice", 5);
+    let mut policy = PreemptionPolicy::new(c.cs.configuration().preemption().clone());
+    assert!(round(&mut c, &mut policy).is_empty());
+}
+
+#[test]
+fn userlimit_first_takes_from_a_user_over_its_limit_for_one_under_it() {
+    // minimum-user-limit-percent 50: with alice and bob in the queue each may hold 9 GB
+    // (8.5 GB rounded up to the 1 GB minimum allocation). Alice holds 16; bob asks at the
+    // same priority.
+    let (mut c, low, _bob) = full_leaf_then(
+        "yarn.scheduler.capacity.root.default.minimum-user-limit-percent=50\n",
+        "bob",
+        0,
+    );
+    let mut policy = PreemptionPolicy::new(c.cs.configuration().preemption().clone());
+    let events = round(&mut c, &mut policy);
+    assert_eq!(events.len(), 1, "{events:?}");
+    let container =
+        c.cs.container(ContainerId::from_u64(events[0].container))
+            .unwrap();
+    assert_eq!(container.app, low);
+    assert!(!container.is_am);
+}
+
+#[test]
+fn nothing_moves_inside_a_queue_without_the_switch_or_with_the_queue_opted_out() {
+    let order = "yarn.resourcemanager.monitor.capacity.preemption.intra-queue-preemption.preemption-order-policy=priority_first\n";
+    for extra in [
+        format!("{order}yarn.resourcemanager.monitor.capacity.preemption.intra-queue-preemption.enabled=false\n"),
+        format!("{order}yarn.scheduler.capacity.root.default.intra-queue-preemption.disable_preemption=true\n"),
+    ] {
+        let (mut c, _low, _high) = full_leaf_then(&extra, "alice", 5);
+        let mut policy = PreemptionPolicy::new(c.cs.configuration().preemption().clone());
+        assert!(round(&mut c, &mut policy).is_empty(), "{extra}");
+    }
+}
+
+#[test]
+fn a_leaf_used_below_the_minimum_threshold_is_left_alone() {
+    // Threshold 1.5: the leaf (used 100 % of its guarantee) does not qualify.
+    let (mut c, _low, _high) = full_leaf_then(
+        "yarn.resourcemanager.monitor.capacity.preemption.intra-queue-preemption.preemption-order-policy=priority_first\n\
+         yarn.resourcemanager.monitor.capacity.preemption.intra-queue-preemption.minimum-threshold=1.5\n",
+        "alice",
+        5,
+    );
+    let mut policy = PreemptionPolicy::new(c.cs.configuration().preemption().clone());
+    assert!(round(&mut c, &mut policy).is_empty());
+}
+
+#[test]
+fn a_user_at_its_limit_has_no_demand_the_policy_sees() {
+    // user-limit-factor 1: alice's limit is the queue's 16 GB and she holds it, so her
+    // high-priority app's asks count for nothing in the queue's pending
+    // (`getTotalPendingResourcesConsideringUserLimit`): the leaf is not under-served and the
+    // intra-queue selector never looks at it, as in YARN.
+    let (mut c, _low, _high) = full_leaf_then(
+        "yarn.resourcemanager.monitor.capacity.preemption.intra-queue-preemption.preemption-order-policy=priority_first\n\
+         yarn.scheduler.capacity.root.default.user-limit-factor=1\n",
+        "alice",
+        5,
+    );
+    let snap = c.cs.preemption_snapshot();
+    assert!(snap.queues[1].partitions[0].pending.is_zero());
+    let mut policy = PreemptionPolicy::new(c.cs.configuration().preemption().clone());
+    assert!(round(&mut c, &mut policy).is_empty());
+}
