@@ -215,7 +215,7 @@ fn leaf_demand(
         });
     }
     // Highest priority first, then the older application.
-    d.apps.sort_by(|x, y| priority_order(x, y));
+    d.apps.sort_by(priority_order);
     // 4. Ideal per app, highest priority first.
     let conservative = settings.intra_queue_conservative_drf;
     for t in d.apps.iter_mut() {
