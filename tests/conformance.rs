@@ -1014,3 +1014,111 @@ fn command_rejects_unreadable_and_malformed_files() {
     let (code, _, _) = capsched(&["conformance"]);
     assert_eq!(code, 2);
 }
+
+// ---------------------------------------------------------------------------------------------
+// (d) intra-queue preemption: Hadoop's IntraQueue, IntraQueueUserLimit, IntraQueueWithDRF and
+// IntraQueueFairOrdering tests (tests/data/conformance/intra-queue-vectors.json)
+// ---------------------------------------------------------------------------------------------
+
+fn intra_file() -> VectorFile {
+    VectorFile::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/conformance/intra-queue-vectors.json"),
+    )
+    .expect("the intra-queue vector file loads")
+}
+
+fn intra_vector(id: &str) -> Vector {
+    intra_file()
+        .vectors()
+        .find(|v| v.id == id)
+        .unwrap_or_else(|| panic!("no vector {id}"))
+        .clone()
+}
+
+/// Every intra-queue vector passes, except those of leaves with the fair ordering policy,
+/// which the harness skips with its reason (docs/SEMANTICS.md).
+#[test]
+fn all_intra_queue_vectors_pass_except_fair_ordering_ones_which_are_skipped() {
+    let f = intra_file();
+    let results: Vec<_> = f.vectors().map(run_vector).collect();
+    assert_eq!(results.len(), 42);
+    let mut skipped = 0;
+    for r in &results {
+        match &r.outcome {
+            Outcome::Pass => {}
+            Outcome::Skip(reason) => {
+                assert!(reason.contains("fair ordering"), "{r}");
+                skipped += 1;
+            }
+            Outcome::Fail(_) => panic!("{r}"),
+        }
+    }
+    assert_eq!(skipped, 6);
+}
+
+/// The mock's users: every user of a leaf gets ceil(capacity / #users) (or / MULP), and its
+/// usage is its apps' used; an app's pending sits in its label's partition.
+#[test]
+fn string_mock_users_limits_and_app_pending() {
+    let input = StringInput::parse(
+        "=100,true",
+        "n1= res=100",
+        "root(=[100 100 100 30 0]);-a(=[100 100 100 30 0])",
+        "a\t(1,1,n1,,60,false,0,user1);a\t(1,1,n1,,40,false,0,user2);a\t(1,1,n1,,0,false,30,user3)",
+    )
+    .unwrap();
+    let scn = harness_b::build(&input, &Overrides::default(), &base_settings()).unwrap();
+    let users = &scn.snapshot.queues[1].users;
+    let got: Vec<(&str, i64, i64)> = users
+        .iter()
+        .map(|u| {
+            (
+                u.name.as_str(),
+                u.used[0].memory_mb(),
+                u.limit[0].memory_mb(),
+            )
+        })
+        .collect();
+    // ceil(100 / 3) = 34.
+    assert_eq!(
+        got,
+        [("user1", 60, 34), ("user2", 40, 34), ("user3", 0, 34)]
+    );
+    assert_eq!(scn.snapshot.apps[2].pending, vec![r(30, 1)]);
+    // A third tab field (MULP 50) divides by 100 / 50 = 2 instead.
+    let input = StringInput::parse(
+        "=100,true",
+        "n1= res=100",
+        "root(=[100 100 100 30 0]);-a(=[100 100 100 30 0])",
+        "a\t(1,1,n1,,60,false,0,user1)\t50;a\t(1,1,n1,,40,false,0,user2)\t50;a\t(1,1,n1,,0,false,30,user3)\t50",
+    )
+    .unwrap();
+    let scn = harness_b::build(&input, &Overrides::default(), &base_settings()).unwrap();
+    assert!(scn.snapshot.queues[1]
+        .users
+        .iter()
+        .all(|u| u.limit[0] == r(50, 1)));
+}
+
+#[test]
+fn the_runner_reads_intra_queue_expectations_and_settings() {
+    // A wrong count fails with the usual message.
+    let mut v = intra_vector("testSimpleIntraQueuePreemption");
+    v.expect_mark_for_preemption_events_per_app
+        .as_mut()
+        .unwrap()
+        .insert("app3".into(), json!(8));
+    assert!(fail_message(&v).contains("app3=8"), "{}", fail_message(&v));
+    // The same vector with intra-queue preemption off: nothing is taken inside queue b.
+    let mut v = intra_vector("testSimpleIntraQueuePreemption");
+    v.config_overrides.as_mut().unwrap().insert(
+        "yarn.resourcemanager.monitor.capacity.preemption.intra-queue-preemption.enabled".into(),
+        json!("false"),
+    );
+    assert!(
+        fail_message(&v).contains("got app3=0 app4=0"),
+        "{}",
+        fail_message(&v)
+    );
+}

@@ -85,8 +85,38 @@ pub fn select(
     settings: &PreemptionSettings,
     state: &mut RoundState,
 ) -> Vec<Pick> {
-    let demand = compute_demand(snap, temps, under_served, settings, state);
+    let mut demand = compute_demand(snap, temps, under_served, settings, state);
+    deduct_selected(snap, state, &mut demand);
     select_containers(snap, under_served, settings, state, &demand)
+}
+
+/// `deductPreemptableResourcesBasedSelectedCandidates`, as Hadoop applies it to the apps: each
+/// container earlier selectors took comes off the target of *every* app of its queue (in its
+/// node's partition) whose target is larger than the container; smaller targets stay.
+fn deduct_selected(
+    snap: &PreemptionSnapshot,
+    state: &RoundState,
+    demand: &mut BTreeMap<(usize, usize), LeafDemand>,
+) {
+    let rc = snap.calculator;
+    let cluster = snap.cluster;
+    for app in &snap.apps {
+        for c in app.live.iter().chain(&app.reserved) {
+            if !state.selected.contains(&c.id) {
+                continue;
+            }
+            let Some(d) = demand.get_mut(&(c.partition, app.queue)) else {
+                continue;
+            };
+            for t in &mut d.apps {
+                if rc.greater_than(&cluster, &t.actually_to_be_preempted, &c.resource) {
+                    t.actually_to_be_preempted -= c.resource;
+                }
+                t.actually_to_be_preempted =
+                    rc.max(&cluster, &t.actually_to_be_preempted, &Resource::ZERO);
+            }
+        }
+    }
 }
 
 /// `computeIntraQueuePreemptionDemand`: every under-served leaf used at or above the minimum

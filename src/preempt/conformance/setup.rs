@@ -6,8 +6,10 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use crate::config::{CapacitySchedulerConfiguration, PreemptionSettings};
-use crate::resource::{CalculatorKind, ResourceCalculator};
+use crate::config::{
+    CapacitySchedulerConfiguration, IntraQueuePreemptionOrder, PreemptionSettings,
+};
+use crate::resource::{CalculatorKind, Resource, ResourceCalculator};
 
 /// What `config_overrides` says beyond [`PreemptionSettings`].
 #[derive(Debug, Clone, PartialEq)]
@@ -15,6 +17,9 @@ pub struct Overrides {
     pub calculator: ResourceCalculator,
     /// Queue path → explicit `yarn.scheduler.capacity.<path>.disable_preemption`.
     pub disable_preemption: BTreeMap<String, bool>,
+    /// Queue path → the mocked `getResourceLimitForAllUsers` of every user there (tests that
+    /// stub it after building the mocks).
+    pub user_limit: BTreeMap<String, Resource>,
 }
 
 impl Default for Overrides {
@@ -22,6 +27,7 @@ impl Default for Overrides {
         Overrides {
             calculator: ResourceCalculator::new(CalculatorKind::Default, 2),
             disable_preemption: BTreeMap::new(),
+            user_limit: BTreeMap::new(),
         }
     }
 }
@@ -64,18 +70,24 @@ pub fn calculator_named(name: &str) -> Result<ResourceCalculator, String> {
     }
 }
 
+/// A boolean, or the string a test passed to `conf.set` (`Boolean.parseBoolean`).
 fn as_bool(key: &str, v: &Value) -> Result<bool, String> {
     v.as_bool()
+        .or_else(|| v.as_str().map(|s| s.trim().eq_ignore_ascii_case("true")))
         .ok_or_else(|| format!("{key}: expected a boolean, got {v}"))
 }
 
+/// An integer, or its decimal string.
 fn as_i64(key: &str, v: &Value) -> Result<i64, String> {
     v.as_i64()
+        .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
         .ok_or_else(|| format!("{key}: expected an integer, got {v}"))
 }
 
+/// A number, or its decimal string.
 fn as_f64(key: &str, v: &Value) -> Result<f64, String> {
     v.as_f64()
+        .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
         .ok_or_else(|| format!("{key}: expected a number, got {v}"))
 }
 
@@ -83,6 +95,9 @@ fn as_f64(key: &str, v: &Value) -> Result<f64, String> {
 /// `yarn.resourcemanager.monitor.capacity.preemption.`, or the JSON's underscore spelling of
 /// the dotted keys). `Ok(false)` when `key` is not a preemption setting.
 pub fn apply_setting(s: &mut PreemptionSettings, key: &str, v: &Value) -> Result<bool, String> {
+    let key = key
+        .strip_prefix("yarn.resourcemanager.monitor.capacity.preemption.")
+        .unwrap_or(key);
     match key {
         "yarn.resourcemanager.scheduler.monitor.enable" | "monitor_enable" => {
             s.monitor_enabled = as_bool(key, v)?
@@ -111,6 +126,25 @@ pub fn apply_setting(s: &mut PreemptionSettings, key: &str, v: &Value) -> Result
         "conservative_drf" | "conservative-drf" => s.conservative_drf = as_bool(key, v)?,
         "intra_queue_preemption_enabled" | "intra-queue-preemption.enabled" => {
             s.intra_queue_enabled = as_bool(key, v)?
+        }
+        "intra-queue-preemption.minimum-threshold" => {
+            s.intra_queue_minimum_threshold = as_f64(key, v)? as f32
+        }
+        "intra-queue-preemption.max-allowable-limit" => {
+            s.intra_queue_max_allowable_limit = as_f64(key, v)? as f32
+        }
+        "intra-queue-preemption.conservative-drf" => {
+            s.intra_queue_conservative_drf = as_bool(key, v)?
+        }
+        "intra-queue-preemption.preemption-order-policy" => {
+            let text = v
+                .as_str()
+                .ok_or_else(|| format!("{key}: expected a string, got {v}"))?;
+            s.intra_queue_order = match text.trim().to_ascii_lowercase().as_str() {
+                "userlimit_first" => IntraQueuePreemptionOrder::UserLimitFirst,
+                "priority_first" => IntraQueuePreemptionOrder::PriorityFirst,
+                other => return Err(format!("{key}: unknown order {other:?}")),
+            }
         }
         _ => return Ok(false),
     }
@@ -192,6 +226,24 @@ pub fn apply_overrides(
 ) -> Result<(), String> {
     for (key, v) in m {
         if apply_setting(settings, key, v)? {
+            continue;
+        }
+        // `yarn.scheduler.capacity.<path>.disable_preemption`, as the tests set it.
+        // A leaf's `ordering-policy`: FIFO is the harness's model (fair vectors are skipped
+        // before they get here).
+        if key.starts_with("yarn.scheduler.capacity.") && key.ends_with(".ordering-policy") {
+            match v.as_str() {
+                Some("fifo") => continue,
+                _ => return Err(format!("{key}: only \"fifo\" is modelled, got {v}")),
+            }
+        }
+        if let Some(path) = key
+            .strip_prefix("yarn.scheduler.capacity.")
+            .and_then(|k| k.strip_suffix(".disable_preemption"))
+        {
+            overrides
+                .disable_preemption
+                .insert(path.to_string(), as_bool(key, v)?);
             continue;
         }
         match key.as_str() {

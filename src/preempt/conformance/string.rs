@@ -25,9 +25,14 @@
 //! * **appsConfig** `queue\t(priority,resource,host,label,repeat,reserved[,pending[,user]])…;…`
 //!   — apps numbered 1, 2, … (`ApplicationId(0, k)`), named `app<k>`; container ids from 1
 //!   per app in written order, container 1 is the AM; an empty label on a labelled node is an
-//!   ignore-exclusivity container; the app's priority and user are its last group's. Leaves
-//!   order their apps by priority (higher first) then id. The queue is looked up by path, then
-//!   by short name.
+//!   ignore-exclusivity container; the app's priority, user and pending (in its label's
+//!   partition) are its last group's. Leaves order their apps by priority (higher first) then
+//!   id. The queue is looked up by path, then by short name.
+//! * **users** (`MockApplications.setupUserResourceUsagePerLabel`) — every user of a leaf gets
+//!   the same limit in every partition: ceil(default-partition resource × the leaf's absolute
+//!   capacity / #users), or / MULP when an app line has a third tab field (`100 / n`), unless
+//!   the vector stubs it; a user's usage is the summed used of its apps whose AM is in the
+//!   label the mock processes last, kept under the default partition only.
 //!
 //! Java's `isParent` skips same-depth entries before looking at depth, so a leaf written just
 //! before a sibling with children would be mis-typed as a parent; such a queuesConfig is
@@ -41,7 +46,7 @@ use super::vectors::Vector;
 use crate::config::PreemptionSettings;
 use crate::preempt::snapshot::{
     AppSnap, ContainerSnap, NodeSnap, PartitionSnap, PreemptionSnapshot, QueuePartitionSnap,
-    QueueSnap,
+    QueueSnap, UserSnap,
 };
 use crate::resource::{CalculatorKind, Resource, ResourceCalculator, MAX_RESOURCE_TYPES};
 
@@ -556,7 +561,9 @@ pub fn build(
             effective_capacity: parts[0].guaranteed,
             partitions: parts,
             preemption_disabled: disabled,
-            intra_queue_preemption_disabled: !settings.intra_queue_enabled || disabled,
+            // The mock never stubs `getIntraQueuePreemptionDisabled` (always false): only the
+            // global switch decides.
+            intra_queue_preemption_disabled: !settings.intra_queue_enabled,
             relative_priority,
             apps: Vec::new(),
             max_am_resource_percent: 0.0,
@@ -580,6 +587,8 @@ pub fn build(
     let mut metas: Vec<AppMeta> = Vec::new();
     let mut notes: Vec<String> = Vec::new();
     let mut mulp: i32 = -1;
+    // Per app: the partition of its AM (container 1's label) and its used there.
+    let mut am_usage: Vec<(usize, Resource)> = Vec::new();
     for (idx, spec) in input.apps.iter().enumerate() {
         let k = idx + 1;
         let leaf = paths
@@ -610,7 +619,14 @@ pub fn build(
             user: last.user.clone().unwrap_or_else(|| "user".to_string()),
             priority: last.priority,
             application_seq: k as u64,
-            pending: Vec::new(),
+            // `getTotalPendingRequestsPerPartition` = {last group's label: its pending}.
+            pending: {
+                let mut by_partition = vec![Resource::ZERO; np];
+                let p = partition_index(&last.label)
+                    .ok_or_else(|| format!("appsConfig: app{k}: unknown label {:?}", last.label))?;
+                by_partition[p] = last.pending.unwrap_or(Resource::ZERO);
+                by_partition
+            },
             live: Default::default(),
             reserved: Vec::new(),
         };
@@ -644,6 +660,18 @@ pub fn build(
                 seq += 1;
             }
         }
+        // `getAppAMNodePartitionName`: container 1's label (the last group's when the app
+        // has no container); the app's used there is the last group's with that label.
+        let am_group = spec.groups.iter().find(|g| g.repeat > 0).unwrap_or(last);
+        let am_partition = partition_index(&am_group.label).unwrap_or(0);
+        let am_used = spec
+            .groups
+            .iter()
+            .rev()
+            .find(|g| g.label == am_group.label)
+            .map(|g| g.resource.multiply(g.repeat as f64))
+            .unwrap_or(Resource::ZERO);
+        am_usage.push((am_partition, am_used));
         metas.push(AppMeta {
             queue_as_written: spec.queue.clone(),
             pending: last.pending.unwrap_or(Resource::ZERO),
@@ -662,11 +690,56 @@ pub fn build(
         });
         queue.apps = mine;
     }
-    if mulp > 0 {
-        notes.push(format!(
-            "per-queue user limits (capacity / {mulp}, from appsConfig's third field): the \
-             snapshot has no user-limit field"
-        ));
+    // Users (`MockApplications.setupUserResourceUsagePerLabel`). Every user of a leaf gets
+    // the same limit: ceil(default-partition capacity / #users), or / MULP when appsConfig
+    // gives one, unless the vector stubs it. A user's usage, apps' used summed over the apps
+    // whose AM is in the label the mock processes last ("" first, then the others as written;
+    // a leaf without apps there gets none), is kept under the default partition only.
+    let last_label = (0..np)
+        .rev()
+        .find(|&p| am_usage.iter().any(|(ap, _)| *ap == p));
+    let rc = overrides.calculator;
+    for (q, queue) in queues.iter_mut().enumerate() {
+        let mut names: Vec<String> = Vec::new();
+        for a in apps.iter().filter(|a| a.queue == q) {
+            if !names.contains(&a.user) {
+                names.push(a.user.clone());
+            }
+        }
+        if names.is_empty() {
+            continue;
+        }
+        let capacity = partitions[0]
+            .resource
+            .multiply(queue.partitions[0].absolute_capacity as f64);
+        let divisor = if mulp > 0 {
+            mulp as i64
+        } else {
+            names.len() as i64
+        };
+        let limit = overrides
+            .user_limit
+            .get(&paths[q])
+            .copied()
+            .unwrap_or_else(|| rc.divide_and_ceil_long(&capacity, divisor));
+        queue.users = names
+            .into_iter()
+            .map(|name| {
+                let used: Resource = apps
+                    .iter()
+                    .zip(&am_usage)
+                    .filter(|(a, (p, _))| a.queue == q && a.user == name && Some(*p) == last_label)
+                    .map(|(_, (_, u))| *u)
+                    .sum();
+                let mut by_partition = vec![Resource::ZERO; np];
+                by_partition[0] = used;
+                UserSnap {
+                    name,
+                    used: by_partition,
+                    limit: vec![limit; np],
+                }
+            })
+            .collect();
     }
     if settings.select_based_on_reserved_containers
         && metas

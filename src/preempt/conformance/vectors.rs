@@ -34,6 +34,12 @@ pub struct VectorFile {
     pub string_vectors: Vec<Vector>,
     #[serde(default)]
     pub opportunistic_vectors: Vec<Vector>,
+    /// `intra-queue-vectors.json`: string-harness vectors of the intra-queue tests.
+    #[serde(default)]
+    pub vectors: Vec<Vector>,
+    /// `intra-queue-vectors.json`: the fair-ordering intra-queue tests.
+    #[serde(default)]
+    pub extra_vectors_fair_ordering: Vec<Vector>,
 }
 
 impl VectorFile {
@@ -49,6 +55,13 @@ impl VectorFile {
         }
         for v in &mut file.opportunistic_vectors {
             v.section = Section::Opportunistic;
+        }
+        for v in file
+            .vectors
+            .iter_mut()
+            .chain(&mut file.extra_vectors_fair_ordering)
+        {
+            v.section = Section::String;
         }
         Ok(file)
     }
@@ -66,6 +79,8 @@ impl VectorFile {
             .iter()
             .chain(&self.string_vectors)
             .chain(&self.opportunistic_vectors)
+            .chain(&self.vectors)
+            .chain(&self.extra_vectors_fair_ordering)
     }
 }
 
@@ -123,6 +138,12 @@ pub struct Vector {
     // ---- shared by single-run vectors (harness B puts them at the top level) ----------
     #[serde(default)]
     pub config_overrides: Option<Map<String, Value>>,
+    /// Per-queue settings the test makes outside the strings, by queue path (`*` for all):
+    /// `disable_preemption`, `ordering-policy`, and the mock's own stubs
+    /// (`mock_getResourceLimitForAllUsers_any_user_any_partition`; the informational
+    /// `mock_minimum_user_limit_percent_from_appsConfig`).
+    #[serde(default)]
+    pub queue_settings: Option<Map<String, Value>>,
     #[serde(default)]
     pub expect_mark_for_preemption_events_per_app: Option<Map<String, Value>>,
     /// `"app1@root.a@n1": 5`: MARK events for that app whose container carries that queue
