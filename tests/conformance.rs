@@ -1036,25 +1036,19 @@ fn intra_vector(id: &str) -> Vector {
         .clone()
 }
 
-/// Every intra-queue vector passes, except those of leaves with the fair ordering policy,
-/// which the harness skips with its reason (docs/SEMANTICS.md).
+/// Every intra-queue vector passes: priority and user-limit preemption, DRF (strict and
+/// relaxed, two and three resource types), node partitions and fair-ordered leaves.
 #[test]
-fn all_intra_queue_vectors_pass_except_fair_ordering_ones_which_are_skipped() {
+fn all_intra_queue_vectors_pass() {
     let f = intra_file();
     let results: Vec<_> = f.vectors().map(run_vector).collect();
     assert_eq!(results.len(), 42);
-    let mut skipped = 0;
-    for r in &results {
-        match &r.outcome {
-            Outcome::Pass => {}
-            Outcome::Skip(reason) => {
-                assert!(reason.contains("fair ordering"), "{r}");
-                skipped += 1;
-            }
-            Outcome::Fail(_) => panic!("{r}"),
-        }
-    }
-    assert_eq!(skipped, 6);
+    let failures: Vec<String> = results
+        .iter()
+        .filter(|r| r.outcome != Outcome::Pass)
+        .map(|r| r.to_string())
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 /// The mock's users: every user of a leaf gets ceil(capacity / #users) (or / MULP), and its

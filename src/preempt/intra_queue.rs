@@ -11,8 +11,10 @@
 //! lowest priority first, containers in the FIFO selector's victim order, never AMs, and
 //! (`userlimit_first`) stops at a user who would drop to its limit.
 //!
-//! Not modelled: leaves with the fair ordering policy are treated as FIFO-with-priority
-//! (YARN's fair-share variant, `TAFairOrderingComparator`, is documented in SEMANTICS.md).
+//! In a leaf with the fair ordering policy under `userlimit_first`, apps are ordered by
+//! `TAFairOrderingComparator` instead (lighter users first, so the heaviest user's apps give
+//! first). This is Hadoop trunk as of October 2024 (the version the conformance vectors come
+//! from); later Hadoop versions add per-app fair shares for such leaves.
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -244,9 +246,39 @@ fn leaf_demand(
             from_others: Resource::ZERO,
         });
     }
-    // Highest priority first, then the older application.
-    d.apps.sort_by(priority_order);
-    // 4. Ideal per app, highest priority first.
+    let userlimit_first = settings.intra_queue_order == IntraQueuePreemptionOrder::UserLimitFirst;
+    if queue.fair_order.is_some() && userlimit_first {
+        // `TAFairOrderingComparator`: apps of one user in the leaf's fair order; across users,
+        // the lighter user (used less AM) first, equal users by application id.
+        let rank = |a: usize| {
+            queue
+                .fair_order
+                .as_ref()
+                .and_then(|o| o.iter().position(|&x| x == a))
+                .unwrap_or(usize::MAX)
+        };
+        let users = &d.users;
+        insertion_sort(&mut d.apps, |x, y| {
+            if x.user == y.user {
+                return rank(x.app).cmp(&rank(y.app));
+            }
+            let (ux, uy) = (
+                users[x.user].used_deduct_am(),
+                users[y.user].used_deduct_am(),
+            );
+            if ux == uy {
+                x.seq.cmp(&y.seq)
+            } else if rc.less_than(&cluster, &ux, &uy) {
+                Ordering::Less
+            } else {
+                Ordering::Greater
+            }
+        });
+    } else {
+        // `TAPriorityComparator`: highest priority first, then the older application.
+        d.apps.sort_by(priority_order);
+    }
+    // 4. Ideal per app, in that order.
     let conservative = settings.intra_queue_conservative_drf;
     for t in d.apps.iter_mut() {
         if rc.less_than_or_equal(&cluster, &reassignable, &Resource::ZERO)
@@ -290,7 +322,6 @@ fn leaf_demand(
     }
     let mut limit = rc.min(&cluster, &max_intra, &state.allowed);
     // 7. What each app could give, lowest priority first.
-    let userlimit_first = settings.intra_queue_order == IntraQueuePreemptionOrder::UserLimitFirst;
     for t in d.apps.iter_mut() {
         if rc.less_than_or_equal(&cluster, &limit, &Resource::ZERO)
             || rc.less_than_or_equal(&cluster, &t.used, &Resource::ZERO)
@@ -302,16 +333,25 @@ fn leaf_demand(
         if userlimit_first {
             give = give.sub_non_negative(&snap.minimum_allocation);
         }
-        t.to_be_preempted = if rc.fits_in(&snap.minimum_allocation, &give) {
-            rc.min(&cluster, &rc.max(&cluster, &give, &Resource::ZERO), &limit)
-        } else {
-            Resource::ZERO
-        };
+        t.to_be_preempted = rc.min(&cluster, &rc.max(&cluster, &give, &Resource::ZERO), &limit);
         limit = limit.sub_non_negative(&t.to_be_preempted);
     }
     // 8. Match demand to supply.
     match_demand(&mut d, rc, cluster, userlimit_first);
     Some(d)
+}
+
+/// A stable insertion sort that tolerates a comparator which is not a total order (Hadoop's
+/// `TAFairOrderingComparator` mixes per-user and per-app keys); `slice::sort_by` may panic on
+/// such a comparator.
+fn insertion_sort<T>(v: &mut [T], mut cmp: impl FnMut(&T, &T) -> Ordering) {
+    for i in 1..v.len() {
+        let mut j = i;
+        while j > 0 && cmp(&v[j - 1], &v[j]) == Ordering::Greater {
+            v.swap(j - 1, j);
+            j -= 1;
+        }
+    }
 }
 
 /// `TAPriorityComparator`: the higher application priority first, then the older application.

@@ -231,6 +231,7 @@ mod tests {
             max_am_resource_percent: 0.0,
             effective_capacity: r(total),
             users: vec![],
+            fair_order: None,
         }];
         let mut apps = Vec::new();
         for (i, ((&g, &u), &p)) in guaranteed.iter().zip(used).zip(pending).enumerate() {
@@ -280,6 +281,7 @@ mod tests {
                 max_am_resource_percent: 0.0,
                 effective_capacity: r(g),
                 users: vec![],
+                fair_order: None,
             });
         }
         PreemptionSnapshot {

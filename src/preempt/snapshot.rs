@@ -56,6 +56,9 @@ pub struct QueueSnap {
     pub effective_capacity: Resource,
     /// Leaf: its users, for the intra-queue selector (spec P6.3).
     pub users: Vec<UserSnap>,
+    /// Leaf with the fair ordering policy: its apps in the policy's order (the comparator
+    /// the intra-queue selector applies to apps of one user). `None` for FIFO.
+    pub fair_order: Option<Vec<usize>>,
 }
 
 /// A user of a leaf queue (`User` / `TempUserPerPartition`).

@@ -102,6 +102,7 @@ impl CapacityScheduler {
         for q in 0..tree.len() {
             let mut leaf_apps = Vec::new();
             let mut users = Vec::new();
+            let mut fair = false;
             let (mut with_sum, mut without_sum) = (Resource::ZERO, Resource::ZERO);
             if let Some(lr) = self.leaf(q) {
                 // Intra-queue preemption reads each user's usage and the limit counting
@@ -129,7 +130,10 @@ impl CapacityScheduler {
                 // The policy walks this order backwards (`getPreemptionIterator`), so it must
                 // be the leaf's own: FIFO's active list, or the fair policy's order.
                 let order: Vec<AppId> = match self.fair_application_order(q) {
-                    Some(fair) => fair.to_vec(),
+                    Some(order) => {
+                        fair = true;
+                        order.to_vec()
+                    }
                     None => lr.active.iter().map(|e| e.2).collect(),
                 };
                 for app in order {
@@ -189,7 +193,9 @@ impl CapacityScheduler {
                     Some(QueueOrderingPolicy::PriorityUtilization) => conf.priority,
                     _ => 0,
                 };
+            let fair_order = fair.then(|| leaf_apps.clone());
             queues.push(QueueSnap {
+                fair_order,
                 path: conf.path.clone(),
                 parent: conf.parent,
                 children: conf.children.clone(),

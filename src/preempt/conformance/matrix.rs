@@ -287,6 +287,7 @@ pub fn build(
                 },
                 effective_capacity: input.abs[i],
                 users: Vec::new(),
+                fair_order: None,
             }
         })
         .collect();

@@ -24,7 +24,7 @@ use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::matrix::{self, MatrixInput};
 use super::scenario::{count_events, Scenario};
@@ -41,7 +41,7 @@ use crate::preempt::ideal::TempQueue;
 use crate::preempt::order::victim_cmp;
 use crate::preempt::policy::{PreemptionEvent, PreemptionEventKind, PreemptionPolicy};
 use crate::preempt::snapshot::ContainerSnap;
-use crate::resource::Resource;
+use crate::resource::{Resource, ResourceCalculator};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
@@ -120,39 +120,8 @@ pub fn run_file(path: &Path) -> Result<Vec<VectorResult>, String> {
     Ok(file.vectors().map(run_vector).collect())
 }
 
-/// Why the harness cannot represent `v`, if it cannot: such a vector is skipped, with the
-/// reason, rather than run with a different model.
-fn unsupported(v: &Vector) -> Option<String> {
-    let fair = |m: &Option<Map<String, Value>>, nested: bool| {
-        m.as_ref().is_some_and(|m| {
-            m.iter().any(|(k, val)| {
-                if nested {
-                    val.get("ordering-policy").and_then(Value::as_str) == Some("fair")
-                } else {
-                    k.ends_with(".ordering-policy") && val.as_str() == Some("fair")
-                }
-            })
-        })
-    };
-    if fair(&v.queue_settings, true) || fair(&v.config_overrides, false) {
-        return Some(
-            "intra-queue preemption in a leaf with the fair ordering policy is not modelled \
-             (docs/SEMANTICS.md)"
-                .to_string(),
-        );
-    }
-    None
-}
-
 /// Runs one vector.
 pub fn run_vector(v: &Vector) -> VectorResult {
-    if let Some(reason) = unsupported(v) {
-        return VectorResult {
-            id: v.id.clone(),
-            outcome: Outcome::Skip(reason),
-            notes: Vec::new(),
-        };
-    }
     let mut ctx = Ctx::default();
     let ran = catch_unwind(AssertUnwindSafe(|| dispatch(v, &mut ctx)));
     let outcome = match ran {
@@ -347,6 +316,16 @@ fn build_phase(
             overrides.calculator = calculator_named(name)?;
         }
     }
+    if !v.extra_resource_types.is_empty() {
+        let types = 2 + v.extra_resource_types.len();
+        if types > crate::resource::MAX_RESOURCE_TYPES {
+            return Err(format!(
+                "{types} resource types: at most {} are supported",
+                crate::resource::MAX_RESOURCE_TYPES
+            ));
+        }
+        overrides.calculator = ResourceCalculator::new(overrides.calculator.kind(), types);
+    }
     let scenario = if is_matrix {
         matrix::build(
             &MatrixInput::from_vector(v)?,
@@ -386,8 +365,12 @@ fn apply_queue_settings(v: &Vector, overrides: &mut Overrides) -> Result<(), Str
                 }
                 // Informational: the divisor comes from appsConfig's third field.
                 "mock_minimum_user_limit_percent_from_appsConfig" => {}
-                // FIFO is the harness's model (fair vectors are skipped before this).
-                "ordering-policy" if text == "fifo" => {}
+                "ordering-policy" if text == "fifo" => {
+                    overrides.fair_ordering.remove(path);
+                }
+                "ordering-policy" if text == "fair" => {
+                    overrides.fair_ordering.insert(path.clone());
+                }
                 other => return Err(format!("unsupported queue setting {other:?} for {path}")),
             }
         }

@@ -20,6 +20,8 @@ pub struct Overrides {
     /// Queue path → the mocked `getResourceLimitForAllUsers` of every user there (tests that
     /// stub it after building the mocks).
     pub user_limit: BTreeMap<String, Resource>,
+    /// Leaves with `ordering-policy=fair` (the mock's `FairOrderingPolicy` spy), by path.
+    pub fair_ordering: std::collections::BTreeSet<String>,
 }
 
 impl Default for Overrides {
@@ -28,6 +30,7 @@ impl Default for Overrides {
             calculator: ResourceCalculator::new(CalculatorKind::Default, 2),
             disable_preemption: BTreeMap::new(),
             user_limit: BTreeMap::new(),
+            fair_ordering: Default::default(),
         }
     }
 }
@@ -229,13 +232,21 @@ pub fn apply_overrides(
             continue;
         }
         // `yarn.scheduler.capacity.<path>.disable_preemption`, as the tests set it.
-        // A leaf's `ordering-policy`: FIFO is the harness's model (fair vectors are skipped
-        // before they get here).
-        if key.starts_with("yarn.scheduler.capacity.") && key.ends_with(".ordering-policy") {
+        // A leaf's `ordering-policy` (`fifo` or `fair`), as the tests set it.
+        if let Some(path) = key
+            .strip_prefix("yarn.scheduler.capacity.")
+            .and_then(|k| k.strip_suffix(".ordering-policy"))
+        {
             match v.as_str() {
-                Some("fifo") => continue,
-                _ => return Err(format!("{key}: only \"fifo\" is modelled, got {v}")),
+                Some("fifo") => {
+                    overrides.fair_ordering.remove(path);
+                }
+                Some("fair") => {
+                    overrides.fair_ordering.insert(path.to_string());
+                }
+                _ => return Err(format!("{key}: expected fifo or fair, got {v}")),
             }
+            continue;
         }
         if let Some(path) = key
             .strip_prefix("yarn.scheduler.capacity.")

@@ -568,6 +568,7 @@ pub fn build(
             apps: Vec::new(),
             max_am_resource_percent: 0.0,
             users: Vec::new(),
+            fair_order: None,
         });
     }
     for i in (1..n).rev() {
@@ -695,6 +696,15 @@ pub fn build(
     // gives one, unless the vector stubs it. A user's usage, apps' used summed over the apps
     // whose AM is in the label the mock processes last ("" first, then the others as written;
     // a leaf without apps there gets none), is kept under the default partition only.
+    // Leaves with the fair policy: the mock's FairComparator orders apps by used memory (start
+    // times and demands are all zero); ties, which the mock leaves at 0, go by app id here.
+    for (q, queue) in queues.iter_mut().enumerate() {
+        if overrides.fair_ordering.contains(&paths[q]) {
+            let mut order: Vec<usize> = (0..apps.len()).filter(|&a| apps[a].queue == q).collect();
+            order.sort_by_key(|&a| (am_usage[a].1.memory_mb(), a));
+            queue.fair_order = Some(order);
+        }
+    }
     let last_label = (0..np)
         .rev()
         .find(|&p| am_usage.iter().any(|(ap, _)| *ap == p));

@@ -144,6 +144,10 @@ pub struct Vector {
     /// `mock_minimum_user_limit_percent_from_appsConfig`).
     #[serde(default)]
     pub queue_settings: Option<Map<String, Value>>,
+    /// Resource types registered beyond memory and vcores (`ResourceUtils`): every resource
+    /// the strings give has them at 0.
+    #[serde(default)]
+    pub extra_resource_types: Vec<Value>,
     #[serde(default)]
     pub expect_mark_for_preemption_events_per_app: Option<Map<String, Value>>,
     /// `"app1@root.a@n1": 5`: MARK events for that app whose container carries that queue
