@@ -193,3 +193,40 @@ fn a_user_at_its_limit_has_no_demand_the_policy_sees() {
     let mut policy = PreemptionPolicy::new(c.cs.configuration().preemption().clone());
     assert!(round(&mut c, &mut policy).is_empty());
 }
+
+#[test]
+fn a_fair_ordered_leaf_takes_from_the_user_over_its_limit() {
+    // ordering-policy fair: the snapshot carries the leaf's fair order (which orders the apps
+    // of one user). alice holds 16 GB with two apps (AM + 9 tasks, AM + 5 tasks), over her
+    // 9 GB limit; bob asks at the same priority and only alice's tasks give.
+    let mut c = Cluster::new(&config(
+        "yarn.scheduler.capacity.root.default.ordering-policy=fair\n\
+         yarn.scheduler.capacity.root.default.minimum-user-limit-percent=50\n",
+    ));
+    let n = c.node("h0", "/r", 16 * GB, 16);
+    let big = c.app("default", "alice", GB);
+    let small = c.app("default", "alice", GB);
+    c.heartbeat(n);
+    c.heartbeat(n);
+    c.ask(big, 1, GB, 9);
+    c.ask(small, 1, GB, 5);
+    for _ in 0..20 {
+        c.heartbeat(n);
+    }
+    assert_eq!(c.queue_used_mb("default"), 16 * GB);
+    let bob = unmanaged_at(&mut c, "bob", 0);
+    c.ask(bob, 1, GB, 8);
+    let snap = c.cs.preemption_snapshot();
+    assert!(snap.queues[1].fair_order.is_some());
+    let mut policy = PreemptionPolicy::new(c.cs.configuration().preemption().clone());
+    let events = round(&mut c, &mut policy);
+    assert!(!events.is_empty());
+    for e in &events {
+        let container = c.cs.container(ContainerId::from_u64(e.container)).unwrap();
+        assert!(
+            container.app == big || container.app == small,
+            "only alice gives"
+        );
+        assert!(!container.is_am);
+    }
+}
