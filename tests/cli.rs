@@ -170,3 +170,18 @@ fn simulate_short_tasks_with_opportunistic_maps_and_the_comparison_bench() {
     );
     let _ = std::fs::remove_dir_all(&out_dir);
 }
+
+#[test]
+fn simulate_the_priority_inversion_scenario() {
+    let out_dir = std::env::temp_dir().join(format!("capsched-cli-pi-{}", std::process::id()));
+    let (code, out, err) = capsched(&[
+        "simulate",
+        "--scenario",
+        "priority-inversion",
+        "--output",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("jobs: 2 submitted, 2 completed"), "{out}");
+    assert!(out.contains("preemption: ") && !out.contains(" 0 preempted"), "{out}");
+}

@@ -31,7 +31,8 @@ pub struct SimulateArgs {
     /// `elasticity` (the seed queues borrowing and returning capacity), `preemption` (two 50%
     /// queues, App1 fills the cluster, App2 arrives later; compare --preemption on and off) or
     /// `short-tasks` (many 1–5 s tasks on a busy cluster; compare --opportunistic-percent 0
-    /// and 100).
+    /// and 100) or `priority-inversion` (a batch job fills the one queue, an urgent
+    /// higher-priority job arrives; intra-queue preemption, compare --preemption on and off).
     #[arg(long, value_enum, default_value = "elasticity")]
     scenario: Scenario,
     #[arg(long = "trace-type", value_enum, default_value = "sls")]
@@ -69,6 +70,7 @@ pub enum Scenario {
     Elasticity,
     Preemption,
     ShortTasks,
+    PriorityInversion,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -95,6 +97,9 @@ pub fn run(args: SimulateArgs) -> ExitCode {
         }
         None if args.scenario == Scenario::ShortTasks && args.trace.is_none() => {
             Arc::new(default_workload::short_tasks_configuration())
+        }
+        None if args.scenario == Scenario::PriorityInversion && args.trace.is_none() => {
+            Arc::new(default_workload::priority_inversion_configuration())
         }
         None => Arc::new(CapacitySchedulerConfiguration::seed_default()),
     };
@@ -153,6 +158,7 @@ fn load_workload(args: &SimulateArgs, defaults: &SimDefaults) -> Result<Workload
             Scenario::Elasticity => default_workload::jobs(),
             Scenario::Preemption => default_workload::preemption_jobs(),
             Scenario::ShortTasks => default_workload::short_tasks_jobs(),
+            Scenario::PriorityInversion => default_workload::priority_inversion_jobs(),
         };
         return Ok((nodes, jobs));
     };

@@ -7,7 +7,10 @@
 //!   whole cluster, App1 filling it, App2 arriving a minute later. With the preemption monitor
 //!   on, App2 gets its half within about two minutes instead of waiting for App1's tasks;
 //! - `short-tasks`: a busy cluster of many 1–5 s tasks, the workload opportunistic containers
-//!   exist for; run it with `--opportunistic-percent 0` and `100` to compare.
+//!   exist for; run it with `--opportunistic-percent 0` and `100` to compare;
+//! - `priority-inversion`: one queue, a low-priority batch job filling the cluster, and an
+//!   urgent high-priority job of the same user a minute later. Intra-queue preemption
+//!   (`priority_first`) takes containers back from the batch job; compare `--preemption off`.
 
 use super::trace::{SimDefaults, TraceExecutionType, TraceJob, TraceNode, TraceTask};
 use crate::config::CapacitySchedulerConfiguration;
@@ -133,6 +136,50 @@ pub fn preemption_jobs() -> Vec<TraceJob> {
             60_000,
             tasks_lasting(80, 2, 60_000, 0, false),
         ),
+    ]
+}
+
+/// The priority-inversion scenario's configuration: one queue owning the cluster, the
+/// preemption monitor with intra-queue preemption in `priority_first` order and YARN's other
+/// defaults (10 % of the cluster per round, at most 20 % of the queue's guarantee taken inside
+/// it per round, 15 s from mark to kill). The user may grow to twice the queue
+/// (`user-limit-factor` 2), so the urgent job's demand counts within its user limit.
+pub const PRIORITY_INVERSION_PROPERTIES: &str = "\
+yarn.resourcemanager.scheduler.monitor.enable=true
+yarn.resourcemanager.monitor.capacity.preemption.intra-queue-preemption.enabled=true
+yarn.resourcemanager.monitor.capacity.preemption.intra-queue-preemption.preemption-order-policy=priority_first
+yarn.cluster.max-application-priority=10
+yarn.scheduler.capacity.maximum-am-resource-percent=0.2
+yarn.scheduler.capacity.root.queues=default
+yarn.scheduler.capacity.root.default.capacity=100
+yarn.scheduler.capacity.root.default.user-limit-factor=2
+";
+
+pub fn priority_inversion_configuration() -> CapacitySchedulerConfiguration {
+    CapacitySchedulerConfiguration::from_properties_str(PRIORITY_INVERSION_PROPERTIES)
+        .expect("the built-in configuration is valid")
+}
+
+/// `batch` (priority 0) at 0 s: 200 five-minute tasks, twice what the cluster holds. `urgent`
+/// (priority 10, same user) at 60 s: 40 thirty-second tasks. No task prefers a node.
+pub fn priority_inversion_jobs() -> Vec<TraceJob> {
+    let mut urgent = job_with(
+        "urgent",
+        "default",
+        "ann",
+        60_000,
+        tasks_lasting(40, 2, 30_000, 0, false),
+    );
+    urgent.priority = 10;
+    vec![
+        job_with(
+            "batch",
+            "default",
+            "ann",
+            0,
+            tasks_lasting(200, 1, 300_000, 0, false),
+        ),
+        urgent,
     ]
 }
 
