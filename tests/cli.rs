@@ -183,5 +183,8 @@ fn simulate_the_priority_inversion_scenario() {
     ]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("jobs: 2 submitted, 2 completed"), "{out}");
-    assert!(out.contains("preemption: ") && !out.contains(" 0 preempted"), "{out}");
+    assert!(
+        out.contains("preemption: ") && !out.contains(" 0 preempted"),
+        "{out}"
+    );
 }
