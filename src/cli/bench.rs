@@ -94,6 +94,10 @@ pub enum Bench {
         /// Rounds run first and not counted (caches and allocator warm, as a JVM's JIT is).
         #[arg(long, default_value_t = 5)]
         warmup: usize,
+        /// Intra-queue preemption on (`priority_first`), and the asking app is a priority-10
+        /// app in q1, among that queue's fillers, instead of an app in q0.
+        #[arg(long)]
+        intra_queue: bool,
         #[arg(long)]
         json: bool,
     },
@@ -154,8 +158,18 @@ pub fn run(bench: Bench) -> std::process::ExitCode {
             apps,
             rounds,
             warmup,
+            intra_queue,
             json,
-        } => preemption(nodes, containers, queues, apps, rounds, warmup, json),
+        } => preemption(
+            nodes,
+            containers,
+            queues,
+            apps,
+            rounds,
+            warmup,
+            intra_queue,
+            json,
+        ),
         Bench::Memory {
             nodes,
             containers,
@@ -402,6 +416,7 @@ fn heartbeat(updates: usize, json: bool) {
 }
 
 /// Resident set size of this process, bytes (Linux `/proc/self/statm`).
+#[allow(clippy::too_many_arguments)]
 fn preemption(
     nodes: usize,
     containers: usize,
@@ -409,15 +424,20 @@ fn preemption(
     apps: usize,
     rounds: usize,
     warmup: usize,
+    intra_queue: bool,
     json: bool,
 ) {
     use capsched::preempt::policy::PreemptionPolicy;
     let (queues, apps, nodes) = (queues.max(2), apps.max(2), nodes.max(1));
-    let conf = equal_queues_conf(
-        queues,
-        100_000,
-        "yarn.resourcemanager.scheduler.monitor.enable=true\n",
-    );
+    let mut extra = "yarn.resourcemanager.scheduler.monitor.enable=true\n".to_string();
+    if intra_queue {
+        extra.push_str(
+            "yarn.resourcemanager.monitor.capacity.preemption.intra-queue-preemption.enabled=true\n\
+             yarn.resourcemanager.monitor.capacity.preemption.intra-queue-preemption.preemption-order-policy=priority_first\n\
+             yarn.cluster.max-application-priority=10\n",
+        );
+    }
+    let conf = equal_queues_conf(queues, 100_000, &extra);
     let settings = conf.preemption().clone();
     let mut cs = CapacityScheduler::new(conf, 1, 42);
     // Nodes that hold exactly `containers` 1 GB containers between them.
@@ -453,7 +473,22 @@ fn preemption(
         }
     }
     let running = cs.containers().count();
-    let asker = submit_unmanaged(&mut cs, "q0", "asker");
+    let asker = if intra_queue {
+        let sub = AppSubmission {
+            priority: Some(10),
+            ..AppSubmission::new("q1", "asker")
+        };
+        let app = cs.submit_application(0, &sub).expect("accepted");
+        let attempt = AttemptSubmission {
+            am_resource: Resource::new(GB, 1),
+            unmanaged: true,
+            keep_containers: false,
+        };
+        cs.add_attempt(0, app, attempt).expect("attempt");
+        app
+    } else {
+        submit_unmanaged(&mut cs, "q0", "asker")
+    };
     let want = (capacity as f64 / queues as f64 * 1.5).ceil() as i32;
     let req = AllocateRequest {
         asks: vec![ResourceRequest::any(1, Resource::new(GB, 1), want)],
@@ -492,12 +527,15 @@ fn preemption(
     if json {
         println!(
             "{}",
-            json!({"bench": "preemption", "nodes": nodes, "containers": running, "queues": queues,
+            json!({"bench": "preemption", "intra_queue": intra_queue, "nodes": nodes, "containers": running, "queues": queues,
                    "apps": apps, "rounds": rounds, "warmup_rounds": warmup, "median_ms": median_ms, "min_ms": min, "max_ms": max,
                    "snapshot_median_ms": snapshot_ms, "containers_selected": selected})
         );
     } else {
-        println!("bench preemption: {nodes} nodes, {running} running containers, {queues} queues, {apps} apps");
+        println!(
+            "bench preemption{}: {nodes} nodes, {running} running containers, {queues} queues, {apps} apps",
+            if intra_queue { " (intra-queue)" } else { "" }
+        );
         println!("  round median        {median_ms:.3} ms (min {min:.3}, max {max:.3})");
         println!("  of which snapshot   {snapshot_ms:.3} ms");
         println!("  containers selected {selected}");

@@ -17,12 +17,12 @@
 //! from); later Hadoop versions add per-app fair shares for such leaves.
 
 use std::cmp::Ordering;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use super::fifo::{try_preempt, Pick, RoundState};
 use super::ideal::{TempQueue, UnderServed};
 use super::order::victim_cmp;
-use super::snapshot::{ContainerSnap, PreemptionSnapshot};
+use super::snapshot::{ContainerSnap, PreemptionSnapshot, UserSnap};
 use crate::config::{IntraQueuePreemptionOrder, PreemptionSettings};
 use crate::resource::{Resource, ResourceCalculator};
 
@@ -79,17 +79,43 @@ pub struct LeafDemand {
 }
 
 /// The intra-queue selector over one round. `temps` are the last ideal computation's queue
-/// figures, `under_served` the round's under-served queues per partition.
+/// figures, `under_served` the round's under-served queues per partition, `earlier` what the
+/// selectors before it picked this round.
 pub fn select(
     snap: &PreemptionSnapshot,
     temps: &[Vec<TempQueue>],
     under_served: &[UnderServed],
     settings: &PreemptionSettings,
     state: &mut RoundState,
+    earlier: &[Pick],
 ) -> Vec<Pick> {
-    let mut demand = compute_demand(snap, temps, under_served, settings, state);
-    deduct_selected(snap, state, &mut demand);
+    let earlier = resolve(snap, earlier);
+    let mut selected: HashMap<(usize, usize), Resource> = HashMap::new();
+    for &(a, c) in &earlier {
+        *selected.entry((a, asked_partition(c))).or_default() += c.resource;
+    }
+    let mut demand = compute_demand(snap, temps, under_served, settings, state, &selected);
+    deduct_selected(snap, &earlier, &mut demand);
     select_containers(snap, under_served, settings, state, &demand)
+}
+
+/// The picked containers themselves, each with its app: one pass over the containers of the
+/// apps that had picks.
+fn resolve<'a>(snap: &'a PreemptionSnapshot, picks: &[Pick]) -> Vec<(usize, &'a ContainerSnap)> {
+    let mut by_app: BTreeMap<usize, std::collections::HashSet<u64>> = BTreeMap::new();
+    for p in picks {
+        by_app.entry(p.app).or_default().insert(p.container);
+    }
+    let mut out = Vec::with_capacity(picks.len());
+    for (a, ids) in by_app {
+        let app = &snap.apps[a];
+        for c in app.live.iter().chain(&app.reserved) {
+            if ids.contains(&c.id) {
+                out.push((a, c));
+            }
+        }
+    }
+    out
 }
 
 /// `deductPreemptableResourcesBasedSelectedCandidates`, as Hadoop applies it to the apps: each
@@ -97,26 +123,21 @@ pub fn select(
 /// node's partition) whose target is larger than the container; smaller targets stay.
 fn deduct_selected(
     snap: &PreemptionSnapshot,
-    state: &RoundState,
+    earlier: &[(usize, &ContainerSnap)],
     demand: &mut BTreeMap<(usize, usize), LeafDemand>,
 ) {
     let rc = snap.calculator;
     let cluster = snap.cluster;
-    for app in &snap.apps {
-        for c in app.live.iter().chain(&app.reserved) {
-            if !state.selected.contains(&c.id) {
-                continue;
+    for &(a, c) in earlier {
+        let Some(d) = demand.get_mut(&(c.partition, snap.apps[a].queue)) else {
+            continue;
+        };
+        for t in &mut d.apps {
+            if rc.greater_than(&cluster, &t.actually_to_be_preempted, &c.resource) {
+                t.actually_to_be_preempted -= c.resource;
             }
-            let Some(d) = demand.get_mut(&(c.partition, app.queue)) else {
-                continue;
-            };
-            for t in &mut d.apps {
-                if rc.greater_than(&cluster, &t.actually_to_be_preempted, &c.resource) {
-                    t.actually_to_be_preempted -= c.resource;
-                }
-                t.actually_to_be_preempted =
-                    rc.max(&cluster, &t.actually_to_be_preempted, &Resource::ZERO);
-            }
+            t.actually_to_be_preempted =
+                rc.max(&cluster, &t.actually_to_be_preempted, &Resource::ZERO);
         }
     }
 }
@@ -129,9 +150,9 @@ pub fn compute_demand(
     under_served: &[UnderServed],
     settings: &PreemptionSettings,
     state: &RoundState,
+    selected: &HashMap<(usize, usize), Resource>,
 ) -> BTreeMap<(usize, usize), LeafDemand> {
     let rc = snap.calculator;
-    let cluster = snap.cluster;
     let mut out = BTreeMap::new();
     for (p, queues) in under_served.iter().enumerate() {
         let partition_total = snap.partitions[p].resource;
@@ -151,8 +172,8 @@ pub fn compute_demand(
                 continue;
             }
             let reassignable = tq.used - tq.actually_to_be_preempted;
-            if let Some(d) = leaf_demand(snap, tq, q, p, reassignable, settings, state, rc, cluster)
-            {
+            let d = leaf_demand(snap, (tq, q, p), reassignable, settings, state, selected);
+            if let Some(d) = d {
                 out.insert((p, q), d);
             }
         }
@@ -164,80 +185,67 @@ pub fn compute_demand(
 #[allow(clippy::too_many_arguments)]
 fn leaf_demand(
     snap: &PreemptionSnapshot,
-    tq: &TempQueue,
-    q: usize,
-    p: usize,
+    (tq, q, p): (&TempQueue, usize, usize),
     mut reassignable: Resource,
     settings: &PreemptionSettings,
     state: &RoundState,
-    rc: ResourceCalculator,
-    cluster: Resource,
+    selected: &HashMap<(usize, usize), Resource>,
 ) -> Option<LeafDemand> {
+    let rc = snap.calculator;
+    let cluster = snap.cluster;
     let queue = &snap.queues[q];
-    let in_p = |c: &&ContainerSnap| c.partition == p;
+    // Per app, one pass over its containers in this partition: (used, AM used).
+    let usage: Vec<(Resource, Resource)> = queue
+        .apps
+        .iter()
+        .map(|&a| {
+            let (mut used, mut am) = (Resource::ZERO, Resource::ZERO);
+            for c in snap.apps[a].live.iter().filter(|c| c.partition == p) {
+                used += c.resource;
+                if c.is_am {
+                    am += c.resource;
+                }
+            }
+            (used, am)
+        })
+        .collect();
     // 1. AM containers are frozen: the queue's AM resource is not reassignable.
-    let am_of = |a: usize| -> Resource {
-        snap.apps[a]
-            .live
-            .iter()
-            .filter(in_p)
-            .filter(|c| c.is_am)
-            .map(|c| c.resource)
-            .sum()
-    };
-    let queue_am: Resource = queue.apps.iter().map(|&a| am_of(a)).sum();
+    let queue_am: Resource = usage.iter().map(|u| u.1).sum();
     reassignable -= queue_am;
     // 2. Nothing to balance with a single application.
     if queue.apps.len() == 1 {
         return None;
     }
-    // 3. Temp apps and users.
+    // 3. Temp apps and users (users in order of their first app; per user the AM and, for a
+    // user the snapshot does not list, the usage of its apps).
     let mut d = LeafDemand::default();
-    for &a in &queue.apps {
+    let mut user_index: HashMap<&str, usize> = HashMap::new();
+    let mut apps_usage: Vec<Resource> = Vec::new();
+    for (i, &a) in queue.apps.iter().enumerate() {
         let app = &snap.apps[a];
-        let user = match d.users.iter().position(|u| u.name == app.user) {
-            Some(u) => u,
-            None => {
-                let am_used: Resource = queue
-                    .apps
-                    .iter()
-                    .filter(|&&b| snap.apps[b].user == app.user)
-                    .map(|&b| am_of(b))
-                    .sum();
-                let known = queue.users.iter().find(|u| u.name == app.user);
-                // A user the snapshot does not list: its apps' usage, and no limit.
-                let used = match known {
-                    Some(u) => u.used_in(p),
-                    None => queue
-                        .apps
-                        .iter()
-                        .filter(|&&b| snap.apps[b].user == app.user)
-                        .flat_map(|&b| snap.apps[b].live.iter().filter(in_p))
-                        .map(|c| c.resource)
-                        .sum(),
-                };
-                let limit = known
-                    .map(|u| u.limit_in(p))
-                    .unwrap_or(snap.partitions[p].resource);
-                d.users.push(TempUser {
-                    name: app.user.clone(),
-                    used,
-                    am_used,
-                    selected: Resource::ZERO,
-                    limit: limit - am_used,
-                    ideal_assigned: Resource::ZERO,
-                    ul_delta_done: false,
-                });
-                d.users.len() - 1
-            }
-        };
+        let next = user_index.len();
+        let user = *user_index.entry(app.user.as_str()).or_insert(next);
+        if user == d.users.len() {
+            d.users.push(TempUser {
+                name: app.user.clone(),
+                used: Resource::ZERO,
+                am_used: Resource::ZERO,
+                selected: Resource::ZERO,
+                limit: Resource::ZERO,
+                ideal_assigned: Resource::ZERO,
+                ul_delta_done: false,
+            });
+            apps_usage.push(Resource::ZERO);
+        }
+        d.users[user].am_used += usage[i].1;
+        apps_usage[user] += usage[i].0;
         d.apps.push(TempApp {
             app: a,
             user,
             priority: app.priority,
             seq: app.application_seq,
-            used: app.live.iter().filter(in_p).map(|c| c.resource).sum(),
-            am_used: am_of(a),
+            used: usage[i].0,
+            am_used: usage[i].1,
             pending: app.pending_in(p),
             selected: Resource::ZERO,
             ideal: Resource::ZERO,
@@ -246,19 +254,26 @@ fn leaf_demand(
             from_others: Resource::ZERO,
         });
     }
+    let known: HashMap<&str, &UserSnap> =
+        queue.users.iter().map(|u| (u.name.as_str(), u)).collect();
+    for (u, apps_used) in d.users.iter_mut().zip(apps_usage) {
+        // A user the snapshot does not list: its apps' usage, and no limit.
+        let (used, limit) = match known.get(u.name.as_str()) {
+            Some(k) => (k.used_in(p), k.limit_in(p)),
+            None => (apps_used, snap.partitions[p].resource),
+        };
+        u.used = used;
+        // The limit less the user's AMs (`getResourceLimitForAllUsers` − AM used).
+        u.limit = limit - u.am_used;
+    }
     let userlimit_first = settings.intra_queue_order == IntraQueuePreemptionOrder::UserLimitFirst;
-    if queue.fair_order.is_some() && userlimit_first {
+    if let (Some(order), true) = (&queue.fair_order, userlimit_first) {
         // `TAFairOrderingComparator`: apps of one user in the leaf's fair order; across users,
         // the lighter user (used less AM) first, equal users by application id.
-        let rank = |a: usize| {
-            queue
-                .fair_order
-                .as_ref()
-                .and_then(|o| o.iter().position(|&x| x == a))
-                .unwrap_or(usize::MAX)
-        };
+        let rank: HashMap<usize, usize> = order.iter().enumerate().map(|(i, &a)| (a, i)).collect();
+        let rank = |a: usize| rank.get(&a).copied().unwrap_or(usize::MAX);
         let users = &d.users;
-        insertion_sort(&mut d.apps, |x, y| {
+        merge_sort(&mut d.apps, &|x: &TempApp, y: &TempApp| {
             if x.user == y.user {
                 return rank(x.app).cmp(&rank(y.app));
             }
@@ -287,13 +302,9 @@ fn leaf_demand(
             continue;
         }
         let user = &mut d.users[t.user];
-        // What earlier selectors took from this app, counted by the partition it asked for.
-        t.selected = snap.apps[t.app]
-            .live
-            .iter()
-            .filter(|c| state.selected.contains(&c.id) && asked_partition(c) == p)
-            .map(|c| c.resource)
-            .sum();
+        // What earlier selectors took from this app (reserved ones too), counted by the
+        // partition it asked for.
+        t.selected = selected.get(&(t.app, p)).copied().unwrap_or_default();
         user.selected += t.selected;
         let wants = t.used - t.am_used + t.pending - t.selected;
         if !rc.less_than(&cluster, &user.ideal_assigned, &user.limit) {
@@ -341,17 +352,28 @@ fn leaf_demand(
     Some(d)
 }
 
-/// A stable insertion sort that tolerates a comparator which is not a total order (Hadoop's
+/// A stable merge sort that tolerates a comparator which is not a total order (Hadoop's
 /// `TAFairOrderingComparator` mixes per-user and per-app keys); `slice::sort_by` may panic on
 /// such a comparator.
-fn insertion_sort<T>(v: &mut [T], mut cmp: impl FnMut(&T, &T) -> Ordering) {
-    for i in 1..v.len() {
-        let mut j = i;
-        while j > 0 && cmp(&v[j - 1], &v[j]) == Ordering::Greater {
-            v.swap(j - 1, j);
-            j -= 1;
+fn merge_sort<T: Clone>(v: &mut Vec<T>, cmp: &impl Fn(&T, &T) -> Ordering) {
+    if v.len() <= 1 {
+        return;
+    }
+    let mut right = v.split_off(v.len() / 2);
+    merge_sort(v, cmp);
+    merge_sort(&mut right, cmp);
+    let left = std::mem::take(v);
+    v.reserve(left.len() + right.len());
+    let (mut l, mut r) = (left.into_iter().peekable(), right.into_iter().peekable());
+    while let (Some(a), Some(b)) = (l.peek(), r.peek()) {
+        if cmp(a, b) == Ordering::Greater {
+            v.extend(r.next());
+        } else {
+            v.extend(l.next());
         }
     }
+    v.extend(l);
+    v.extend(r);
 }
 
 /// `TAPriorityComparator`: the higher application priority first, then the older application.

@@ -155,7 +155,12 @@ impl PreemptionPolicy {
         }
         // The intra-queue selector works on the last computation's figures.
         if s.intra_queue_enabled {
-            let picks = intra_queue::select(snap, &last_temps, &under_served, s, &mut state);
+            let earlier: Vec<Pick> = by_selector
+                .iter()
+                .flat_map(|(picks, _): &(Vec<Pick>, i64)| picks.iter().copied())
+                .collect();
+            let picks =
+                intra_queue::select(snap, &last_temps, &under_served, s, &mut state, &earlier);
             by_selector.push((picks, s.max_wait_before_kill_ms));
         }
         Round {

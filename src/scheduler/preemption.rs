@@ -96,7 +96,9 @@ impl CapacityScheduler {
                 reservation: None,
             });
         }
-        let mut apps: Vec<AppSnap> = Vec::new();
+        let mut apps: Vec<AppSnap> = Vec::with_capacity(self.apps.len());
+        // Users and per-app pending are for the intra-queue selector only.
+        let intra_queue = self.configuration().preemption().intra_queue_enabled;
         let mut queues: Vec<QueueSnap> = Vec::with_capacity(tree.len());
         let mut pending = Vec::with_capacity(tree.len());
         for q in 0..tree.len() {
@@ -106,18 +108,25 @@ impl CapacityScheduler {
             let (mut with_sum, mut without_sum) = (Resource::ZERO, Resource::ZERO);
             if let Some(lr) = self.leaf(q) {
                 // Intra-queue preemption reads each user's usage and the limit counting
-                // every user of the queue (`getResourceLimitForAllUsers`).
-                let inputs = self.limit_inputs(q);
-                let all_users_limit = lr.users.compute_queue_user_limit_all_users(&inputs);
-                users = lr
-                    .users
-                    .iter()
-                    .map(|u| UserSnap {
-                        name: u.name.clone(),
-                        used: vec![u.used],
-                        limit: vec![UsersManager::user_limit(&inputs, all_users_limit, u.weight)],
-                    })
-                    .collect();
+                // every user of the queue (`getResourceLimitForAllUsers`); without it the
+                // snapshot skips them.
+                if intra_queue {
+                    let inputs = self.limit_inputs(q);
+                    let all_users_limit = lr.users.compute_queue_user_limit_all_users(&inputs);
+                    users = lr
+                        .users
+                        .iter()
+                        .map(|u| UserSnap {
+                            name: u.name.clone(),
+                            used: vec![u.used],
+                            limit: vec![UsersManager::user_limit(
+                                &inputs,
+                                all_users_limit,
+                                u.weight,
+                            )],
+                        })
+                        .collect();
+                }
                 // getTotalPendingResourcesConsideringUserLimit, called twice by YARN (with and
                 // without reserved deducted), each call with its own per-user headroom: a
                 // user's demand is capped at what its user limit still allows, apps taken in
@@ -178,7 +187,11 @@ impl CapacityScheduler {
                         user: a.user.clone(),
                         priority: a.priority,
                         application_seq: a.application_id.id as u64,
-                        pending: vec![t.requests.pending().non_negative()],
+                        pending: if intra_queue {
+                            vec![t.requests.pending().non_negative()]
+                        } else {
+                            Vec::new()
+                        },
                         live,
                         reserved,
                     });
