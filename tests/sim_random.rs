@@ -1,12 +1,14 @@
 //! Seeded randomized simulations: many nodes, applications, random asks, releases, launches,
-//! completions, expiries, node failures, moves and priority changes — with every invariant
-//! checked after every step. A failure prints its seed and step; replay one seed with
+//! completions, expiries, node failures, moves and priority changes, and (with the monitor
+//! on) preemption rounds across and inside queues — with every invariant checked after every
+//! step. A failure prints its seed and step; replay one seed with
 //! `CAPSCHED_SEED=<seed> cargo test --test sim_random`.
 
 use std::sync::Arc;
 
 use capsched::config::CapacitySchedulerConfiguration;
 use capsched::ids::{AppId, NodeId};
+use capsched::preempt::policy::PreemptionPolicy;
 use capsched::resource::Resource;
 use capsched::scheduler::apps::{AppSubmission, AttemptSubmission};
 use capsched::scheduler::nodes::NodeSpec;
@@ -52,9 +54,22 @@ const LEAVES: [&str; 4] = ["a", "b1", "b2", "c"];
 const USERS: [&str; 4] = ["u0", "u1", "u2", "u3"];
 
 fn run(seed: u64, steps: usize, extra: &str) -> String {
+    run_counting(seed, steps, extra).0
+}
+
+/// The run's digest, how many containers preemption rounds marked and killed, and how many
+/// selections the intra-queue selector made.
+fn run_counting(seed: u64, steps: usize, extra: &str) -> (String, u32, u32, usize) {
     let conf = Arc::new(
         CapacitySchedulerConfiguration::from_properties_str(&format!("{CONF}{extra}")).unwrap(),
     );
+    // The preemption monitor's policy keeps its marks from round to round.
+    let mut policy = conf
+        .preemption()
+        .monitor_enabled
+        .then(|| PreemptionPolicy::new(conf.preemption().clone()));
+    let (mut marked, mut killed, mut intra) = (0u32, 0u32, 0usize);
+    let intra_on = conf.preemption().intra_queue_enabled;
     let mut cs = CapacityScheduler::new(conf, 1_700_000_000_000, seed);
     let mut rng = Rng(SplitMix(seed));
     let mut now = 0i64;
@@ -223,6 +238,19 @@ fn run(seed: u64, steps: usize, extra: &str) -> String {
                 what = "async pass";
                 allocated += cs.schedule_pass(now);
             }
+            82..=85 if policy.is_some() => {
+                what = "preemption round";
+                let p = policy.as_mut().expect("monitor on");
+                let snap = cs.preemption_snapshot();
+                if intra_on {
+                    // The intra-queue selector runs last.
+                    intra += p.select(&snap).by_selector.last().map_or(0, |s| s.0.len());
+                }
+                let events = p.edit_schedule(&snap, now);
+                let out = cs.apply_preemption(now, &events);
+                marked += out.marked;
+                killed += out.killed;
+            }
             _ => {
                 what = "nothing";
             }
@@ -249,6 +277,7 @@ fn run(seed: u64, steps: usize, extra: &str) -> String {
     for app in apps {
         cs.remove_application(now, app).unwrap();
     }
+    let digest = (digest, marked, killed, intra);
     cs.check_invariants()
         .unwrap_or_else(|v| panic!("seed {seed}, drain: {}", v.join("\n  ")));
     assert_eq!(
@@ -329,6 +358,44 @@ fn random_operations_with_async_scheduling() {
             seed ^ 0xA5,
             1000,
             "yarn.scheduler.capacity.schedule-asynchronously.enable=true\n",
+        );
+    }
+}
+
+/// The preemption monitor with intra-queue preemption (both orders) on the random workload:
+/// rounds mark and kill across and inside queues, and every invariant holds after each. A
+/// short wait before kill makes marks turn into kills within the run.
+#[test]
+fn random_operations_with_preemption_across_and_inside_queues() {
+    let (mut marked, mut killed, mut intra) = (0, 0, 0);
+    for seed in seeds() {
+        let order = if seed % 2 == 0 {
+            "userlimit_first"
+        } else {
+            "priority_first"
+        };
+        let (_, m, k, i) = run_counting(
+            seed ^ 0x9E,
+            1500,
+            &format!(
+                "yarn.resourcemanager.scheduler.monitor.enable=true\n\
+                 yarn.resourcemanager.monitor.capacity.preemption.max_wait_before_kill=1000\n\
+                 yarn.resourcemanager.monitor.capacity.preemption.total_preemption_per_round=0.3\n\
+                 yarn.resourcemanager.monitor.capacity.preemption.intra-queue-preemption.enabled=true\n\
+                 yarn.resourcemanager.monitor.capacity.preemption.intra-queue-preemption.preemption-order-policy={order}\n"
+            ),
+        );
+        marked += m;
+        killed += k;
+        intra += i;
+    }
+    eprintln!("preemption over all seeds: {marked} marked, {killed} killed, {intra} intra-queue selections");
+    // The rounds did something, inside queues too, so the invariants were checked against
+    // real preemption.
+    if std::env::var("CAPSCHED_SEED").is_err() {
+        assert!(
+            marked > 0 && killed > 0 && intra > 0,
+            "{marked} marked, {killed} killed, {intra} intra"
         );
     }
 }
