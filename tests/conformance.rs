@@ -1116,3 +1116,56 @@ fn the_runner_reads_intra_queue_expectations_and_settings() {
         fail_message(&v)
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// (e) queues with priorities: Hadoop's TestPreemptionForQueueWithPriorities
+// (tests/data/conformance/queue-priority-vectors.json). They run the FIFO selector (and the
+// balancing one) with priority-utilization ordering in the ideal assignment; none enables the
+// queue-priority selector (P6.4).
+// ---------------------------------------------------------------------------------------------
+
+fn queue_priority_file() -> VectorFile {
+    VectorFile::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/conformance/queue-priority-vectors.json"),
+    )
+    .expect("the queue-priority vector file loads")
+}
+
+#[test]
+fn all_queue_priority_vectors_pass() {
+    let f = queue_priority_file();
+    let results: Vec<_> = f.vectors().map(run_vector).collect();
+    assert_eq!(results.len(), 10);
+    let failures: Vec<String> = results
+        .iter()
+        .filter(|r| r.outcome != Outcome::Pass)
+        .map(|r| r.to_string())
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn queue_priorities_decide_those_outcomes() {
+    // The same vector with every {priority=N} removed no longer matches Hadoop's counts.
+    let mut v = queue_priority_file()
+        .vectors()
+        .find(|v| v.id == "testPreemptionForHighestPriorityUnderutilizedQueue")
+        .unwrap()
+        .clone();
+    let q = v.queues_config.take().unwrap();
+    let mut stripped = String::new();
+    let mut rest = q.as_str();
+    while let Some(i) = rest.find("{priority=") {
+        stripped.push_str(&rest[..i]);
+        rest = &rest[i + rest[i..].find('}').unwrap() + 1..];
+    }
+    stripped.push_str(rest);
+    assert_ne!(stripped, q);
+    v.queues_config = Some(stripped);
+    assert!(
+        fail_message(&v).starts_with("expected MARK"),
+        "{}",
+        fail_message(&v)
+    );
+}
