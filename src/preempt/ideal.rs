@@ -301,7 +301,9 @@ fn fixpoint(
         }
         let _ = assigned;
     }
-    // Queues still needy when the pool ran dry are under-served too.
+    // Queues still needy when the pool ran dry are under-served too, drained most under-served
+    // first as YARN's priority queue is.
+    needy.sort_by(|&a, &b| need_cmp(rc, tot, temps, a, b).then(a.cmp(&b)));
     for &q in &needy {
         under_served.add(q);
     }

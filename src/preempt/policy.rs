@@ -167,6 +167,7 @@ impl PreemptionPolicy {
             by_selector,
             kill_reserved: state.kill_reserved,
             temps: last_temps,
+            under_served,
         }
     }
 
@@ -199,6 +200,8 @@ pub struct Round {
     pub kill_reserved: Vec<(usize, u64)>,
     /// The last selector's per-partition queue figures (ideal, targets), for inspection.
     pub temps: Vec<Vec<TempQueue>>,
+    /// The round's under-served queues per partition, in YARN's order.
+    pub under_served: Vec<UnderServed>,
 }
 
 #[cfg(test)]
@@ -357,6 +360,18 @@ mod tests {
         assert!(p.edit_schedule(&snap, 5000).is_empty());
         let e2 = p.edit_schedule(&snap, 10_001);
         assert_eq!(count(&e2, PreemptionEventKind::MarkKillable), 10);
+    }
+
+    #[test]
+    fn queues_still_needy_after_the_fix_point_are_listed_most_under_served_first() {
+        // Nothing is left to share (a's untouchable 20 fills the pool), so the fix-point loop
+        // never runs; YARN drains its priority queue of needy queues by ideal / guaranteed:
+        // c (10/20), then b (20/30), then a (70/50).
+        let mut snap = flat(&[50, 30, 20], &[70, 20, 10], &[10, 10, 10]);
+        snap.queues[1].preemption_disabled = true;
+        let p = PreemptionPolicy::new(settings());
+        let round = p.select(&snap);
+        assert_eq!(round.under_served[0].queues(), [3, 2, 1]);
     }
 
     #[test]
