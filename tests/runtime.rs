@@ -623,3 +623,76 @@ fn the_published_snapshot_never_goes_back_in_time() {
         w.join().unwrap();
     }
 }
+
+/// A refreshed configuration reaches the preemption policy from the next round (YARN's
+/// `updateConfigIfNeeded`): switching intra-queue preemption on by `refresh_queues` makes the
+/// next host-run round take from a low-priority app for a high-priority one in the same queue.
+#[test]
+fn a_refresh_changes_the_preemption_settings_from_the_next_round() {
+    let base = "\
+yarn.resourcemanager.scheduler.monitor.enable=true
+yarn.cluster.max-application-priority=10
+yarn.scheduler.capacity.root.queues=default
+yarn.scheduler.capacity.root.default.capacity=100
+yarn.scheduler.capacity.root.default.user-limit-factor=2
+yarn.scheduler.capacity.maximum-am-resource-percent=1
+";
+    let conf = |extra: &str| {
+        Arc::new(
+            CapacitySchedulerConfiguration::from_properties_str(&format!("{base}{extra}")).unwrap(),
+        )
+    };
+    let clock = Arc::new(ManualClock::new(0));
+    let mut opts = EngineOptions::new(Mode::Manual, clock.clone());
+    opts.preemption = Some(true);
+    let engine = Engine::start(conf(""), opts);
+    let n = engine
+        .add_node(NodeSpec::new("h0", "/r", Resource::new(16 * GB, 16)))
+        .unwrap();
+    let submit = |priority: i32, unmanaged: bool| {
+        let sub = AppSubmission {
+            priority: Some(priority),
+            ..AppSubmission::new("default", "alice")
+        };
+        let app = engine.submit(sub).unwrap().unwrap();
+        let attempt = AttemptSubmission {
+            am_resource: Resource::new(GB, 1),
+            unmanaged,
+            keep_containers: false,
+        };
+        engine.add_attempt(app, attempt).unwrap();
+        app
+    };
+    let ask = |app: AppId, count: i32| {
+        engine
+            .allocate(
+                app,
+                AllocateRequest {
+                    asks: vec![ResourceRequest::any(1, Resource::new(GB, 1), count)],
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+    };
+    let low = submit(0, true);
+    ask(low, 16);
+    for _ in 0..16 {
+        clock.advance(100);
+        engine.node_update(n, NodeStatus::default()).unwrap();
+    }
+    let high = submit(5, true);
+    ask(high, 8);
+    clock.advance(100);
+    let before = engine.preemption_round().unwrap().expect("preemption on");
+    assert_eq!(before.marked, 0, "intra-queue preemption is off");
+    engine
+        .refresh_queues(conf(
+            "yarn.resourcemanager.monitor.capacity.preemption.intra-queue-preemption.enabled=true\n\
+             yarn.resourcemanager.monitor.capacity.preemption.intra-queue-preemption.preemption-order-policy=priority_first\n",
+        ))
+        .unwrap();
+    clock.advance(3_000);
+    let after = engine.preemption_round().unwrap().expect("preemption on");
+    assert!(after.marked > 0, "the refreshed settings are in force");
+    assert_eq!(engine.check_invariants().unwrap(), Ok(()));
+}

@@ -32,7 +32,18 @@ pub(crate) fn round(
     shared: &Shared,
     now_ms: i64,
 ) -> Result<PreemptionOutcome, EngineError> {
-    let snapshot = shared.call(false, |c| c.cs.preemption_snapshot())?;
+    // The settings are read with the snapshot, so a refreshed configuration takes effect from
+    // the next round (YARN's `updateConfigIfNeeded`) and the snapshot always carries what the
+    // settings' selectors need.
+    let (snapshot, settings) = shared.call(false, |c| {
+        (
+            c.cs.preemption_snapshot(),
+            c.cs.configuration().preemption().clone(),
+        )
+    })?;
+    if *policy.settings() != settings {
+        policy.set_settings(settings);
+    }
     let plan = policy.edit_schedule(&snapshot, now_ms);
     shared.call(true, move |c| c.apply_preemption(now_ms, &plan))
 }
