@@ -230,3 +230,78 @@ fn a_fair_ordered_leaf_takes_from_the_user_over_its_limit() {
         assert!(!container.is_am);
     }
 }
+
+/// Snapshots built with the conformance harness's string grammar (Hadoop's mock framework),
+/// for cases the live scheduler reaches only in corners.
+fn harness_snapshot(
+    queues: &str,
+    apps: &str,
+    settings: serde_json::Value,
+) -> (
+    capsched::preempt::snapshot::PreemptionSnapshot,
+    capsched::config::PreemptionSettings,
+) {
+    use capsched::preempt::conformance::setup::configure;
+    use capsched::preempt::conformance::string::{build, StringInput};
+    let input = StringInput::parse("=100,true", "n1= res=100", queues, apps).unwrap();
+    let (settings, ov) = configure(settings.as_object().unwrap()).unwrap();
+    (build(&input, &ov, &settings).unwrap().snapshot, settings)
+}
+
+fn marks_per_app(
+    snap: &capsched::preempt::snapshot::PreemptionSnapshot,
+    settings: &capsched::config::PreemptionSettings,
+) -> Vec<usize> {
+    let events = PreemptionPolicy::new(settings.clone()).edit_schedule(snap, 0);
+    (0..snap.apps.len())
+        .map(|a| {
+            events
+                .iter()
+                .filter(|e| e.app == a && e.kind == PreemptionEventKind::MarkForPreemption)
+                .count()
+        })
+        .collect()
+}
+
+#[test]
+fn an_app_held_back_by_the_am_limit_still_counts_among_the_leafs_apps() {
+    // app2 (priority 5) is not activated yet: it holds nothing but asks for 20. YARN's
+    // `getAllApplications` includes it, so the leaf has two apps and app1 gives.
+    let (mut snap, settings) = harness_snapshot(
+        "root(=[100 100 100 20 0]);-a(=[100 100 100 20 0])",
+        "a\t(1,1,n1,,100,false,0,user1);a\t(5,1,n1,,0,false,20,user1)",
+        serde_json::json!({
+            "intra-queue-preemption.enabled": true,
+            "intra-queue-preemption.preemption-order-policy": "priority_first",
+        }),
+    );
+    let leaf = &mut snap.queues[1];
+    leaf.apps.retain(|&a| a != 1);
+    leaf.inactive_apps.push(1);
+    let marks = marks_per_app(&snap, &settings);
+    assert!(marks[0] > 0 && marks[1] == 0, "{marks:?}");
+    // Without it the leaf has a single app: nothing to balance.
+    snap.queues[1].inactive_apps.clear();
+    assert_eq!(marks_per_app(&snap, &settings), [0, 0]);
+}
+
+#[test]
+fn an_am_not_yet_placed_counts_against_its_user_and_the_queue() {
+    // testSimpleIntraQueuePreemptionWithTwoUsers' layout, with app2's AM (10) activated but
+    // not placed: its user's limit is 50 − 10, so app2's ideal is 40 and user1 gives 40
+    // (not 49, as it would if the AM counted for nothing).
+    let (mut snap, settings) = harness_snapshot(
+        "root(=[100 100 100 60 0]);-a(=[100 100 100 60 0])",
+        "a\t(1,1,n1,,100,false,0,user1);a\t(1,1,n1,,0,false,60,user2)",
+        serde_json::json!({
+            "intra-queue-preemption.enabled": true,
+            "intra-queue-preemption.max-allowable-limit": 1.0,
+        }),
+    );
+    snap.apps[1].am = capsched::preempt::snapshot::AmSnap {
+        resource: capsched::resource::Resource::new(10, 1),
+        partition: 0,
+        waiting: true,
+    };
+    assert_eq!(marks_per_app(&snap, &settings), [40, 0]);
+}

@@ -194,26 +194,35 @@ fn leaf_demand(
     let rc = snap.calculator;
     let cluster = snap.cluster;
     let queue = &snap.queues[q];
-    // Per app, one pass over its containers in this partition: (used, AM used).
-    let usage: Vec<(Resource, Resource)> = queue
+    // Every app of the leaf (`getAllApplications`): the active ones, then those the AM limit
+    // holds back.
+    let all: Vec<usize> = queue
         .apps
         .iter()
+        .chain(&queue.inactive_apps)
+        .copied()
+        .collect();
+    let active = queue.apps.len();
+    // Per app: used in this partition (one pass over its containers), and its AM there
+    // (`getAMResource(partition)`).
+    let usage: Vec<(Resource, Resource)> = all
+        .iter()
         .map(|&a| {
-            let (mut used, mut am) = (Resource::ZERO, Resource::ZERO);
-            for c in snap.apps[a].live.iter().filter(|c| c.partition == p) {
-                used += c.resource;
-                if c.is_am {
-                    am += c.resource;
-                }
-            }
-            (used, am)
+            let used = snap.apps[a]
+                .live
+                .iter()
+                .filter(|c| c.partition == p)
+                .map(|c| c.resource)
+                .sum();
+            (used, snap.apps[a].am.resource_in(p))
         })
         .collect();
-    // 1. AM containers are frozen: the queue's AM resource is not reassignable.
-    let queue_am: Resource = usage.iter().map(|u| u.1).sum();
+    // 1. AMs are frozen: the active apps' AM resource is not reassignable
+    // (`calculateUsedAMResourcesPerQueue`, which also counts an AM not yet placed).
+    let queue_am: Resource = usage[..active].iter().map(|u| u.1).sum();
     reassignable -= queue_am;
     // 2. Nothing to balance with a single application.
-    if queue.apps.len() == 1 {
+    if all.len() == 1 {
         return None;
     }
     // 3. Temp apps and users (users in order of their first app; per user the AM and, for a
@@ -221,7 +230,7 @@ fn leaf_demand(
     let mut d = LeafDemand::default();
     let mut user_index: HashMap<&str, usize> = HashMap::new();
     let mut apps_usage: Vec<Resource> = Vec::new();
-    for (i, &a) in queue.apps.iter().enumerate() {
+    for (i, &a) in all.iter().enumerate() {
         let app = &snap.apps[a];
         let next = user_index.len();
         let user = *user_index.entry(app.user.as_str()).or_insert(next);
@@ -237,15 +246,23 @@ fn leaf_demand(
             });
             apps_usage.push(Resource::ZERO);
         }
-        d.users[user].am_used += usage[i].1;
+        // Per user, the AMs of its active apps; per app, its AM once placed.
+        if i < active {
+            d.users[user].am_used += usage[i].1;
+        }
         apps_usage[user] += usage[i].0;
+        let am_used = if app.am.waiting {
+            Resource::ZERO
+        } else {
+            usage[i].1
+        };
         d.apps.push(TempApp {
             app: a,
             user,
             priority: app.priority,
             seq: app.application_seq,
             used: usage[i].0,
-            am_used: usage[i].1,
+            am_used,
             pending: app.pending_in(p),
             selected: Resource::ZERO,
             ideal: Resource::ZERO,

@@ -239,6 +239,7 @@ mod tests {
             max_am_resource_percent: 0.0,
             effective_capacity: r(total),
             users: vec![],
+            inactive_apps: vec![],
             fair_order: None,
         }];
         let mut apps = Vec::new();
@@ -265,6 +266,7 @@ mod tests {
                 priority: 0,
                 application_seq: i as u64,
                 pending: vec![r(p)],
+                am: AmSnap::default(),
                 live,
                 reserved: vec![],
             });
@@ -289,6 +291,7 @@ mod tests {
                 max_am_resource_percent: 0.0,
                 effective_capacity: r(g),
                 users: vec![],
+                inactive_apps: vec![],
                 fair_order: None,
             });
         }

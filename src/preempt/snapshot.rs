@@ -56,9 +56,32 @@ pub struct QueueSnap {
     pub effective_capacity: Resource,
     /// Leaf: its users, for the intra-queue selector (spec P6.3).
     pub users: Vec<UserSnap>,
+    /// Leaf: applications submitted but not activated (held by the AM limit), which the
+    /// intra-queue selector counts among the leaf's apps (`getAllApplications`); never victims.
+    pub inactive_apps: Vec<usize>,
     /// Leaf with the fair ordering policy: its apps in the policy's order (the comparator
     /// the intra-queue selector applies to apps of one user). `None` for FIFO.
     pub fair_order: Option<Vec<usize>>,
+}
+
+/// An application's AM as YARN records it: `getAMResource(partition)` (set when the attempt is
+/// created, for unmanaged AMs too) and `isWaitingForAMContainer` (a managed AM not yet placed).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct AmSnap {
+    pub resource: Resource,
+    pub partition: usize,
+    pub waiting: bool,
+}
+
+impl AmSnap {
+    /// `getAMResource(partition)`.
+    pub fn resource_in(&self, partition: usize) -> Resource {
+        if self.partition == partition {
+            self.resource
+        } else {
+            Resource::ZERO
+        }
+    }
 }
 
 /// A user of a leaf queue (`User` / `TempUserPerPartition`).
@@ -111,6 +134,8 @@ pub struct AppSnap {
     /// Outstanding demand by partition (`getTotalPendingRequestsPerPartition`); missing
     /// partitions have none.
     pub pending: Vec<Resource>,
+    /// The AM as the intra-queue selector counts it.
+    pub am: AmSnap,
     /// Running containers. Shared with the scheduler, which keeps each attempt's list
     /// copy-on-write, so a snapshot costs O(apps), not O(containers).
     pub live: Arc<Vec<ContainerSnap>>,

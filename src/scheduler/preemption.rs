@@ -48,6 +48,15 @@ fn container_snap(id: ContainerId, c: &RmContainer) -> ContainerSnap {
     }
 }
 
+/// The attempt's AM as YARN records it (default partition; unmanaged AMs are never waiting).
+fn am_snap(t: &Attempt) -> AmSnap {
+    AmSnap {
+        resource: t.am_resource,
+        partition: 0,
+        waiting: !t.unmanaged_am && t.am_container.is_none(),
+    }
+}
+
 /// Adds a running container to its attempt's preemption view.
 pub(crate) fn view_add(t: &mut Attempt, id: ContainerId, c: &mut RmContainer) {
     let view = Arc::make_mut(&mut t.preempt_view);
@@ -103,6 +112,7 @@ impl CapacityScheduler {
         let mut pending = Vec::with_capacity(tree.len());
         for q in 0..tree.len() {
             let mut leaf_apps = Vec::new();
+            let mut inactive = Vec::new();
             let mut users = Vec::new();
             let mut fair = false;
             let (mut with_sum, mut without_sum) = (Resource::ZERO, Resource::ZERO);
@@ -192,10 +202,34 @@ impl CapacityScheduler {
                         } else {
                             Vec::new()
                         },
+                        am: am_snap(t),
                         live,
                         reserved,
                     });
                     leaf_apps.push(idx);
+                }
+                // Apps held back by the AM limit count among the leaf's apps for intra-queue
+                // preemption (`getAllApplications`), with their demand and no containers.
+                if intra_queue {
+                    for &(_, _, app) in &lr.pending {
+                        let a = &self.apps[app];
+                        let Some(t) = a.attempt.as_ref() else {
+                            continue;
+                        };
+                        inactive.push(apps.len());
+                        apps.push(AppSnap {
+                            id: app.as_u64(),
+                            name: Arc::clone(&a.name),
+                            queue: q,
+                            user: a.user.clone(),
+                            priority: a.priority,
+                            application_seq: a.application_id.id as u64,
+                            pending: vec![t.requests.pending().non_negative()],
+                            am: am_snap(t),
+                            live: Arc::default(),
+                            reserved: Vec::new(),
+                        });
+                    }
                 }
             }
             pending.push((with_sum, without_sum));
@@ -234,6 +268,7 @@ impl CapacityScheduler {
                     .unwrap_or(0.0),
                 effective_capacity: queue.capacities.effective_min,
                 users,
+                inactive_apps: inactive,
             });
         }
         // Parents' pending is the sum of their children's, bottom-up.

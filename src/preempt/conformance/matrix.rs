@@ -39,8 +39,8 @@ use super::setup::Overrides;
 use super::vectors::{HarnessFlags, Vector};
 use crate::config::PreemptionSettings;
 use crate::preempt::snapshot::{
-    AppSnap, ContainerSnap, NodeSnap, PartitionSnap, PreemptionSnapshot, QueuePartitionSnap,
-    QueueSnap,
+    AmSnap, AppSnap, ContainerSnap, NodeSnap, PartitionSnap, PreemptionSnapshot,
+    QueuePartitionSnap, QueueSnap,
 };
 use crate::resource::{Resource, ResourceCalculator};
 
@@ -287,6 +287,7 @@ pub fn build(
                 },
                 effective_capacity: input.abs[i],
                 users: Vec::new(),
+                inactive_apps: Vec::new(),
                 fair_order: None,
             }
         })
@@ -355,6 +356,15 @@ pub fn build(
                 priority: 0,
                 application_seq: k as u64,
                 pending: vec![a_pending],
+                am: AmSnap {
+                    resource: if flags.set_am_container {
+                        live.first().map(|c| c.resource).unwrap_or_default()
+                    } else {
+                        Resource::ZERO
+                    },
+                    partition: 0,
+                    waiting: false,
+                },
                 live: crate::sync::Arc::new(live),
                 reserved,
             });

@@ -45,8 +45,8 @@ use super::setup::Overrides;
 use super::vectors::Vector;
 use crate::config::PreemptionSettings;
 use crate::preempt::snapshot::{
-    AppSnap, ContainerSnap, NodeSnap, PartitionSnap, PreemptionSnapshot, QueuePartitionSnap,
-    QueueSnap, UserSnap,
+    AmSnap, AppSnap, ContainerSnap, NodeSnap, PartitionSnap, PreemptionSnapshot,
+    QueuePartitionSnap, QueueSnap, UserSnap,
 };
 use crate::resource::{CalculatorKind, Resource, ResourceCalculator, MAX_RESOURCE_TYPES};
 
@@ -568,6 +568,7 @@ pub fn build(
             apps: Vec::new(),
             max_am_resource_percent: 0.0,
             users: Vec::new(),
+            inactive_apps: Vec::new(),
             fair_order: None,
         });
     }
@@ -628,6 +629,8 @@ pub fn build(
                 by_partition[p] = last.pending.unwrap_or(Resource::ZERO);
                 by_partition
             },
+            // Set below, from container 1.
+            am: AmSnap::default(),
             live: Default::default(),
             reserved: Vec::new(),
         };
@@ -673,6 +676,17 @@ pub fn build(
             .map(|g| g.resource.multiply(g.repeat as f64))
             .unwrap_or(Resource::ZERO);
         am_usage.push((am_partition, am_used));
+        // `getAMResource(label)`: container 1's size in its label's partition (none without
+        // containers); the mock never waits for an AM.
+        app.am = AmSnap {
+            resource: if am_group.repeat > 0 {
+                am_group.resource
+            } else {
+                Resource::ZERO
+            },
+            partition: am_partition,
+            waiting: false,
+        };
         metas.push(AppMeta {
             queue_as_written: spec.queue.clone(),
             pending: last.pending.unwrap_or(Resource::ZERO),
