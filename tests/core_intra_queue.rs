@@ -305,3 +305,25 @@ fn an_am_not_yet_placed_counts_against_its_user_and_the_queue() {
     };
     assert_eq!(marks_per_app(&snap, &settings), [40, 0]);
 }
+
+#[test]
+fn the_threshold_reads_used_over_at_least_one_minimum_allocation() {
+    // Leaf a: guarantee 8 but a minimum allocation of 10, so its used capacity is 4 / 10 = 0.4
+    // (`CSQueueUtils.updateUsedCapacity`), under the 0.5 threshold: no intra-queue preemption
+    // although 4 / 8 would be exactly 0.5.
+    let (mut snap, settings) = harness_snapshot(
+        "root(=[100 100 100 10 0]);-a(=[8 100 4 10 0]);-b(=[92 100 96 0 0])",
+        "a\t(1,1,n1,,4,false,0,user1);a\t(5,1,n1,,0,false,10,user1);b\t(1,1,n1,,96,false,0,user2)",
+        serde_json::json!({
+            "intra-queue-preemption.enabled": true,
+            "intra-queue-preemption.preemption-order-policy": "priority_first",
+        }),
+    );
+    assert_eq!(
+        marks_per_app(&snap, &settings),
+        [1, 0, 0],
+        "a minimum allocation of 1"
+    );
+    snap.minimum_allocation = capsched::resource::Resource::new(10, 1);
+    assert_eq!(marks_per_app(&snap, &settings), [0, 0, 0]);
+}

@@ -72,7 +72,7 @@ pub fn try_preempt(
 }
 
 /// P5.1: what earlier selectors took is deducted from each queue's target (only while the
-/// target exceeds the container; the result is clamped at zero).
+/// target exceeds the container; then the whole-vector max with zero).
 pub fn deduct_selected(
     snap: &PreemptionSnapshot,
     temps: &mut [Vec<TempQueue>],
@@ -88,11 +88,14 @@ pub fn deduct_selected(
             if !selected.contains(&c.id) {
                 continue;
             }
+            // `TempQueuePerPartition.deductActuallyToBePreempted`: subtract when larger, then
+            // the whole-vector max with zero (a negative component survives under DRF).
             let t = &mut temps[c.partition][app.queue];
             if rc.greater_than(&cluster, &t.actually_to_be_preempted, &c.resource) {
-                t.actually_to_be_preempted =
-                    (t.actually_to_be_preempted - c.resource).non_negative();
+                t.actually_to_be_preempted -= c.resource;
             }
+            t.actually_to_be_preempted =
+                rc.max(&cluster, &t.actually_to_be_preempted, &Resource::ZERO);
         }
     }
 }

@@ -161,13 +161,10 @@ pub fn compute_demand(
                 continue;
             }
             let tq = &temps[p][q];
-            // `QueueCapacities.getUsedCapacity`: used over the queue's own guarantee.
-            let used_capacity =
-                if rc.greater_than(&partition_total, &tq.guaranteed, &Resource::ZERO) {
-                    rc.divide(&partition_total, &tq.used, &tq.guaranteed)
-                } else {
-                    0.0
-                };
+            // `QueueCapacities.getUsedCapacity` (`CSQueueUtils.updateUsedCapacity`): used over
+            // the queue's guarantee, at least one minimum allocation.
+            let guaranteed = rc.max(&partition_total, &tq.guaranteed, &snap.minimum_allocation);
+            let used_capacity = rc.divide(&partition_total, &tq.used, &guaranteed);
             if used_capacity < settings.intra_queue_minimum_threshold {
                 continue;
             }
