@@ -1169,3 +1169,27 @@ fn queue_priorities_decide_those_outcomes() {
         fail_message(&v)
     );
 }
+
+/// `TempQueuePerPartition.deductActuallyToBePreempted`: a container an earlier selector took
+/// comes off the queue's target when the target is larger, then the whole-vector max with zero
+/// applies — under DRF a negative component survives (<8,2> − <3,3> = <5,−1>).
+#[test]
+fn deducting_an_earlier_pick_keeps_yarns_whole_vector_max() {
+    use capsched::preempt::{fifo, ideal};
+    let input = StringInput::parse(
+        "=100:100,true",
+        "n1= res=100:100",
+        "root(=[100:100 100:100 10:10 0:0 0]);-a(=[50:50 100:100 10:10 0:0 0]);-b(=[50:50 100:100 0:0 0:0 0])",
+        "a\t(1,3:3,n1,,1,false)",
+    )
+    .unwrap();
+    let mut ov = Overrides::default();
+    ov.calculator = capsched::resource::ResourceCalculator::new(CalculatorKind::Dominant, 2);
+    let scn = harness_b::build(&input, &ov, &base_settings()).unwrap();
+    let snap = &scn.snapshot;
+    let mut temps = vec![ideal::temp_queues(snap, 0)];
+    temps[0][1].actually_to_be_preempted = r(8, 2);
+    let picked: std::collections::BTreeSet<u64> = snap.apps[0].live.iter().map(|c| c.id).collect();
+    fifo::deduct_selected(snap, &mut temps, snap.calculator, snap.cluster, &picked);
+    assert_eq!(temps[0][1].actually_to_be_preempted, r(5, -1));
+}
