@@ -1183,8 +1183,10 @@ fn deducting_an_earlier_pick_keeps_yarns_whole_vector_max() {
         "a\t(1,3:3,n1,,1,false)",
     )
     .unwrap();
-    let mut ov = Overrides::default();
-    ov.calculator = capsched::resource::ResourceCalculator::new(CalculatorKind::Dominant, 2);
+    let ov = Overrides {
+        calculator: capsched::resource::ResourceCalculator::new(CalculatorKind::Dominant, 2),
+        ..Overrides::default()
+    };
     let scn = harness_b::build(&input, &ov, &base_settings()).unwrap();
     let snap = &scn.snapshot;
     let mut temps = vec![ideal::temp_queues(snap, 0)];
