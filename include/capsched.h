@@ -101,6 +101,9 @@ enum capsched_status
   CAPSCHED_ERR_PANIC = 11,
   // Reading a file failed.
   CAPSCHED_ERR_IO = 12,
+  // The scheduler's state broke one of its invariants (`capsched_engine_check_invariants`;
+  // a bug — the message lists what).
+  CAPSCHED_ERR_INVARIANT = 13,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -570,6 +573,15 @@ capsched_status capsched_poll_events(const struct capsched_engine *engine,
 // `engine` live; `out` writable.
 capsched_status capsched_engine_cluster_info(const struct capsched_engine *engine,
                                              struct capsched_cluster_info *out);
+
+// Audits the scheduler's state against every invariant the tests check (containers, node,
+// queue, user and application totals agree): `CAPSCHED_OK`, or `CAPSCHED_ERR_INVARIANT` with
+// the violations in `capsched_last_error`. For hosts' own tests and audits; it walks the
+// whole state, so not for every call.
+//
+// # Safety
+// `engine` live.
+capsched_status capsched_engine_check_invariants(const struct capsched_engine *engine);
 
 // Every queue in pre-order (root first), fresh. Free with `capsched_queue_list_free`.
 //

@@ -221,6 +221,9 @@ public:
     void refresh_queues(const Config &config) const {
         check(capsched_engine_refresh_queues(handle_.get(), config.get()));
     }
+    /// Throws `Error` (CAPSCHED_ERR_INVARIANT, the violations in `what()`) if the scheduler's
+    /// state breaks an invariant; for tests and audits.
+    void check_invariants() const { check(capsched_engine_check_invariants(handle_.get())); }
     capsched_cluster_info cluster_info() const {
         capsched_cluster_info info{};
         check(capsched_engine_cluster_info(handle_.get(), &info));

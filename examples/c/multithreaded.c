@@ -128,6 +128,8 @@ int main(void) {
     for (int i = 0; i < 2; i++) pthread_join(nm[i], NULL);
     capsched_cluster_info info;
     MUST(capsched_engine_cluster_info(engine, &info));
+    /* Every container the threads saw came and went through the books. */
+    MUST(capsched_engine_check_invariants(engine));
     printf("applications left: %llu, containers left: %llu\n", (unsigned long long)info.num_applications,
            (unsigned long long)info.num_containers);
     capsched_engine_free(engine);

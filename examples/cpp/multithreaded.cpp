@@ -131,6 +131,7 @@ int main() {
         for (int i = 0; i < kAms; i++) threads.emplace_back(am, i);
         for (auto &t : threads) t.join();
 
+        engine.check_invariants();
         auto info = engine.cluster_info();
         std::cout << "applications left: " << info.num_applications << ", containers left: " << info.num_containers
                   << "\n";

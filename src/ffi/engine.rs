@@ -377,6 +377,24 @@ pub unsafe extern "C" fn capsched_engine_cluster_info(
     })
 }
 
+/// Audits the scheduler's state against every invariant the tests check (containers, node,
+/// queue, user and application totals agree): `CAPSCHED_OK`, or `CAPSCHED_ERR_INVARIANT` with
+/// the violations in `capsched_last_error`. For hosts' own tests and audits; it walks the
+/// whole state, so not for every call.
+///
+/// # Safety
+/// `engine` live.
+#[no_mangle]
+pub unsafe extern "C" fn capsched_engine_check_invariants(
+    engine: *const capsched_engine,
+) -> capsched_status {
+    guard(|| {
+        engine_ref(engine)?
+            .check_invariants()?
+            .map_err(|v| FfiError(capsched_status::CAPSCHED_ERR_INVARIANT, v.join("; ")))
+    })
+}
+
 /// One queue's figures.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]

@@ -58,6 +58,9 @@ pub enum capsched_status {
     CAPSCHED_ERR_PANIC = 11,
     /// Reading a file failed.
     CAPSCHED_ERR_IO = 12,
+    /// The scheduler's state broke one of its invariants (`capsched_engine_check_invariants`;
+    /// a bug — the message lists what).
+    CAPSCHED_ERR_INVARIANT = 13,
 }
 
 use capsched_status::*;
@@ -172,6 +175,7 @@ pub extern "C" fn capsched_status_name(status: i32) -> *const std::ffi::c_char {
         x if x == CAPSCHED_ERR_ENGINE_FAILED as i32 => b"CAPSCHED_ERR_ENGINE_FAILED\0",
         x if x == CAPSCHED_ERR_PANIC as i32 => b"CAPSCHED_ERR_PANIC\0",
         x if x == CAPSCHED_ERR_IO as i32 => b"CAPSCHED_ERR_IO\0",
+        x if x == CAPSCHED_ERR_INVARIANT as i32 => b"CAPSCHED_ERR_INVARIANT\0",
         _ => b"CAPSCHED_UNKNOWN_STATUS\0",
     };
     s.as_ptr().cast()
