@@ -244,7 +244,11 @@ fn run_counting(seed: u64, steps: usize, extra: &str) -> (String, u32, u32, usiz
                 let snap = cs.preemption_snapshot();
                 if intra_on {
                     // The intra-queue selector runs last.
-                    intra += p.select(&snap).by_selector.last().map_or(0, |s| s.0.len());
+                    intra += p
+                        .select(&snap, now)
+                        .by_selector
+                        .last()
+                        .map_or(0, |s| s.0.len());
                 }
                 let events = p.edit_schedule(&snap, now);
                 let out = cs.apply_preemption(now, &events);

@@ -21,7 +21,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::fifo::{try_preempt, Pick, RoundState};
 use super::ideal::{TempQueue, UnderServed};
-use super::order::victim_cmp;
+use super::order::{merge_sort, victim_cmp};
 use super::snapshot::{ContainerSnap, PreemptionSnapshot, UserSnap};
 use crate::config::{IntraQueuePreemptionOrder, PreemptionSettings};
 use crate::resource::{Resource, ResourceCalculator};
@@ -364,30 +364,6 @@ fn leaf_demand(
     // 8. Match demand to supply.
     match_demand(&mut d, rc, cluster, userlimit_first);
     Some(d)
-}
-
-/// A stable merge sort that tolerates a comparator which is not a total order (Hadoop's
-/// `TAFairOrderingComparator` mixes per-user and per-app keys); `slice::sort_by` may panic on
-/// such a comparator.
-fn merge_sort<T: Clone>(v: &mut Vec<T>, cmp: &impl Fn(&T, &T) -> Ordering) {
-    if v.len() <= 1 {
-        return;
-    }
-    let mut right = v.split_off(v.len() / 2);
-    merge_sort(v, cmp);
-    merge_sort(&mut right, cmp);
-    let left = std::mem::take(v);
-    v.reserve(left.len() + right.len());
-    let (mut l, mut r) = (left.into_iter().peekable(), right.into_iter().peekable());
-    while let (Some(a), Some(b)) = (l.peek(), r.peek()) {
-        if cmp(a, b) == Ordering::Greater {
-            v.extend(r.next());
-        } else {
-            v.extend(l.next());
-        }
-    }
-    v.extend(l);
-    v.extend(r);
 }
 
 /// `TAPriorityComparator`: the higher application priority first, then the older application.

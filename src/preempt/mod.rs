@@ -7,5 +7,6 @@ pub mod ideal;
 pub mod intra_queue;
 pub mod order;
 pub mod policy;
+pub mod queue_priority;
 pub mod reserved;
 pub mod snapshot;

@@ -8,6 +8,7 @@ use std::collections::BTreeSet;
 use super::fifo::{self, Pick, RoundState};
 use super::ideal::{self, IdealFlags, TempQueue, UnderServed};
 use super::intra_queue;
+use super::queue_priority;
 use super::reserved;
 use super::snapshot::PreemptionSnapshot;
 use crate::config::PreemptionSettings;
@@ -63,7 +64,7 @@ impl PreemptionPolicy {
         snapshot: &PreemptionSnapshot,
         now_ms: i64,
     ) -> Vec<PreemptionEvent> {
-        let round = self.select(snapshot);
+        let round = self.select(snapshot, now_ms);
         if self.settings.observe_only {
             return Vec::new();
         }
@@ -107,8 +108,8 @@ impl PreemptionPolicy {
         events
     }
 
-    /// Runs every configured selector in YARN's order over one snapshot.
-    pub fn select(&self, snap: &PreemptionSnapshot) -> Round {
+    /// Runs every configured selector in YARN's order over one snapshot taken at `now_ms`.
+    pub fn select(&self, snap: &PreemptionSnapshot, now_ms: i64) -> Round {
         let s = &self.settings;
         let rc = snap.calculator;
         let mut state = RoundState {
@@ -120,6 +121,14 @@ impl PreemptionPolicy {
         // The round's under-served queues per partition, over every ideal computation (YARN
         // keeps one insertion-ordered set per round).
         let mut under_served = vec![UnderServed::default(); snap.partitions.len()];
+        // The queue-priority selector first, on the round's fresh queue figures.
+        if s.underutilized_preemption_enabled {
+            let temps: Vec<Vec<TempQueue>> = (0..snap.partitions.len())
+                .map(|p| ideal::temp_queues(snap, p))
+                .collect();
+            let picks = queue_priority::select(snap, &temps, s, &mut state, now_ms);
+            by_selector.push((picks, s.max_wait_before_kill_ms));
+        }
         // The reserved-container selector: its own ideal (reserved demand counted, no natural
         // termination), nothing deducted before it.
         if s.select_based_on_reserved_containers {
@@ -255,6 +264,7 @@ mod tests {
                     node: 0,
                     partition: 0,
                     ignore_exclusivity: false,
+                    created_ms: 0,
                 })
                 .collect::<Vec<_>>()
                 .into();
@@ -340,7 +350,7 @@ mod tests {
         let snap = flat(&[10, 40, 20, 30], &[30, 60, 10, 0], &[20, 5, 20, 0]);
         let mut p = PreemptionPolicy::new(settings());
         let events = p.edit_schedule(&snap, 0);
-        let round = p.select(&snap);
+        let round = p.select(&snap, 0);
         let ideal: Vec<i64> = round.temps[0][1..]
             .iter()
             .map(|t| t.ideal.memory_mb())
@@ -373,7 +383,7 @@ mod tests {
         let mut snap = flat(&[50, 30, 20], &[70, 20, 10], &[10, 10, 10]);
         snap.queues[1].preemption_disabled = true;
         let p = PreemptionPolicy::new(settings());
-        let round = p.select(&snap);
+        let round = p.select(&snap, 0);
         assert_eq!(round.under_served[0].queues(), [3, 2, 1]);
     }
 

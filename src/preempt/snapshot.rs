@@ -117,6 +117,8 @@ pub struct ContainerSnap {
     pub partition: usize,
     /// Asked for the default partition but placed on a labelled node.
     pub ignore_exclusivity: bool,
+    /// When it was allocated (or reserved), on the snapshot's clock.
+    pub created_ms: i64,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -146,6 +148,7 @@ pub struct AppSnap {
 pub struct NodeSnap {
     pub name: Arc<str>,
     pub partition: usize,
+    pub total: Resource,
     pub unallocated: Resource,
     pub killable: Resource,
     /// (app index, index into that app's `reserved`).

@@ -45,6 +45,7 @@ fn container_snap(id: ContainerId, c: &RmContainer) -> ContainerSnap {
         node,
         partition: 0,
         ignore_exclusivity: false,
+        created_ms: c.created_ms,
     }
 }
 
@@ -92,6 +93,7 @@ impl CapacityScheduler {
                 nodes.push(NodeSnap {
                     name: Arc::clone(&empty),
                     partition: 0,
+                    total: Resource::ZERO,
                     unallocated: Resource::ZERO,
                     killable: Resource::ZERO,
                     reservation: None,
@@ -100,6 +102,7 @@ impl CapacityScheduler {
             nodes.push(NodeSnap {
                 name: Arc::clone(&n.host),
                 partition: 0,
+                total: n.total,
                 unallocated: n.unallocated(),
                 killable: Resource::ZERO,
                 reservation: None,

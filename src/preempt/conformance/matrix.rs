@@ -310,6 +310,7 @@ pub fn build(
     let mut node = NodeSnap {
         name: "mock-node:0".into(),
         partition: 0,
+        total: Resource::ZERO,
         unallocated: Resource::ZERO,
         killable: Resource::ZERO,
         reservation: None,
@@ -339,6 +340,7 @@ pub fn build(
                     node: 0,
                     partition: 0,
                     ignore_exclusivity: false,
+                    created_ms: 0,
                 };
                 seq += 1;
                 c

@@ -253,7 +253,7 @@ fn check_internal(
     if wanted.is_empty() {
         return Ok(());
     }
-    let round = policy.select(&scn.snapshot);
+    let round = policy.select(&scn.snapshot, 0);
     let temps = round
         .temps
         .first()
@@ -704,6 +704,7 @@ fn run_unit(v: &Vector, ctx: &mut Ctx) -> Result<(), String> {
             node: 0,
             partition: 0,
             ignore_exclusivity: false,
+            created_ms: 0,
         })
         .collect();
     let mut order: Vec<usize> = (0..containers.len()).collect();

@@ -442,6 +442,7 @@ pub fn build(
         nodes.push(NodeSnap {
             name: format!("{}:1", n.host).into(),
             partition,
+            total: n.resource,
             unallocated: n.resource,
             killable: Resource::ZERO,
             reservation: None,
@@ -653,6 +654,8 @@ pub fn build(
                     partition,
                     ignore_exclusivity: g.label.is_empty()
                         && !partitions[partition].name.is_empty(),
+                    // The mock never stubs creation times.
+                    created_ms: 0,
                 };
                 if g.reserved {
                     app.reserved.push(c);
