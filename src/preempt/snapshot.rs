@@ -148,7 +148,6 @@ pub struct AppSnap {
 pub struct NodeSnap {
     pub name: Arc<str>,
     pub partition: usize,
-    pub total: Resource,
     pub unallocated: Resource,
     pub killable: Resource,
     /// (app index, index into that app's `reserved`).

@@ -93,7 +93,6 @@ impl CapacityScheduler {
                 nodes.push(NodeSnap {
                     name: Arc::clone(&empty),
                     partition: 0,
-                    total: Resource::ZERO,
                     unallocated: Resource::ZERO,
                     killable: Resource::ZERO,
                     reservation: None,
@@ -102,7 +101,6 @@ impl CapacityScheduler {
             nodes.push(NodeSnap {
                 name: Arc::clone(&n.host),
                 partition: 0,
-                total: n.total,
                 unallocated: n.unallocated(),
                 killable: Resource::ZERO,
                 reservation: None,

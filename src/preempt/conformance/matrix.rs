@@ -310,7 +310,6 @@ pub fn build(
     let mut node = NodeSnap {
         name: "mock-node:0".into(),
         partition: 0,
-        total: Resource::ZERO,
         unallocated: Resource::ZERO,
         killable: Resource::ZERO,
         reservation: None,

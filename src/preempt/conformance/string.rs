@@ -442,7 +442,6 @@ pub fn build(
         nodes.push(NodeSnap {
             name: format!("{}:1", n.host).into(),
             partition,
-            total: n.resource,
             unallocated: n.resource,
             killable: Resource::ZERO,
             reservation: None,
