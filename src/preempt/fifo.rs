@@ -131,7 +131,8 @@ pub fn select(
         for &a in queue.apps.iter().filter(|_| labelled) {
             for (i, c) in snap.apps[a].live.iter().enumerate() {
                 if c.ignore_exclusivity && to_obtain.contains_key(&c.partition) {
-                    ignore_exclusivity.push((snap.apps[a].id, c.sequence, a, i));
+                    // `ContainerId` order: the application's id, then the container's.
+                    ignore_exclusivity.push((snap.apps[a].application_seq, c.sequence, a, i));
                 }
             }
         }
