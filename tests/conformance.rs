@@ -1195,3 +1195,36 @@ fn deducting_an_earlier_pick_keeps_yarns_whole_vector_max() {
     fifo::deduct_selected(snap, &mut temps, snap.calculator, snap.cluster, &picked);
     assert_eq!(temps[0][1].actually_to_be_preempted, r(5, -1));
 }
+
+/// The FIFO selector takes a queue's ignore-exclusivity containers newest first in
+/// `ContainerId` order — the application's id, then the container's — not by the host-visible
+/// handle, which is a slab slot and generation.
+#[test]
+fn ignore_exclusivity_containers_go_newest_application_first_whatever_the_handles() {
+    let input = StringInput::parse(
+        "=100,true;x=100,true",
+        "n1=x;n2=",
+        "root(=[100 100 100 100],x=[100 100 100 100]);-b(=[50 100 0 0],x=[100 100 40 30]);-c(=[50 100 2 0],x=[0 100 60 0])",
+        "b\t(1,1,n1,x,40,false);c\t(1,1,n2,,1,false)(1,1,n1,,30,false);c\t(1,1,n2,,1,false)(1,1,n1,,30,false)",
+    )
+    .unwrap();
+    let (settings, ov) = configure(&serde_json::Map::new()).unwrap();
+    let mut scn = harness_b::build(&input, &ov, &settings).unwrap();
+    // Hand out handles in the opposite order of the applications' ids.
+    assert_eq!(scn.snapshot.apps.len(), 3);
+    for (i, app) in scn.snapshot.apps.iter_mut().enumerate() {
+        app.id = 100 - i as u64;
+    }
+    let events =
+        capsched::preempt::policy::PreemptionPolicy::new(settings).edit_schedule(&scn.snapshot, 0);
+    let per_app = |a: usize| events.iter().filter(|e| e.app == a).count();
+    assert!(
+        per_app(2) > 0,
+        "app3 (the newer application) gives first: {events:?}"
+    );
+    assert_eq!(
+        per_app(1),
+        0,
+        "app2 keeps its containers while app3 has enough"
+    );
+}
