@@ -179,7 +179,6 @@ pub fn compute_demand(
 }
 
 /// `computeAppsIdealAllocation` for one leaf in one partition; `None` with a single app.
-#[allow(clippy::too_many_arguments)]
 fn leaf_demand(
     snap: &PreemptionSnapshot,
     (tq, q, p): (&TempQueue, usize, usize),

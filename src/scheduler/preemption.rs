@@ -14,7 +14,7 @@ use crate::ids::{AppId, ContainerId};
 use crate::preempt::policy::{PreemptionEvent, PreemptionEventKind};
 use crate::preempt::snapshot::*;
 use crate::resource::Resource;
-use crate::state::app::Attempt;
+use crate::state::app::{Attempt, SchedulerApp};
 use crate::state::container::RmContainer;
 use crate::state::users::UsersManager;
 
@@ -46,6 +46,27 @@ fn container_snap(id: ContainerId, c: &RmContainer) -> ContainerSnap {
         partition: 0,
         ignore_exclusivity: false,
         created_ms: c.created_ms,
+    }
+}
+
+/// An application in leaf `q` without its containers; its pending demand only when the
+/// intra-queue selector reads it.
+fn app_snap(id: AppId, a: &SchedulerApp, t: &Attempt, q: usize, with_pending: bool) -> AppSnap {
+    AppSnap {
+        id: id.as_u64(),
+        name: Arc::clone(&a.name),
+        queue: q,
+        user: a.user.clone(),
+        priority: a.priority,
+        application_seq: a.application_id.id as u64,
+        pending: if with_pending {
+            vec![t.requests.pending().non_negative()]
+        } else {
+            Vec::new()
+        },
+        am: am_snap(t),
+        live: Arc::default(),
+        reserved: Vec::new(),
     }
 }
 
@@ -190,23 +211,10 @@ impl CapacityScheduler {
                             reserved.push(container_snap(cid, c));
                         }
                     }
-                    let live = Arc::clone(&t.preempt_view);
-                    apps.push(AppSnap {
-                        id: app.as_u64(),
-                        name: Arc::clone(&a.name),
-                        queue: q,
-                        user: a.user.clone(),
-                        priority: a.priority,
-                        application_seq: a.application_id.id as u64,
-                        pending: if intra_queue {
-                            vec![t.requests.pending().non_negative()]
-                        } else {
-                            Vec::new()
-                        },
-                        am: am_snap(t),
-                        live,
-                        reserved,
-                    });
+                    let mut snap = app_snap(app, a, t, q, intra_queue);
+                    snap.live = Arc::clone(&t.preempt_view);
+                    snap.reserved = reserved;
+                    apps.push(snap);
                     leaf_apps.push(idx);
                 }
                 // Apps held back by the AM limit count among the leaf's apps for intra-queue
@@ -218,18 +226,7 @@ impl CapacityScheduler {
                             continue;
                         };
                         inactive.push(apps.len());
-                        apps.push(AppSnap {
-                            id: app.as_u64(),
-                            name: Arc::clone(&a.name),
-                            queue: q,
-                            user: a.user.clone(),
-                            priority: a.priority,
-                            application_seq: a.application_id.id as u64,
-                            pending: vec![t.requests.pending().non_negative()],
-                            am: am_snap(t),
-                            live: Arc::default(),
-                            reserved: Vec::new(),
-                        });
+                        apps.push(app_snap(app, a, t, q, true));
                     }
                 }
             }
