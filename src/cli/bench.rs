@@ -238,9 +238,12 @@ pub(super) fn add_nodes(
 }
 
 pub(super) fn submit_unmanaged(cs: &mut CapacityScheduler, queue: &str, user: &str) -> AppId {
-    let app = cs
-        .submit_application(0, &AppSubmission::new(queue, user))
-        .expect("accepted");
+    submit_unmanaged_at(cs, AppSubmission::new(queue, user))
+}
+
+/// An application with an unmanaged AM (nothing to place for it), as submitted.
+fn submit_unmanaged_at(cs: &mut CapacityScheduler, sub: AppSubmission) -> AppId {
+    let app = cs.submit_application(0, &sub).expect("accepted");
     let attempt = AttemptSubmission {
         am_resource: Resource::new(GB, 1),
         unmanaged: true,
@@ -478,14 +481,7 @@ fn preemption(
             priority: Some(10),
             ..AppSubmission::new("q1", "asker")
         };
-        let app = cs.submit_application(0, &sub).expect("accepted");
-        let attempt = AttemptSubmission {
-            am_resource: Resource::new(GB, 1),
-            unmanaged: true,
-            keep_containers: false,
-        };
-        cs.add_attempt(0, app, attempt).expect("attempt");
-        app
+        submit_unmanaged_at(&mut cs, sub)
     } else {
         submit_unmanaged(&mut cs, "q0", "asker")
     };
