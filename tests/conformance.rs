@@ -1020,35 +1020,48 @@ fn command_rejects_unreadable_and_malformed_files() {
 // IntraQueueFairOrdering tests (tests/data/conformance/intra-queue-vectors.json)
 // ---------------------------------------------------------------------------------------------
 
-fn intra_file() -> VectorFile {
+/// A bundled vector file by name (tests/data/conformance/).
+fn data_file(name: &str) -> VectorFile {
     VectorFile::load(
         &Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/data/conformance/intra-queue-vectors.json"),
+            .join("tests/data/conformance")
+            .join(name),
     )
-    .expect("the intra-queue vector file loads")
+    .unwrap_or_else(|e| panic!("{name} loads: {e}"))
 }
 
-fn intra_vector(id: &str) -> Vector {
-    intra_file()
-        .vectors()
+fn intra_file() -> VectorFile {
+    data_file("intra-queue-vectors.json")
+}
+
+fn vector_in(f: &VectorFile, id: &str) -> Vector {
+    f.vectors()
         .find(|v| v.id == id)
         .unwrap_or_else(|| panic!("no vector {id}"))
         .clone()
 }
 
-/// Every intra-queue vector passes: priority and user-limit preemption, DRF (strict and
-/// relaxed, two and three resource types), node partitions and fair-ordered leaves.
-#[test]
-fn all_intra_queue_vectors_pass() {
-    let f = intra_file();
+fn intra_vector(id: &str) -> Vector {
+    vector_in(&intra_file(), id)
+}
+
+/// Runs every vector of `f`, expecting `count` of them, all passing.
+fn assert_all_pass(f: &VectorFile, count: usize) {
     let results: Vec<_> = f.vectors().map(run_vector).collect();
-    assert_eq!(results.len(), 42);
+    assert_eq!(results.len(), count);
     let failures: Vec<String> = results
         .iter()
         .filter(|r| r.outcome != Outcome::Pass)
         .map(|r| r.to_string())
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Every intra-queue vector passes: priority and user-limit preemption, DRF (strict and
+/// relaxed, two and three resource types), node partitions and fair-ordered leaves.
+#[test]
+fn all_intra_queue_vectors_pass() {
+    assert_all_pass(&intra_file(), 42);
 }
 
 /// The mock's users: every user of a leaf gets ceil(capacity / #users) (or / MULP), and its
@@ -1125,34 +1138,21 @@ fn the_runner_reads_intra_queue_expectations_and_settings() {
 // ---------------------------------------------------------------------------------------------
 
 fn queue_priority_file() -> VectorFile {
-    VectorFile::load(
-        &Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/data/conformance/queue-priority-vectors.json"),
-    )
-    .expect("the queue-priority vector file loads")
+    data_file("queue-priority-vectors.json")
 }
 
 #[test]
 fn all_queue_priority_vectors_pass() {
-    let f = queue_priority_file();
-    let results: Vec<_> = f.vectors().map(run_vector).collect();
-    assert_eq!(results.len(), 10);
-    let failures: Vec<String> = results
-        .iter()
-        .filter(|r| r.outcome != Outcome::Pass)
-        .map(|r| r.to_string())
-        .collect();
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_all_pass(&queue_priority_file(), 10);
 }
 
 #[test]
 fn queue_priorities_decide_those_outcomes() {
     // The same vector with every {priority=N} removed no longer matches Hadoop's counts.
-    let mut v = queue_priority_file()
-        .vectors()
-        .find(|v| v.id == "testPreemptionForHighestPriorityUnderutilizedQueue")
-        .unwrap()
-        .clone();
+    let mut v = vector_in(
+        &queue_priority_file(),
+        "testPreemptionForHighestPriorityUnderutilizedQueue",
+    );
     let q = v.queues_config.take().unwrap();
     let mut stripped = String::new();
     let mut rest = q.as_str();
