@@ -5,21 +5,11 @@
 use std::ffi::CStr;
 use std::ptr;
 
+mod common;
+
 use capsched::ffi::capsched_status::*;
 use capsched::ffi::*;
-
-fn s(text: &str) -> capsched_str {
-    capsched_str {
-        ptr: text.as_ptr().cast(),
-        len: text.len(),
-    }
-}
-
-fn last_error() -> String {
-    unsafe { CStr::from_ptr(capsched_last_error()) }
-        .to_string_lossy()
-        .into_owned()
-}
+use common::ffi::{last_error, s};
 
 const XML: &str = "<configuration>
 <property><name>yarn.scheduler.capacity.root.queues</name><value>default</value></property>

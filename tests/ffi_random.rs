@@ -7,25 +7,12 @@
 
 mod common;
 
-use std::ffi::CStr;
 use std::ptr;
 
 use capsched::ffi::capsched_status::*;
 use capsched::ffi::*;
+use common::ffi::{last_error, s};
 use common::rng::SplitMix;
-
-fn s(text: &str) -> capsched_str {
-    capsched_str {
-        ptr: text.as_ptr().cast(),
-        len: text.len(),
-    }
-}
-
-fn last_error() -> String {
-    unsafe { CStr::from_ptr(capsched_last_error()) }
-        .to_string_lossy()
-        .into_owned()
-}
 
 fn xml(props: &[(&str, &str)]) -> String {
     let body: String = props

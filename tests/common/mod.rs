@@ -71,4 +71,5 @@ pub fn assert_error(errors: &ConfigErrors, message: &str, queue: Option<&str>, k
     );
 }
 pub mod cluster;
+pub mod ffi;
 pub mod rng;
