@@ -88,16 +88,24 @@ pub fn deduct_selected(
             if !selected.contains(&c.id) {
                 continue;
             }
-            // `TempQueuePerPartition.deductActuallyToBePreempted`: subtract when larger, then
-            // the whole-vector max with zero (a negative component survives under DRF).
             let t = &mut temps[c.partition][app.queue];
-            if rc.greater_than(&cluster, &t.actually_to_be_preempted, &c.resource) {
-                t.actually_to_be_preempted -= c.resource;
-            }
-            t.actually_to_be_preempted =
-                rc.max(&cluster, &t.actually_to_be_preempted, &Resource::ZERO);
+            deduct_target(rc, cluster, &mut t.actually_to_be_preempted, c.resource);
         }
     }
+}
+
+/// `deductActuallyToBePreempted` (of a queue or an app): subtract `taken` when the target is
+/// larger, then the whole-vector max with zero (a negative component survives under DRF).
+pub fn deduct_target(
+    rc: ResourceCalculator,
+    cluster: Resource,
+    target: &mut Resource,
+    taken: Resource,
+) {
+    if rc.greater_than(&cluster, target, &taken) {
+        *target -= taken;
+    }
+    *target = rc.max(&cluster, target, &Resource::ZERO);
 }
 
 /// P5.2: the FIFO selector over every non-disabled leaf. Returns its picks in order.

@@ -19,7 +19,7 @@
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap};
 
-use super::fifo::{try_preempt, Pick, RoundState};
+use super::fifo::{deduct_target, try_preempt, Pick, RoundState};
 use super::ideal::{TempQueue, UnderServed};
 use super::order::{merge_sort, victim_cmp};
 use super::snapshot::{ContainerSnap, PreemptionSnapshot, UserSnap};
@@ -133,11 +133,7 @@ fn deduct_selected(
             continue;
         };
         for t in &mut d.apps {
-            if rc.greater_than(&cluster, &t.actually_to_be_preempted, &c.resource) {
-                t.actually_to_be_preempted -= c.resource;
-            }
-            t.actually_to_be_preempted =
-                rc.max(&cluster, &t.actually_to_be_preempted, &Resource::ZERO);
+            deduct_target(rc, cluster, &mut t.actually_to_be_preempted, c.resource);
         }
     }
 }
