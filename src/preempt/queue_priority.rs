@@ -121,7 +121,8 @@ pub fn select(
     merge_sort(&mut reserved, &|x: &(usize, (usize, &ContainerSnap)), y| {
         graph.order(x.1, y.1)
     });
-    let by_node = snap.containers_by_node();
+    // The node → containers index, built once a reservation is old enough to need it.
+    let mut by_node: Option<Vec<Vec<(usize, usize)>>> = None;
     let mut touched: BTreeSet<usize> = BTreeSet::new();
     // What each (queue, partition) has been promised this round.
     let mut promised: BTreeMap<(usize, usize), Resource> = BTreeMap::new();
@@ -145,9 +146,15 @@ pub fn select(
         if touched.contains(&n) {
             continue;
         }
-        let Some(victims) =
-            enough_for(snap, &graph, &by_node[n], n, q, reservation.resource, state)
-        else {
+        let Some(victims) = enough_for(
+            snap,
+            &graph,
+            &by_node.get_or_insert_with(|| snap.containers_by_node())[n],
+            n,
+            q,
+            reservation.resource,
+            state,
+        ) else {
             continue;
         };
         touched.insert(n);
