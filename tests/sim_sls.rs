@@ -110,7 +110,7 @@ fn rumen_trace_replays_to_completion() {
     let d = SimDefaults::default();
     let text = std::fs::read_to_string(data("2jobs2min-rumen-jh.json")).unwrap();
     let jobs = trace::parse_rumen(&text, "rumen", &d).unwrap();
-    let nodes = trace::nodes_from_jobs(&jobs, &d);
+    let nodes = trace::nodes_from_jobs(&jobs, &d).unwrap();
     let r = simulate(
         SimulationInput {
             conf: sls_conf(),
@@ -121,7 +121,7 @@ fn rumen_trace_replays_to_completion() {
     )
     .unwrap();
     assert_all_finished(&r, 2);
-    assert_eq!(r.jobs.iter().map(|j| j.tasks).sum::<usize>(), 192);
+    assert_eq!(r.jobs.iter().map(|j| j.tasks).sum::<u64>(), 192);
 }
 
 #[test]
@@ -259,7 +259,7 @@ fn the_same_inputs_and_seed_give_identical_outputs() {
     let b = run("b", "5");
     assert_eq!(
         a.len(),
-        10,
+        11,
         "{:?}",
         a.iter().map(|x| &x.0).collect::<Vec<_>>()
     );

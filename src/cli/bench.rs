@@ -684,6 +684,7 @@ fn simulate_at_scale(nodes: usize, containers: usize, jobs: usize, json: bool) {
                 .map(|t| {
                     let node = (j * 131 + t * 17) % nodes;
                     TraceTask {
+                        count: 1,
                         host: (t % 2 == 0).then(|| format!("/rack{}/node{node}", node / 40)),
                         rack: None,
                         start_ms: None,

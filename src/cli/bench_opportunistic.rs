@@ -158,9 +158,13 @@ pub fn run(seed: u64, charts_dir: Option<PathBuf>, as_json: bool) -> std::proces
             .zip(&results)
             .map(|(r, res)| (r.label.to_string(), res))
             .collect();
-        if let Err(e) = std::fs::create_dir_all(&dir)
-            .and_then(|_| charts::write_comparison(&dir, "opportunistic", &runs))
-        {
+        let written = std::fs::create_dir_all(&dir).and_then(|_| {
+            for (name, svg) in charts::render_comparison("opportunistic", &runs)? {
+                std::fs::write(dir.join(name), svg)?;
+            }
+            Ok(())
+        });
+        if let Err(e) = written {
             eprintln!("error: writing charts to {}: {e}", dir.display());
             return std::process::ExitCode::from(1);
         }

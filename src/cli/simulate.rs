@@ -1,14 +1,21 @@
 //! `capsched simulate`: replay a trace (or the built-in workload) and write SLS-shaped outputs.
 
 use capsched::sync::Arc;
+use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 
 use capsched::config::CapacitySchedulerConfiguration;
+use capsched::sim::metrics::Sample;
+use capsched::sim::output::{self, OutputDir, TrackWriter};
 use capsched::sim::trace::{self, SimDefaults};
-use capsched::sim::{default_workload, output, simulate, SimulationInput, SimulationOptions};
+use capsched::sim::{
+    default_workload, simulate_with, LeafInfo, Progress, SimObserver, SimulationInput,
+    SimulationOptions,
+};
 
 use super::print_errors;
 
@@ -40,9 +47,16 @@ pub struct SimulateArgs {
     /// SLS nodes file (default: nodes named by the trace, or the built-in cluster).
     #[arg(long)]
     nodes: Option<PathBuf>,
-    /// Where the outputs go.
+    /// Where the outputs go: a new or empty directory, or an earlier run's (with --force).
     #[arg(long, default_value = "capsched-out")]
     output: PathBuf,
+    /// Replace the outputs of an earlier run in the output directory.
+    #[arg(long)]
+    force: bool,
+    /// Stop at this simulated time (ms) even if jobs remain (default: 30 days after the
+    /// trace's last submission, request delay and task).
+    #[arg(long = "max-time-ms")]
+    max_time_ms: Option<i64>,
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Run the invariant checker after every event (slow on big traces).
@@ -80,7 +94,85 @@ pub enum OnOff {
 }
 
 fn read(path: &Path) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
+    trace::read_input_file(path)
+}
+
+/// Shows progress on stderr: a bar over task containers on a terminal, otherwise a line every
+/// ten seconds of wall time (so a long run in CI or under `nohup` says it is alive).
+struct Reporter {
+    bar: Option<indicatif::ProgressBar>,
+    started: Instant,
+    last_line: Instant,
+}
+
+impl Reporter {
+    fn new() -> Self {
+        let bar = io::stderr().is_terminal().then(|| {
+            let bar = indicatif::ProgressBar::new(0);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{elapsed_precise} [{bar:40}] {pos}/{len} tasks {msg}",
+                )
+                .expect("static template")
+                .progress_chars("=> "),
+            );
+            bar
+        });
+        Reporter {
+            bar,
+            started: Instant::now(),
+            last_line: Instant::now(),
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// What the run shows as it goes: every sample to the streamed outputs, progress to stderr.
+struct Watch {
+    track: TrackWriter,
+    reporter: Reporter,
+}
+
+impl SimObserver for Watch {
+    fn start(&mut self, leaves: &[LeafInfo]) -> io::Result<()> {
+        self.track.start(leaves)
+    }
+
+    fn sample(&mut self, sample: &Sample) -> io::Result<()> {
+        self.track.sample(sample)
+    }
+
+    fn progress(&mut self, p: &Progress) {
+        let r = &mut self.reporter;
+        let msg = format!(
+            "jobs {}/{}, {:.0} s simulated",
+            p.jobs_done,
+            p.jobs,
+            p.sim_ms as f64 / 1000.0
+        );
+        match &r.bar {
+            Some(bar) => {
+                bar.set_length(p.tasks);
+                bar.set_position(p.tasks_done);
+                bar.set_message(msg);
+            }
+            None if r.last_line.elapsed() >= Duration::from_secs(10) => {
+                r.last_line = Instant::now();
+                eprintln!(
+                    "progress: {}/{} tasks, {msg}, {:.0} s of wall time",
+                    p.tasks_done,
+                    p.tasks,
+                    r.started.elapsed().as_secs_f64()
+                );
+            }
+            None => {}
+        }
+    }
 }
 
 pub fn run(args: SimulateArgs) -> ExitCode {
@@ -116,29 +208,57 @@ pub fn run(args: SimulateArgs) -> ExitCode {
         seed: args.seed,
         defaults,
         check_invariants: args.check_invariants,
-        progress: true,
+        max_time_ms: args.max_time_ms,
         preemption: args.preemption.map(|p| matches!(p, OnOff::On)),
         opportunistic_percent: args.opportunistic_percent,
         promote_opportunistic_after_start: args.promote_opportunistic_after_start,
         ..SimulationOptions::default()
     };
-    let result = match simulate(SimulationInput { conf, nodes, jobs }, opts) {
-        Ok(r) => r,
+    // The output directory is checked (and claimed) before the run, not after it.
+    let dir = match OutputDir::prepare(&args.output, args.force) {
+        Ok(d) => d,
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::from(1);
         }
     };
-    match output::write_all(&args.output, &result) {
+    let fail = |what: String| {
+        eprintln!("error: {what}");
+        ExitCode::from(1)
+    };
+    let track = match TrackWriter::create(&dir) {
+        Ok(t) => t,
+        Err(e) => return fail(format!("writing {}: {e}", dir.path().display())),
+    };
+    let mut watch = Watch {
+        track,
+        reporter: Reporter::new(),
+    };
+    let run = simulate_with(SimulationInput { conf, nodes, jobs }, opts, &mut watch);
+    watch.reporter.finish();
+    let result = match run {
+        Ok(r) => r,
+        Err(e) => return fail(e.to_string()),
+    };
+    let written = watch
+        .track
+        .finish()
+        .and_then(|()| output::write_all(&dir, &result));
+    match written {
         Ok(summary) => {
+            // Rejections, failures and warnings also go to stderr, where scripts look for them.
+            let problems = output::problems_text(&result);
+            for line in problems.lines().take(20) {
+                eprintln!("{line}");
+            }
+            if problems.lines().count() > 20 {
+                eprintln!("… see {}", dir.path().join("problems.txt").display());
+            }
             print!("{}", output::summary_text(&result, &summary));
             println!("outputs in {}", args.output.display());
             ExitCode::SUCCESS
         }
-        Err(e) => {
-            eprintln!("error: writing {}: {e}", args.output.display());
-            ExitCode::from(1)
-        }
+        Err(e) => fail(format!("writing {}: {e}", dir.path().display())),
     }
 }
 
@@ -177,7 +297,12 @@ fn load_workload(args: &SimulateArgs, defaults: &SimDefaults) -> Result<Workload
         }
         TraceType::Rumen => {
             let jobs = trace::parse_rumen(&text, &name, defaults).map_err(e)?;
-            let nodes = explicit_nodes.unwrap_or_else(|| trace::nodes_from_jobs(&jobs, defaults));
+            let nodes = match explicit_nodes {
+                Some(n) => n,
+                None => {
+                    trace::nodes_from_jobs(&jobs, defaults).map_err(|m| format!("{name}: {m}"))?
+                }
+            };
             Ok((nodes, jobs))
         }
         TraceType::Synth => {

@@ -222,6 +222,54 @@ impl CapacityScheduler {
         self.queue_reserved.get(q).copied().unwrap_or_default()
     }
 
+    /// Whether heartbeats with nothing to report would change nothing: no application asks
+    /// for a container (guaranteed or opportunistic, its AM's included) or waits for an
+    /// update, none holds a reservation, nothing waits for an AM to pull it (allocated,
+    /// completed, updated, marked for preemption), and no node has a kill or an orphan to
+    /// deliver. A host driving the scheduler in virtual time (the simulator) may skip
+    /// heartbeats while this holds and nothing else happens; O(applications + nodes).
+    pub fn quiescent(&self) -> bool {
+        let apps_idle = self.apps.iter().all(|(_, a)| {
+            a.attempt.as_ref().is_none_or(|t| {
+                !t.requests.has_pending()
+                    && t.opportunistic_asks.is_empty()
+                    && t.reservations.is_empty()
+                    && t.newly_allocated.is_empty()
+                    && t.completed.is_empty()
+                    && t.updated.is_empty()
+                    && t.to_preempt.is_empty()
+            })
+        });
+        apps_idle
+            && self.opportunistic.pending_increases.is_empty()
+            && self
+                .nodes
+                .iter()
+                .all(|(_, n)| n.to_kill.is_empty() && n.orphans.is_empty() && n.reserved.is_none())
+    }
+
+    /// The largest container `queue` may be given once every NodeManager has registered: its
+    /// maximum allocation within the largest node, what [`CapacityScheduler::
+    /// queue_max_allocation`] gives after the scheduling wait. A host that replays a workload
+    /// on a cluster it starts at once (the simulator) checks asks against this, as a long-
+    /// running ResourceManager would.
+    pub fn queue_max_allocation_settled(&self, queue: QueueId) -> Resource {
+        Resource::component_min(
+            self.tree.conf(queue).maximum_allocation,
+            Resource::component_min(self.tree.settings().maximum_allocation, self.largest_node),
+        )
+    }
+
+    /// YARN's `SchedulerUtils.validateResourceRequest` of `capability` against `max`, with
+    /// its `InvalidResourceRequestException` message.
+    pub fn check_capability(
+        &self,
+        capability: &Resource,
+        max: &Resource,
+    ) -> Result<(), SchedulerError> {
+        self.validate_capability(capability, max)
+    }
+
     pub(crate) fn leaf_mut(&mut self, q: QueueId) -> &mut LeafRuntime {
         self.leaves[q].as_mut().expect("a leaf queue")
     }
@@ -376,11 +424,40 @@ impl CapacityScheduler {
 
     /// Recomputes everything derived from the cluster size and re-runs activation.
     pub(crate) fn cluster_resource_changed(&mut self, now_ms: i64) {
-        self.usage_epoch += 1;
         let total: Resource = self.nodes.iter().map(|(_, n)| n.total).sum();
-        self.largest_node = self.nodes.iter().fold(Resource::ZERO, |m, (_, n)| {
+        self.largest_node = self.largest_registered_node();
+        self.cluster_derived_values(now_ms, total);
+    }
+
+    /// A node of `removed` became one of `added` (a node joining is ZERO → its size, one
+    /// leaving the reverse): the cluster total moves by the difference and the largest node is
+    /// rescanned only if a largest one shrank, so registering N nodes costs O(N), not O(N²).
+    pub(crate) fn node_capacity_changed(
+        &mut self,
+        now_ms: i64,
+        removed: Resource,
+        added: Resource,
+    ) {
+        let total = self.tree.cluster_resource() - removed + added;
+        let largest = Resource::component_max(self.largest_node, added);
+        self.largest_node = if (0..crate::resource::MAX_RESOURCE_TYPES)
+            .any(|i| removed.get(i) > added.get(i) && removed.get(i) >= self.largest_node.get(i))
+        {
+            self.largest_registered_node()
+        } else {
+            largest
+        };
+        self.cluster_derived_values(now_ms, total);
+    }
+
+    fn largest_registered_node(&self) -> Resource {
+        self.nodes.iter().fold(Resource::ZERO, |m, (_, n)| {
             Resource::component_max(m, n.total)
-        });
+        })
+    }
+
+    fn cluster_derived_values(&mut self, now_ms: i64, total: Resource) {
+        self.usage_epoch += 1;
         self.tree.update_cluster_resource(total);
         let leaves: Vec<QueueId> = self.tree.leaves().collect();
         for q in leaves {

@@ -59,6 +59,19 @@ impl CapacityScheduler {
                 spec.host, spec.resource
             )));
         }
+        // ResourceTrackerService.registerNodeManager: a node that cannot hold the smallest
+        // container is sent SHUTDOWN and never reaches the scheduler.
+        let min = self.tree.settings().minimum_allocation;
+        if spec.resource.memory_mb() < min.memory_mb() || spec.resource.vcores() < min.vcores() {
+            return Err(SchedulerError::Refused(format!(
+                "NodeManager from  {} doesn't satisfy minimum allocations, Sending SHUTDOWN signal \
+                 to the NodeManager. Node capabilities are {}; minimums are {}mb and {} vcores",
+                spec.host,
+                spec.resource,
+                min.memory_mb(),
+                min.vcores()
+            )));
+        }
         let host_name = self.names.intern(&spec.host);
         let rack_name = self.names.intern(&spec.rack);
         let id = self.nodes.insert(SchedulerNode {
@@ -81,7 +94,7 @@ impl CapacityScheduler {
         for report in &spec.containers {
             self.recover_container(now_ms, id, report);
         }
-        self.cluster_resource_changed(now_ms);
+        self.node_capacity_changed(now_ms, Resource::ZERO, spec.resource);
         Ok(id)
     }
 
@@ -182,7 +195,7 @@ impl CapacityScheduler {
                 self.rack_sizes.remove(&n.rack_name);
             }
         }
-        self.cluster_resource_changed(now_ms);
+        self.node_capacity_changed(now_ms, n.total, Resource::ZERO);
         Ok(())
     }
 
@@ -199,8 +212,8 @@ impl CapacityScheduler {
                 "negative node resource {resource}"
             )));
         }
-        self.nodes[node].total = resource;
-        self.cluster_resource_changed(now_ms);
+        let old = std::mem::replace(&mut self.nodes[node].total, resource);
+        self.node_capacity_changed(now_ms, old, resource);
         Ok(())
     }
 

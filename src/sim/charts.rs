@@ -2,7 +2,6 @@
 //! guaranteed and maximum capacity, cluster utilization, and pending containers.
 
 use std::io;
-use std::path::Path;
 
 use plotters::prelude::*;
 
@@ -38,9 +37,23 @@ struct Line {
 /// A horizontal reference line: (colour, y, dash length, gap).
 type Guide = (RGBColor, f64, u32, u32);
 
-/// Draws lines over simulated time (seconds) with a legend, plus horizontal guides.
+/// Draws lines over simulated time (seconds) with a legend, plus horizontal guides; returns
+/// the SVG text (the caller writes it where it belongs).
 fn draw(
-    path: &Path,
+    title: &str,
+    y_desc: &str,
+    y_max: f64,
+    end_s: f64,
+    lines: &[Line],
+    guides: &[Guide],
+) -> io::Result<String> {
+    let mut svg = String::new();
+    draw_into(&mut svg, title, y_desc, y_max, end_s, lines, guides)?;
+    Ok(svg)
+}
+
+fn draw_into(
+    svg: &mut String,
     title: &str,
     y_desc: &str,
     y_max: f64,
@@ -48,7 +61,7 @@ fn draw(
     lines: &[Line],
     guides: &[Guide],
 ) -> io::Result<()> {
-    let root = SVGBackend::new(path, (1000, 520)).into_drawing_area();
+    let root = SVGBackend::with_string(svg, (1000, 520)).into_drawing_area();
     root.fill(&WHITE).map_err(to_io)?;
     let mut chart = ChartBuilder::on(&root)
         .caption(title, ("sans-serif", 20))
@@ -90,7 +103,8 @@ fn draw(
     root.present().map_err(to_io)
 }
 
-pub fn write_charts(dir: &Path, r: &SimulationResult) -> io::Result<()> {
+/// The run's charts: (file name, SVG).
+pub fn render_charts(r: &SimulationResult) -> io::Result<Vec<(&'static str, String)>> {
     let end = r
         .samples
         .last()
@@ -135,8 +149,7 @@ pub fn write_charts(dir: &Path, r: &SimulationResult) -> io::Result<()> {
             ]
         })
         .collect();
-    draw(
-        &dir.join("queue_usage.svg"),
+    let queue_usage = draw(
         "Queue usage: share of cluster memory (guaranteed dashed, maximum dotted)",
         "% of cluster memory",
         105.0,
@@ -168,8 +181,7 @@ pub fn write_charts(dir: &Path, r: &SimulationResult) -> io::Result<()> {
                 .collect(),
         },
     ];
-    draw(
-        &dir.join("utilization.svg"),
+    let utilization = draw(
         "Cluster utilization",
         "% allocated",
         105.0,
@@ -198,25 +210,28 @@ pub fn write_charts(dir: &Path, r: &SimulationResult) -> io::Result<()> {
         .iter()
         .flat_map(|l| l.points.iter().map(|p| p.1))
         .fold(1.0, f64::max);
-    draw(
-        &dir.join("pending.svg"),
+    let pending = draw(
         "Pending containers per queue",
         "containers",
         top * 1.05,
         end,
         &lines,
         &[],
-    )
+    )?;
+    Ok(vec![
+        ("queue_usage.svg", queue_usage),
+        ("utilization.svg", utilization),
+        ("pending.svg", pending),
+    ])
 }
 
 /// Side-by-side runs of one workload (the opportunistic comparison): what the NodeManagers
-/// ran as a share of the cluster, and tasks completed, over time — one line per run. Writes
-/// `<prefix>-utilization.svg` and `<prefix>-tasks.svg` into `dir`.
-pub fn write_comparison(
-    dir: &Path,
+/// ran as a share of the cluster, and tasks completed, over time — one line per run, as
+/// (`<prefix>-utilization.svg`, SVG) and (`<prefix>-tasks.svg`, SVG).
+pub fn render_comparison(
     prefix: &str,
     runs: &[(String, &SimulationResult)],
-) -> io::Result<()> {
+) -> io::Result<Vec<(String, String)>> {
     let end = runs
         .iter()
         .filter_map(|(_, r)| r.samples.last())
@@ -240,8 +255,7 @@ pub fn write_comparison(
             }
         })
         .collect();
-    draw(
-        &dir.join(format!("{prefix}-utilization.svg")),
+    let utilization = draw(
         "Memory in use on the NodeManagers (opportunistic containers included)",
         "% of cluster memory",
         105.0,
@@ -267,13 +281,9 @@ pub fn write_comparison(
         .iter()
         .flat_map(|l| l.points.iter().map(|p| p.1))
         .fold(1.0, f64::max);
-    draw(
-        &dir.join(format!("{prefix}-tasks.svg")),
-        "Tasks completed",
-        "tasks",
-        top * 1.05,
-        end,
-        &lines,
-        &[],
-    )
+    let tasks = draw("Tasks completed", "tasks", top * 1.05, end, &lines, &[])?;
+    Ok(vec![
+        (format!("{prefix}-utilization.svg"), utilization),
+        (format!("{prefix}-tasks.svg"), tasks),
+    ])
 }

@@ -44,6 +44,7 @@ fn tasks_lasting(
         .map(|i| {
             let node = (i * 7 + salt) % 10;
             TraceTask {
+                count: 1,
                 host: (located && i % 2 == 0).then(|| format!("/rack{}/node{node}", node / 5)),
                 rack: None,
                 start_ms: None,

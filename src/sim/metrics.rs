@@ -50,8 +50,13 @@ pub struct JobRecord {
     pub am_start_ms: Option<i64>,
     pub first_task_ms: Option<i64>,
     pub finish_ms: Option<i64>,
-    pub tasks: usize,
+    /// Task containers of the job (its trace entries' counts).
+    pub tasks: u64,
+    /// Refused at submission (unknown queue, ACL, limits, an AM larger than any container
+    /// may be), with YARN's message.
     pub rejected: Option<String>,
+    /// Submitted, then failed (a task larger than any container may be), with YARN's message.
+    pub failed: Option<String>,
     pub preempted: u64,
 }
 
@@ -65,6 +70,71 @@ impl JobRecord {
 
     pub fn run_ms(&self) -> Option<i64> {
         self.finish_ms.map(|f| f - self.submit_ms)
+    }
+}
+
+/// The time integrals of the series the summary averages, fed every sample in order (each
+/// value holds until the next sample, as [`time_average`] reads a series), so that averages
+/// and peaks stay exact however few samples are kept in memory.
+#[derive(Debug, Clone, Default)]
+pub struct SeriesStats {
+    first_ms: Option<i64>,
+    last_ms: i64,
+    last: Vec<f64>,
+    area: Vec<f64>,
+    pub peak: Vec<f64>,
+    /// The integrals up to the last job finish (the summary's end), and when that was.
+    at_finish: Option<(i64, Vec<f64>)>,
+}
+
+impl SeriesStats {
+    /// One sample: `values` at `time_ms` (not before the previous sample).
+    pub fn add(&mut self, time_ms: i64, values: &[f64]) {
+        if self.first_ms.is_none() {
+            self.first_ms = Some(time_ms);
+            self.area = vec![0.0; values.len()];
+            self.peak = vec![f64::MIN; values.len()];
+        } else {
+            self.area = self.area_at(time_ms);
+        }
+        for (p, v) in self.peak.iter_mut().zip(values) {
+            *p = p.max(*v);
+        }
+        self.last_ms = time_ms;
+        self.last = values.to_vec();
+    }
+
+    /// The integrals from the first sample to `time_ms` (not before the last sample).
+    fn area_at(&self, time_ms: i64) -> Vec<f64> {
+        let dt = (time_ms - self.last_ms).max(0) as f64;
+        self.area
+            .iter()
+            .zip(&self.last)
+            .map(|(a, v)| a + v * dt)
+            .collect()
+    }
+
+    /// A job finished at `time_ms`: the summary's averages end here if no job finishes later.
+    pub fn job_finished(&mut self, time_ms: i64) {
+        if self.first_ms.is_some() {
+            self.at_finish = Some((time_ms, self.area_at(time_ms)));
+        }
+    }
+
+    /// Time-weighted means from the first sample to the last job finish (to the last sample
+    /// when no job finished), one per series.
+    pub fn averages(&self) -> Vec<f64> {
+        let Some(first) = self.first_ms else {
+            return Vec::new();
+        };
+        let (end, area) = match &self.at_finish {
+            Some((t, a)) => (*t, a.clone()),
+            None => (self.last_ms, self.area.clone()),
+        };
+        let span = (end - first) as f64;
+        area.iter()
+            .map(|a| if span > 0.0 { a / span } else { 0.0 })
+            .collect()
     }
 }
 
@@ -107,5 +177,30 @@ mod tests {
         assert_eq!(percentile(&[], 50.0), 0);
         // 0.0 for 1 s, then 1.0 for 3 s: mean 0.75.
         assert_eq!(time_average(&[0, 1000], &[0.0, 1.0], 4000), 0.75);
+    }
+
+    /// The incremental integrals give what `time_average` gives over the whole series, ending
+    /// at the last job finish, and the peak over every sample.
+    #[test]
+    fn series_stats_match_the_time_average_of_every_sample() {
+        let times = [0, 1000, 2000, 5000, 9000];
+        let values = [0.0, 2.0, 1.0, 4.0, 0.5];
+        let mut s = SeriesStats::default();
+        for (t, v) in times.iter().zip(values) {
+            s.add(*t, &[v]);
+            if *t == 5000 {
+                s.job_finished(7000);
+            }
+        }
+        assert_eq!(s.averages(), vec![time_average(&times, &values, 7000)]);
+        assert_eq!(s.peak, vec![4.0]);
+        let mut none = SeriesStats::default();
+        none.add(0, &[1.0]);
+        none.add(4000, &[3.0]);
+        assert_eq!(
+            none.averages(),
+            vec![1.0],
+            "no finish: up to the last sample"
+        );
     }
 }

@@ -5,12 +5,15 @@ mod am;
 pub mod charts;
 pub mod default_workload;
 mod engine;
+pub mod limits;
 pub mod metrics;
 mod nm;
+pub mod observer;
 pub mod output;
 pub mod trace;
 
 pub use engine::{
-    simulate, split_rack_host, LeafInfo, SimError, SimulationInput, SimulationOptions,
-    SimulationResult,
+    simulate, simulate_with, split_rack_host, LeafInfo, SimError, SimulationInput,
+    SimulationOptions, SimulationResult,
 };
+pub use observer::{NoObserver, Progress, SimObserver};

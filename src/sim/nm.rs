@@ -57,6 +57,12 @@ impl NmSim {
         self.queue.report().wait_queue_length
     }
 
+    /// Whether the next heartbeat has something to tell the RM (launches, completions), or
+    /// containers wait in the queue (the RM's queue limit could shed them).
+    pub fn has_news(&self) -> bool {
+        !self.launched.is_empty() || !self.completed.is_empty() || self.queued() > 0
+    }
+
     /// The AM starts a container here (`startContainers`). Returns what started now.
     pub fn launch(
         &mut self,

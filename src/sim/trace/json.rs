@@ -31,18 +31,31 @@ fn syntax_error(file: &str, job: usize, e: &serde_json::Error) -> TraceError {
     TraceError::new(file, Some(job), None, format!("invalid JSON: {e}"))
 }
 
-/// A stream of concatenated JSON values (Jackson's `ObjectMapper.readValues`). An empty file is
-/// an empty stream. A syntax error names the index of the value being read, and its line and
-/// column.
-pub(super) fn read_stream(text: &str, file: &str) -> Result<Vec<Value>, TraceError> {
-    let mut values = Vec::new();
-    for item in serde_json::Deserializer::from_str(strip_bom(text)).into_iter::<Value>() {
-        match item {
-            Ok(v) => values.push(v),
-            Err(e) => return Err(syntax_error(file, values.len(), &e)),
+/// A stream of concatenated JSON values (Jackson's `ObjectMapper.readValues`), read one value at
+/// a time so that only the value being worked on is held in memory. An empty file is an empty
+/// stream. A syntax error names the index of the value being read, and its line and column;
+/// the stream ends after it.
+pub(super) fn read_stream<'t>(
+    text: &'t str,
+    file: &'t str,
+) -> impl Iterator<Item = Result<(usize, Value), TraceError>> + 't {
+    let mut values = serde_json::Deserializer::from_str(strip_bom(text)).into_iter::<Value>();
+    let mut index = 0;
+    let mut failed = false;
+    std::iter::from_fn(move || {
+        if failed {
+            return None;
         }
-    }
-    Ok(values)
+        let item = match values.next()? {
+            Ok(v) => Ok((index, v)),
+            Err(e) => {
+                failed = true;
+                Err(syntax_error(file, index, &e))
+            }
+        };
+        index += 1;
+        Some(item)
+    })
 }
 
 /// A single JSON document (Jackson's `ObjectMapper.readValue`).

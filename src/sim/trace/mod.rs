@@ -43,6 +43,40 @@ pub use synth::{
     SynthHeader,
 };
 
+/// The largest trace or nodes file read (its text is held in memory while it is parsed).
+pub const MAX_INPUT_BYTES: u64 = 1 << 30;
+
+/// Reads a trace or nodes file: a regular file (a FIFO, device or directory would block or
+/// mean nothing) of at most [`MAX_INPUT_BYTES`], as UTF-8 text. The file is opened without
+/// blocking and checked on the open handle, so a FIFO put in its place cannot hang the read.
+pub fn read_input_file(path: &std::path::Path) -> Result<String, String> {
+    use std::io::Read;
+    let shown = path.display();
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(|e| format!("{shown}: {e}"))?;
+    let meta = file.metadata().map_err(|e| format!("{shown}: {e}"))?;
+    if !meta.is_file() {
+        return Err(format!("{shown}: not a regular file"));
+    }
+    if meta.len() > MAX_INPUT_BYTES {
+        return Err(format!(
+            "{shown}: {} bytes is more than the simulator reads ({MAX_INPUT_BYTES} bytes)",
+            meta.len()
+        ));
+    }
+    let mut text = String::new();
+    file.take(MAX_INPUT_BYTES + 1)
+        .read_to_string(&mut text)
+        .map_err(|e| format!("{shown}: {e}"))?;
+    Ok(text)
+}
+
 /// SLS's simulator-wide defaults (`SLSConfiguration`'s `*_DEFAULT` constants; `sls-runner.xml`
 /// may override them, see [`SimDefaults::set_property`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -173,9 +207,12 @@ pub struct TraceJob {
     pub priority: i32,
 }
 
-/// One task container of a job.
+/// One task entry of a job: `count` identical containers (SLS's task `count`, kept as a count
+/// rather than expanded, so a trace's size in memory follows its entries, not its containers).
 #[derive(Debug, Clone, PartialEq)]
 pub struct TraceTask {
+    /// How many identical containers this entry stands for (at least 1).
+    pub count: u64,
     /// The host the container asks for, as in the trace (`/default-rack/node1`).
     pub host: Option<String>,
     /// That host's network location (`/default-rack`).

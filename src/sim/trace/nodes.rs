@@ -4,6 +4,7 @@ use std::collections::HashSet;
 
 use super::json::{self, At, Fields};
 use super::{SimDefaults, TraceError, TraceJob, TraceNode};
+use crate::sim::limits::{too_many, MAX_NODES};
 
 /// Splits an SLS host path into its network location and host name, like SLS's
 /// `SLSUtils.getRackHostName` (Hadoop's `NodeBase`): `/rack1/node1` → (`/rack1`, `node1`),
@@ -32,7 +33,8 @@ pub fn split_network_path(path: &str) -> Result<(String, String), String> {
 }
 
 /// Appends the node at `path` unless a node with that path is already there (SLS keeps its
-/// nodes in a `HashSet` keyed by the path; the first occurrence wins).
+/// nodes in a `HashSet` keyed by the path; the first occurrence wins). A node beyond
+/// [`MAX_NODES`] is refused.
 fn add_node(
     out: &mut Vec<TraceNode>,
     seen: &mut HashSet<String>,
@@ -41,7 +43,15 @@ fn add_node(
     vcores: i64,
 ) -> Result<(), String> {
     let (rack, host) = split_network_path(path)?;
-    if seen.insert(format!("{rack}/{host}")) {
+    let key = format!("{rack}/{host}");
+    if !seen.contains(&key) && out.len() >= MAX_NODES {
+        return Err(too_many(
+            "nodes",
+            format!("more than {MAX_NODES}"),
+            MAX_NODES,
+        ));
+    }
+    if seen.insert(key) {
         out.push(TraceNode {
             host,
             rack,
@@ -72,7 +82,9 @@ pub fn parse_nodes(
 ) -> Result<Vec<TraceNode>, TraceError> {
     let mut out = Vec::new();
     let mut seen = HashSet::new();
-    for (index, value) in json::read_stream(text, file)?.iter().enumerate() {
+    for item in json::read_stream(text, file) {
+        let (index, value) = item?;
+        let value = &value;
         let at = At {
             file,
             job: Some(index),
@@ -119,7 +131,10 @@ pub fn parse_nodes(
 /// [`parse_synth_nodes`](super::parse_synth_nodes) for them. The readers have already checked
 /// every host, so a host that is not a `/rack/host` path cannot occur; one in a hand-built job
 /// is skipped.
-pub fn nodes_from_jobs(jobs: &[TraceJob], defaults: &SimDefaults) -> Vec<TraceNode> {
+pub fn nodes_from_jobs(
+    jobs: &[TraceJob],
+    defaults: &SimDefaults,
+) -> Result<Vec<TraceNode>, String> {
     let mut out = Vec::new();
     let mut seen = HashSet::new();
     for host in jobs
@@ -127,15 +142,28 @@ pub fn nodes_from_jobs(jobs: &[TraceJob], defaults: &SimDefaults) -> Vec<TraceNo
         .flat_map(|j| &j.tasks)
         .filter_map(|t| t.host.as_deref())
     {
-        let _ = add_node(
+        match add_node(
             &mut out,
             &mut seen,
             host,
             defaults.node_memory_mb,
             defaults.node_vcores,
-        );
+        ) {
+            Err(m) if out.len() >= MAX_NODES => return Err(m),
+            _ => {}
+        }
     }
-    out
+    Ok(out)
+}
+
+/// [`MAX_NODES`] against a declared cluster size (`num.nodes`, `num_nodes`) before any node
+/// is generated; `already` nodes are there before.
+pub(super) fn check_declared_nodes(declared: i64, already: usize) -> Result<(), String> {
+    let total = (already as i64).saturating_add(declared);
+    if total > MAX_NODES as i64 {
+        return Err(too_many("nodes", total, MAX_NODES));
+    }
+    Ok(())
 }
 
 /// `SLSUtils.generateNodes`: `num_nodes` nodes `/rack<i % racks>/node<i>`, with the number of
@@ -168,13 +196,16 @@ pub fn nodes_from_sls_trace(
 ) -> Result<Vec<TraceNode>, TraceError> {
     let mut out = Vec::new();
     let mut seen = HashSet::new();
-    for (index, value) in json::read_stream(text, file)?.iter().enumerate() {
+    for item in json::read_stream(text, file) {
+        let (index, value) = item?;
+        let value = &value;
         let at = At {
             file,
             job: Some(index),
         };
         let f = Fields::new(json::expect_object(value, &at)?, at, "");
         if let Some(n) = f.int("num.nodes")? {
+            check_declared_nodes(i64::from(n), out.len()).map_err(|m| f.err("num.nodes", m))?;
             let racks = f.int("num.racks")?.unwrap_or(1);
             let n = usize::try_from(n).unwrap_or(0);
             let racks = usize::try_from(racks).unwrap_or(0);
@@ -360,7 +391,7 @@ mod tests {
     fn nodes_from_sls_jobs() {
         let d = SimDefaults::default();
         let jobs = parse_sls_jobs(INPUT_SLS, "inputsls.json", &d).unwrap();
-        let nodes = nodes_from_jobs(&jobs, &d);
+        let nodes = nodes_from_jobs(&jobs, &d).unwrap();
         let names: Vec<&str> = nodes.iter().map(|n| n.host.as_str()).collect();
         assert_eq!(names, ["node1", "node3", "node2"]);
         assert!(nodes

@@ -4,6 +4,7 @@
 use super::json::{self, At, Fields};
 use super::nodes::split_network_path;
 use super::{SimDefaults, TraceError, TraceExecutionType, TraceJob, TraceTask};
+use crate::sim::limits::{self, Tally};
 
 /// `AMDefinitionRumen.DEFAULT_MAPPER_PRIORITY` / `DEFAULT_REDUCER_PRIORITY`.
 const MAP_PRIORITY: i32 = 20;
@@ -34,7 +35,10 @@ pub fn parse_rumen(
 ) -> Result<Vec<TraceJob>, TraceError> {
     let mut jobs = Vec::new();
     let mut baseline: Option<i64> = None;
-    for (index, value) in json::read_stream(text, file)?.iter().enumerate() {
+    let mut tally = Tally::default();
+    for item in json::read_stream(text, file) {
+        let (index, value) = item?;
+        let value = &value;
         let at = At {
             file,
             job: Some(index),
@@ -87,7 +91,10 @@ pub fn parse_rumen(
                         format!("the attempt's duration finishTime − startTime must be > 0 ms, found {duration_ms}"),
                     ));
                 }
+                limits::check_time("the attempt's duration", duration_ms)
+                    .map_err(|m| a.err("finishTime", m))?;
                 tasks.push(TraceTask {
+                    count: 1,
                     host,
                     rack,
                     start_ms: Some(start.saturating_sub(base).saturating_add(shift)),
@@ -101,6 +108,11 @@ pub fn parse_rumen(
                 });
             }
         }
+        tally
+            .add(1, tasks.len() as u64)
+            .map_err(|m| f.err("mapTasks", m))?;
+        limits::check_time("the job's start", relative + shift)
+            .map_err(|m| f.err("submitTime", m))?;
         jobs.push(TraceJob {
             id,
             queue,
@@ -163,7 +175,7 @@ mod tests {
             (Some(1371222166321 - 1371222054499), 22163)
         );
 
-        let nodes = nodes_from_jobs(&jobs, &SimDefaults::default());
+        let nodes = nodes_from_jobs(&jobs, &SimDefaults::default()).unwrap();
         let mut hosts: Vec<&str> = nodes.iter().map(|n| n.host.as_str()).collect();
         hosts.sort_unstable();
         assert_eq!(

@@ -4,6 +4,7 @@
 use super::json::{self, At, Fields};
 use super::nodes::split_network_path;
 use super::{SimDefaults, TraceError, TraceExecutionType, TraceJob, TraceTask};
+use crate::sim::limits::{self, Tally};
 
 /// `AMDefinitionRumen.DEFAULT_MAPPER_PRIORITY`, `TaskContainerDefinition`'s default priority.
 const DEFAULT_TASK_PRIORITY: i32 = 20;
@@ -45,7 +46,10 @@ pub fn parse_sls_jobs(
     let mut jobs = Vec::new();
     // AMRunner's AM_ID: every AM created so far.
     let mut am_id: u64 = 0;
-    for (index, value) in json::read_stream(text, file)?.iter().enumerate() {
+    let mut tally = Tally::default();
+    for item in json::read_stream(text, file) {
+        let (index, value) = item?;
+        let value = &value;
         let at = At {
             file,
             job: Some(index),
@@ -55,6 +59,10 @@ pub fn parse_sls_jobs(
             continue;
         }
         let (template, trace_id, count) = parse_job(&f, defaults)?;
+        let containers = template.tasks.iter().map(|t| t.count).sum();
+        tally
+            .add(u64::from(count), containers)
+            .map_err(|m| f.err("job.count", m))?;
         for _ in 0..count {
             let id = match (&trace_id, count) {
                 (Some(id), 1) => id.clone(),
@@ -106,6 +114,7 @@ fn parse_job(
         parse_task(&t, defaults, &mut out)?;
     }
     let start_ms = f.non_negative("job.start.ms")?.unwrap_or(0);
+    limits::check_time("job.start.ms", start_ms).map_err(|m| f.err("job.start.ms", m))?;
     let end_ms = f.non_negative("job.end.ms")?;
     f.text("job.label.expression")?;
     let user = f
@@ -131,7 +140,7 @@ fn parse_job(
     Ok((job, trace_id, count))
 }
 
-/// One task object, expanded to `count` containers.
+/// One task object: `count` identical containers.
 fn parse_task(
     t: &Fields<'_>,
     defaults: &SimDefaults,
@@ -171,6 +180,7 @@ fn parse_task(
             format!("the task's duration must be > 0 ms, found {duration_ms}"),
         ));
     }
+    limits::check_time("the task's duration", duration_ms).map_err(|m| t.err(key, m))?;
     let memory_mb = t
         .non_negative("container.memory-mb")?
         .unwrap_or(defaults.container_memory_mb);
@@ -194,7 +204,10 @@ fn parse_task(
     };
     t.long("container.allocation.id")?;
     let request_delay_ms = t.long("container.request.delay")?.unwrap_or(0).max(0);
-    let task = TraceTask {
+    limits::check_time("container.request.delay", request_delay_ms)
+        .map_err(|m| t.err("container.request.delay", m))?;
+    out.push(TraceTask {
+        count: count as u64,
         host,
         rack,
         start_ms: start,
@@ -205,11 +218,7 @@ fn parse_task(
         vcores,
         execution_type,
         request_delay_ms,
-    };
-    for _ in 1..count {
-        out.push(task.clone());
-    }
-    out.push(task);
+    });
     Ok(())
 }
 
@@ -303,6 +312,7 @@ mod tests {
                 am_memory_mb: 700,
                 am_vcores: 3,
                 tasks: vec![TraceTask {
+                    count: 1,
                     host: None,
                     rack: None,
                     start_ms: None,
@@ -372,14 +382,54 @@ mod tests {
     }
 
     #[test]
-    fn task_count_expands_containers() {
+    fn task_count_is_kept_as_a_count() {
         let jobs = parse(
             r#"{"job.id": "j", "job.tasks": [{"count": 4, "container.duration.ms": 5, "container.type": "map"},
                                               {"count": 0, "container.duration.ms": 5, "container.type": "reduce"}]}"#,
         );
-        let types: Vec<&str> = jobs[0].tasks.iter().map(|t| t.task_type.as_str()).collect();
+        let types: Vec<(&str, u64)> = jobs[0]
+            .tasks
+            .iter()
+            .map(|t| (t.task_type.as_str(), t.count))
+            .collect();
         // count 0 is raised to 1, as SLS does (Math.max(count, 1)).
-        assert_eq!(types, ["map", "map", "map", "map", "reduce"]);
+        assert_eq!(types, [("map", 4), ("reduce", 1)]);
+    }
+
+    /// Counts that would expand past the simulator's limits are refused while reading, before
+    /// anything of that size is built, naming the key and the limit.
+    #[test]
+    fn absurd_counts_and_times_are_refused_up_front() {
+        let e = err(r#"{"job.count": 2000000000, "job.tasks": [{"container.duration.ms": 5}]}"#);
+        assert_eq!(e.key.as_deref(), Some("job.count"));
+        assert!(e.message.contains("limit of 1000000 jobs"), "{e}");
+        let e = err(r#"{"job.tasks": [{"count": 100000000, "container.duration.ms": 5}]}"#);
+        assert!(
+            e.message.contains("limit of 10000000 task containers"),
+            "{e}"
+        );
+        let e = err(
+            r#"{"job.count": 1000, "job.tasks": [{"count": 100000, "container.duration.ms": 5}]}"#,
+        );
+        assert!(e.message.contains("100000000 task containers"), "{e}");
+        let e = err(
+            r#"{"job.start.ms": 9223372036854775807, "job.tasks": [{"container.duration.ms": 5}]}"#,
+        );
+        assert_eq!(e.key.as_deref(), Some("job.start.ms"));
+        let e = err(r#"{"job.tasks": [{"container.duration.ms": 9223372036854775807}]}"#);
+        assert!(e.message.contains("beyond the simulator's limit"), "{e}");
+        let e = err(
+            r#"{"job.tasks": [{"container.duration.ms": 5, "container.request.delay": 9223372036854775807}]}"#,
+        );
+        assert_eq!(
+            e.key.as_deref(),
+            Some("job.tasks[0].container.request.delay")
+        );
+        // A week is fine.
+        let jobs = parse(
+            r#"{"job.start.ms": 604800000, "job.tasks": [{"container.duration.ms": 1000000000000}]}"#,
+        );
+        assert_eq!(jobs[0].tasks[0].duration_ms, 1_000_000_000_000);
     }
 
     /// `job.count` replicates the job; the copies are named by SLS's AM sequence number, which

@@ -46,8 +46,9 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use serde_json::Value;
 
 use super::json::{self, At, Fields};
-use super::nodes::generate_nodes;
+use super::nodes::{check_declared_nodes, generate_nodes};
 use super::{SimDefaults, TraceError, TraceExecutionType, TraceJob, TraceNode, TraceTask};
+use crate::sim::limits::{self, Tally};
 
 /// `SynthJob.MIN_MEMORY` / `MIN_VCORES`.
 const MIN_MEMORY_MB: i64 = 1024;
@@ -602,7 +603,10 @@ pub fn parse_synth_nodes(
     file: &str,
     defaults: &SimDefaults,
 ) -> Result<Vec<TraceNode>, TraceError> {
-    Ok(synth_nodes(&parse_synth_header(text, file)?, defaults))
+    let header = parse_synth_header(text, file)?;
+    check_declared_nodes(header.num_nodes, 0)
+        .map_err(|m| TraceError::new(file, None, Some("num_nodes"), m))?;
+    Ok(synth_nodes(&header, defaults))
 }
 
 /// Generates the jobs of a SYNTH workload file (see the module documentation), seeded with
@@ -630,6 +634,15 @@ pub fn parse_synth(
             }
         }
     }
+    if spec.header.num_jobs > limits::MAX_JOBS as i64 {
+        return Err(TraceError::new(
+            file,
+            None,
+            Some("num_jobs"),
+            limits::too_many("jobs", spec.header.num_jobs, limits::MAX_JOBS),
+        ));
+    }
+    let mut tally = Tally::default();
     // createStory: (submission s, workload, class), then ordered by submission.
     let mut stories = Vec::new();
     for _ in 0..spec.header.num_jobs {
@@ -654,6 +667,9 @@ pub fn parse_synth(
         let mut tasks = Vec::new();
         for t in &mut class.tasks {
             let count = t.count.int(&mut master, &at)?;
+            tally
+                .add(0, count.max(0) as u64)
+                .map_err(|m| at.err(&t.count.key, m))?;
             let memory_mb = t.max_memory.long(&mut master).max(MIN_MEMORY_MB);
             let vcores = t.max_vcores.long(&mut master).max(MIN_VCORES);
             for _ in 0..count.max(0) {
@@ -664,7 +680,10 @@ pub fn parse_synth(
                         format!("sampled a task duration of {duration} ms; SLS rejects tasks whose duration is ≤ 0"),
                     ));
                 }
+                limits::check_time("the sampled task duration", duration)
+                    .map_err(|m| at.err(&t.time.key, m))?;
                 tasks.push(TraceTask {
+                    count: 1,
                     host: None,
                     rack: None,
                     start_ms: None,
