@@ -9,7 +9,7 @@ mod common;
 
 use capsched::ffi::capsched_status::*;
 use capsched::ffi::*;
-use common::ffi::{last_error, s};
+use common::ffi::{engine_state, last_error, s};
 
 const XML: &str = "<configuration>
 <property><name>yarn.scheduler.capacity.root.queues</name><value>default</value></property>
@@ -317,26 +317,6 @@ unsafe fn populate(e: *mut capsched_engine, host: &str) -> World {
     world
 }
 
-/// Everything an engine shows a host: the REST document and the cluster's counts.
-unsafe fn state(e: *mut capsched_engine) -> String {
-    let mut json = std::mem::zeroed::<capsched_owned_str>();
-    assert_eq!(capsched_engine_scheduler_json(e, &mut json), CAPSCHED_OK);
-    let text = CStr::from_ptr(json.ptr).to_string_lossy().into_owned();
-    capsched_string_free(json);
-    let mut info = std::mem::zeroed::<capsched_cluster_info>();
-    assert_eq!(capsched_engine_cluster_info(e, &mut info), CAPSCHED_OK);
-    assert_eq!(
-        capsched_engine_check_invariants(e),
-        CAPSCHED_OK,
-        "{}",
-        last_error()
-    );
-    format!(
-        "{} nodes, {} apps, {} containers: {text}",
-        info.num_nodes, info.num_applications, info.num_containers
-    )
-}
-
 /// Every call that takes an id, each given `bad` in one id position of the kind `kind`
 /// ("node", "application", "container"); `w` supplies valid ids for the other positions.
 /// Each must fail with CAPSCHED_ERR_UNKNOWN_ID, a message containing `expect(what)`, and no
@@ -463,7 +443,7 @@ fn ids_of_another_live_engine_are_refused_on_every_call_and_change_nothing() {
             assert_eq!(x & ((1 << 48) - 1), y & ((1 << 48) - 1));
             assert!(tag(x) != 0 && tag(y) != 0 && tag(x) != tag(y));
         }
-        let (before_a, before_b) = (state(a), state(b));
+        let (before_a, before_b) = (engine_state(a), engine_state(b));
 
         // The reported bug: this removed a's first application.
         assert_eq!(capsched_app_remove(a, wb.app), CAPSCHED_ERR_UNKNOWN_ID);
@@ -500,8 +480,8 @@ fn ids_of_another_live_engine_are_refused_on_every_call_and_change_nothing() {
             calls += every_call_refuses(b, &wb, bad, kind, |_| format!("{kind} id {bad:#x}"));
         }
         assert_eq!(calls, 2 * 14);
-        assert_eq!(state(a), before_a, "engine a unchanged");
-        assert_eq!(state(b), before_b, "engine b unchanged");
+        assert_eq!(engine_state(a), before_a, "engine a unchanged");
+        assert_eq!(engine_state(b), before_b, "engine b unchanged");
 
         // Each engine still takes its own ids.
         for (e, w) in [(a, &wa), (b, &wb)] {
@@ -523,7 +503,7 @@ fn zero_is_never_an_id() {
     unsafe {
         let e = engine();
         let w = populate(e, "h1");
-        let before = state(e);
+        let before = engine_state(e);
         let mut calls = 0;
         for kind in ["node", "application", "container"] {
             calls += every_call_refuses(e, &w, 0, kind, |what| {
@@ -538,7 +518,7 @@ fn zero_is_never_an_id() {
             });
         }
         assert_eq!(calls, 14);
-        assert_eq!(state(e), before);
+        assert_eq!(engine_state(e), before);
         capsched_engine_free(e);
     }
 }
@@ -585,7 +565,7 @@ fn stale_ids_are_unknown_with_the_hosts_own_value() {
         );
         assert_eq!(capsched_app_remove(e, w.app), CAPSCHED_OK);
         assert_eq!(capsched_node_remove(e, w.node), CAPSCHED_OK);
-        let before = state(e);
+        let before = engine_state(e);
         (r, nr) = (ptr::null_mut(), ptr::null_mut());
         for (st, what) in [
             (capsched_app_remove(e, w.app), "app_remove"),
@@ -630,7 +610,7 @@ fn stale_ids_are_unknown_with_the_hosts_own_value() {
             capsched_container_expired(e, w.container),
             CAPSCHED_ERR_UNKNOWN_ID
         );
-        assert_ne!(state(e), before);
+        assert_ne!(engine_state(e), before);
         capsched_engine_free(e);
     }
 }
