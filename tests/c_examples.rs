@@ -183,6 +183,11 @@ fn the_cpp_wrapper_runs_the_minimal_host_with_raii_and_exceptions() {
             "{out}"
         );
         assert!(out.contains("unknown queue: no-such-queue"), "{out}");
+        assert!(
+            out.contains("another engine's id: CAPSCHED_ERR_UNKNOWN_ID: application id 0x"),
+            "{out}"
+        );
+        assert!(out.contains("was not issued by this engine"), "{out}");
         assert!(out.contains("containers: 4"), "{out}");
         assert!(out.contains("json ok: 1"), "{out}");
         assert!(out.contains("after stop: CAPSCHED_ERR_STOPPED"), "{out}");
