@@ -43,7 +43,7 @@
 #include <stddef.h>
 
 /* The C ABI version this header describes; compare with capsched_abi_version() at load. */
-#define CAPSCHED_ABI_VERSION 1
+#define CAPSCHED_ABI_VERSION 2
 
 // For `capsched_app_submit`'s priority: the leaf queue's default.
 #define CAPSCHED_DEFAULT_PRIORITY INT32_MIN

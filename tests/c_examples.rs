@@ -10,6 +10,11 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// The shared library's SONAME: it carries the ABI version.
+fn soname() -> String {
+    format!("libcapsched.so.{}", capsched::ABI_VERSION)
+}
+
 /// Where cargo put libcapsched.{a,so}: the directory above this test's `deps/`. `cargo test`
 /// builds only the rlib, so the C libraries are built here if missing (scripts/test builds
 /// them first anyway).
@@ -83,7 +88,7 @@ fn build(source: &str, shared: bool) -> PathBuf {
         // As an install lays it out: the real file under its SONAME, and the linker's name.
         let dir = out_dir().join("lib");
         std::fs::create_dir_all(&dir).expect("lib dir");
-        for name in ["libcapsched.so.1", "libcapsched.so"] {
+        for name in [soname().as_str(), "libcapsched.so"] {
             let link = dir.join(name);
             let _ = std::fs::remove_file(&link);
             std::os::unix::fs::symlink(lib.join("libcapsched.so"), &link).expect("symlink");
@@ -451,8 +456,9 @@ fn an_installed_library_is_found_through_cmake_find_package() {
         let ldd = String::from_utf8_lossy(&ldd.stdout).to_string();
         assert_eq!(
             ldd.contains(&format!(
-                "libcapsched.so.1 => {}",
-                prefix.join("lib/libcapsched.so.1").display()
+                "{} => {}",
+                soname(),
+                prefix.join("lib").join(soname()).display()
             )),
             variant == "shared",
             "{ldd}"
@@ -491,7 +497,7 @@ fn an_installed_library_is_found_through_pkg_config() {
     }
     let prefix = install_prefix("prefix");
     for f in [
-        "lib/libcapsched.so.1",
+        &format!("lib/{}", soname()),
         "lib/libcapsched.so",
         "lib/libcapsched.a",
         "include/capsched.h",
