@@ -12,6 +12,22 @@
  * - Strings are UTF-8, passed as capsched_str (pointer + length). Input structs that may grow
  *   start with struct_size: set it to sizeof(the struct).
  *
+ * Ids
+ * - Node, application and container ids are opaque uint64_t values, each valid only with the
+ *   engine that issued it. Layout: bits 48-63 the engine's tag (1..65535, never 0), bits 24-47
+ *   the slot's generation, bits 0-23 the slot. No id is 0, so 0 means "none" wherever an id
+ *   may be absent (capsched_event).
+ * - Every call that takes an id (an argument or an array entry) refuses one this engine did
+ *   not issue, and 0, with CAPSCHED_ERR_UNKNOWN_ID ("<kind> id 0x... was not issued by this
+ *   engine"), before anything is applied; a stale id of this engine (a removed node or
+ *   application, a finished container) is "unknown <kind> id 0x...", except where YARN
+ *   ignores it (completions and releases of finished containers).
+ * - Two engines alive at the same time never share a tag. A freed engine's tag is handed out
+ *   again once the process has gone round all 65,535 tags; an id kept from the freed engine
+ *   then names nothing in the new one unless its slot and generation happen to be live there.
+ *   A slot's generation wraps after 2^24 reuses. capsched_engine_new fails (REFUSED) while
+ *   65,535 engines are alive.
+ *
  * Threads and ownership
  * - An engine may be used from any number of threads at once; capsched_engine_free must not
  *   race with other calls on the same engine. A configuration is immutable and may be shared;
@@ -27,7 +43,7 @@
 #include <stddef.h>
 
 /* The C ABI version this header describes; compare with capsched_abi_version() at load. */
-#define CAPSCHED_ABI_VERSION 1
+#define CAPSCHED_ABI_VERSION 2
 
 // For `capsched_app_submit`'s priority: the leaf queue's default.
 #define CAPSCHED_DEFAULT_PRIORITY INT32_MIN
@@ -87,7 +103,8 @@ enum capsched_status
   CAPSCHED_ERR_STRUCT_SIZE = 4,
   // The configuration is invalid; the message is YARN's.
   CAPSCHED_ERR_CONFIG = 5,
-  // A node, application or container id the engine does not know (or no longer knows).
+  // A node, application or container id the engine does not know (or no longer knows):
+  // stale, never issued, 0, or issued by another engine (see "Ids" in the preamble).
   CAPSCHED_ERR_UNKNOWN_ID = 6,
   // The scheduler refused the request (YARN's exception message in `capsched_last_error`).
   CAPSCHED_ERR_REFUSED = 7,
@@ -261,7 +278,10 @@ typedef struct capsched_owned_str {
   size_t len;
 } capsched_owned_str;
 
-// One event. Ids are 0 where they do not apply.
+// One event. An id that does not apply to the event's kind is 0, which is never an id (see
+// "Ids" in the header's preamble): ACCEPTED has `app`; REJECTED none; ALLOCATED all three;
+// RELEASED `app` and `container`; PREEMPT_WARNED, PREEMPTED and EXPIRED `container`;
+// QUEUE_REFRESHED none; NODE_LOST `node`.
 typedef struct capsched_event {
   int32_t kind;
   uint64_t app;
@@ -386,7 +406,9 @@ uint32_t capsched_abi_version(void);
 const char *capsched_status_name(int32_t status);
 
 // Submits an application. Accepted: CAPSCHED_OK and `*out_app`. Rejected:
-// CAPSCHED_ERR_REJECTED with YARN's reason in `capsched_last_error` (nothing written).
+// CAPSCHED_ERR_REJECTED with YARN's reason in `capsched_last_error` (nothing written) — an
+// unknown or non-leaf queue, a full queue, a stopped queue, a denied ACL, or an empty `user`
+// (YARN's "Null user").
 //
 // # Safety
 // `engine` live; strings valid; `out_app` writable.
@@ -447,8 +469,11 @@ capsched_status capsched_container_expired(const struct capsched_engine *engine,
                                            uint64_t container);
 
 // The AM heartbeat (`allocate`). On success `*out` is a new response. A request YARN would
-// refuse (bad response id, invalid ask, foreign release, "*" blacklisted) fails with
-// CAPSCHED_ERR_REFUSED and YARN's message; nothing in it is applied.
+// refuse (bad response id, invalid ask, another application's release, "*" blacklisted)
+// fails with CAPSCHED_ERR_REFUSED and YARN's message; nothing in it is applied. A release of
+// a container this engine no longer knows is ignored, as YARN does; a container id in
+// `releases` or `updates` that this engine did not issue (another engine's, or 0) fails the
+// call with CAPSCHED_ERR_UNKNOWN_ID, nothing applied.
 //
 // # Safety
 // `engine` live; `request` valid with its arrays; `out` writable.
@@ -499,7 +524,9 @@ void capsched_config_free(struct capsched_config *config);
 capsched_status capsched_engine_options_default(struct capsched_engine_options *out);
 
 // Creates and starts an engine over `config` (borrowed: the engine keeps its own reference).
-// `options` may be NULL for the defaults.
+// `options` may be NULL for the defaults. The engine takes a tag no other live engine in the
+// process holds, for its ids (see "Ids" in the header's preamble); with 65,535 engines alive
+// at once none is free, and the call fails with CAPSCHED_ERR_REFUSED.
 //
 // # Safety
 // `config` must be a live configuration handle; `options` NULL or valid; `out` writable.
@@ -621,8 +648,9 @@ capsched_status capsched_node_add(const struct capsched_engine *engine,
 
 // Registers a NodeManager that already runs containers (after an RM restart or an NM
 // re-registration): each is re-attached to its application and queue. Containers of unknown
-// or finished applications come back in the node's next heartbeat response as `orphans`,
-// for the NodeManager to kill.
+// or finished applications of this engine come back in the node's next heartbeat response as
+// `orphans`, for the NodeManager to kill; a report whose `app` this engine did not issue
+// (another engine's, or 0) fails the whole call with CAPSCHED_ERR_UNKNOWN_ID.
 //
 // # Safety
 // As `capsched_node_add`; `reports` valid for `count` entries (NULL only with 0).
@@ -641,7 +669,9 @@ capsched_status capsched_node_add_recovered(const struct capsched_engine *engine
 capsched_status capsched_node_remove(const struct capsched_engine *engine, uint64_t node);
 
 // NODE_UPDATE. `status` may be NULL for an empty heartbeat. On success `*out` is a new
-// response.
+// response. A launched or completed container this engine does not know (any more) is
+// ignored, as YARN does; one this engine did not issue (another engine's, or 0) fails the
+// whole call with CAPSCHED_ERR_UNKNOWN_ID, nothing applied.
 //
 // # Safety
 // `engine` live; `status` NULL or valid with its arrays; `out` writable.

@@ -2,10 +2,27 @@
 //! is an error, never a use of whatever now lives in that slot. YARN's own string ids
 //! (`application_<ts>_<seq>`, `container_e<epoch>_<ts>_<app>_<attempt>_<seq>`) are formatted
 //! and parsed here, at the edge.
+//!
+//! Layout of the core's ids: bits 0–23 are the slab slot, bits 24–47 the slot's generation
+//! (wrapping after 2^24 reuses of one slot), and bits 48–63 are always zero here. The C ABI
+//! puts its engine tag in those top bits when it hands an id out and checks and strips it when
+//! it takes one in (`src/ffi/ids.rs`), so an id of another engine is refused there; the core
+//! never sees the tag. Any id whose top bits are not zero is unknown to every slab.
 
 use std::fmt;
 
 use slab::Slab;
+
+/// Bits of a core id that hold the slab slot.
+pub const INDEX_BITS: u32 = 24;
+/// Bits of a core id that hold the slot's generation (above the slot).
+pub const GENERATION_BITS: u32 = 24;
+/// Bits a core id uses; the ones above are zero (the C ABI's engine tag goes there).
+pub const ID_BITS: u32 = INDEX_BITS + GENERATION_BITS;
+/// Live values a slab can hold at once (one per slot).
+pub const MAX_SLOTS: usize = 1 << INDEX_BITS;
+const INDEX_MASK: u64 = (1 << INDEX_BITS) - 1;
+const GENERATION_MASK: u32 = (1 << GENERATION_BITS) - 1;
 
 macro_rules! tagged_id {
     ($(#[$doc:meta])* $name:ident) => {
@@ -15,19 +32,23 @@ macro_rules! tagged_id {
 
         impl $name {
             fn new(index: usize, generation: u32) -> Self {
-                $name(((generation as u64) << 32) | index as u64)
+                debug_assert!(index < MAX_SLOTS && generation <= GENERATION_MASK);
+                $name(((generation as u64) << INDEX_BITS) | index as u64)
             }
             /// The slab slot (dense, reused after removal).
             pub fn index(self) -> usize {
-                (self.0 & 0xFFFF_FFFF) as usize
+                (self.0 & INDEX_MASK) as usize
             }
+            /// The slot's generation (bits 24–47).
             pub fn generation(self) -> u32 {
-                (self.0 >> 32) as u32
+                ((self.0 >> INDEX_BITS) as u32) & GENERATION_MASK
             }
-            /// The host-facing value.
+            /// The value (bits 48–63 zero for every id a slab hands out).
             pub fn as_u64(self) -> u64 {
                 self.0
             }
+            /// Any value; one that no slab handed out (stale, never issued, or with the top
+            /// bits set) is simply unknown to every slab.
             pub fn from_u64(v: u64) -> Self {
                 $name(v)
             }
@@ -60,7 +81,7 @@ tagged_id!(
     ContainerId
 );
 
-pub trait GenId: Copy {
+pub trait GenId: Copy + Eq {
     fn new(index: usize, generation: u32) -> Self;
     fn index(self) -> usize;
     fn generation(self) -> u32;
@@ -97,6 +118,12 @@ impl<I: GenId, T> GenSlab<I, T> {
     pub fn insert(&mut self, value: T) -> I {
         let entry = self.slab.vacant_entry();
         let index = entry.key();
+        // 16.7 million live nodes, applications or containers at once: far beyond any
+        // cluster, and beyond the id layout.
+        assert!(
+            index < MAX_SLOTS,
+            "more than {MAX_SLOTS} live values of one kind: the id space is exhausted"
+        );
         if index >= self.generations.len() {
             self.generations.resize(index + 1, 0);
         }
@@ -105,16 +132,20 @@ impl<I: GenId, T> GenSlab<I, T> {
         I::new(index, generation)
     }
 
+    /// The live value `id` names: its slot holds a value of exactly that generation (and
+    /// the id has no other bits set).
     pub fn get(&self, id: I) -> Option<&T> {
-        match self.slab.get(id.index()) {
-            Some((g, v)) if *g == id.generation() => Some(v),
+        let index = id.index();
+        match self.slab.get(index) {
+            Some((g, v)) if I::new(index, *g) == id => Some(v),
             _ => None,
         }
     }
 
     pub fn get_mut(&mut self, id: I) -> Option<&mut T> {
-        match self.slab.get_mut(id.index()) {
-            Some((g, v)) if *g == id.generation() => Some(v),
+        let index = id.index();
+        match self.slab.get_mut(index) {
+            Some((g, v)) if I::new(index, *g) == id => Some(v),
             _ => None,
         }
     }
@@ -128,7 +159,8 @@ impl<I: GenId, T> GenSlab<I, T> {
             return None;
         }
         let (_, v) = self.slab.remove(id.index());
-        self.generations[id.index()] = self.generations[id.index()].wrapping_add(1);
+        self.generations[id.index()] =
+            self.generations[id.index()].wrapping_add(1) & GENERATION_MASK;
         Some(v)
     }
 
@@ -277,6 +309,39 @@ mod tests {
         assert_eq!(s.get(a), None);
         assert_eq!(s.get(b), Some(&"b"));
         assert_eq!(s.remove(a), None);
+    }
+
+    #[test]
+    fn ids_use_the_low_48_bits_and_nothing_else_is_found() {
+        let mut s: GenSlab<AppId, u8> = GenSlab::default();
+        let a = s.insert(1);
+        s.remove(a);
+        let b = s.insert(2);
+        assert_eq!((b.index(), b.generation()), (0, 1));
+        assert_eq!(b.as_u64(), 1 << INDEX_BITS);
+        assert_eq!(b.as_u64() >> ID_BITS, 0);
+        for bit in ID_BITS..64 {
+            let tagged = AppId::from_u64(b.as_u64() | (1 << bit));
+            assert_eq!((tagged.index(), tagged.generation()), (0, 1));
+            assert_eq!(s.get(tagged), None, "bit {bit}");
+            assert!(!s.contains(tagged));
+        }
+        assert_eq!(s.get(b), Some(&2));
+    }
+
+    #[test]
+    fn generations_wrap_within_their_bits() {
+        let mut s: GenSlab<ContainerId, u8> = GenSlab {
+            generations: vec![GENERATION_MASK],
+            ..GenSlab::default()
+        };
+        let last = s.insert(1);
+        assert_eq!(last.generation(), GENERATION_MASK);
+        assert_eq!(last.as_u64() >> ID_BITS, 0);
+        s.remove(last);
+        let wrapped = s.insert(2);
+        assert_eq!((wrapped.index(), wrapped.generation()), (0, 0));
+        assert_eq!(s.get(last), None);
     }
 
     #[test]

@@ -11,6 +11,12 @@
 
 pub use std::sync::Arc;
 
+/// A mutex for process-wide `static`s (the C ABI's pool of engine tags): parking_lot's, under
+/// loom too. Loom's types cannot live in a `static`, and no engine handoff goes through it —
+/// it is taken only while an engine is created or freed — so there is nothing for loom to
+/// explore.
+pub type StaticMutex<T> = parking_lot::Mutex<T>;
+
 #[cfg(not(loom))]
 mod imp {
     pub use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};

@@ -10,6 +10,11 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// The shared library's SONAME: it carries the ABI version.
+fn soname() -> String {
+    format!("libcapsched.so.{}", capsched::ABI_VERSION)
+}
+
 /// Where cargo put libcapsched.{a,so}: the directory above this test's `deps/`. `cargo test`
 /// builds only the rlib, so the C libraries are built here if missing (scripts/test builds
 /// them first anyway).
@@ -83,7 +88,7 @@ fn build(source: &str, shared: bool) -> PathBuf {
         // As an install lays it out: the real file under its SONAME, and the linker's name.
         let dir = out_dir().join("lib");
         std::fs::create_dir_all(&dir).expect("lib dir");
-        for name in ["libcapsched.so.1", "libcapsched.so"] {
+        for name in [soname().as_str(), "libcapsched.so"] {
             let link = dir.join(name);
             let _ = std::fs::remove_file(&link);
             std::os::unix::fs::symlink(lib.join("libcapsched.so"), &link).expect("symlink");
@@ -183,6 +188,11 @@ fn the_cpp_wrapper_runs_the_minimal_host_with_raii_and_exceptions() {
             "{out}"
         );
         assert!(out.contains("unknown queue: no-such-queue"), "{out}");
+        assert!(
+            out.contains("another engine's id: CAPSCHED_ERR_UNKNOWN_ID: application id 0x"),
+            "{out}"
+        );
+        assert!(out.contains("was not issued by this engine"), "{out}");
         assert!(out.contains("containers: 4"), "{out}");
         assert!(out.contains("json ok: 1"), "{out}");
         assert!(out.contains("after stop: CAPSCHED_ERR_STOPPED"), "{out}");
@@ -446,8 +456,9 @@ fn an_installed_library_is_found_through_cmake_find_package() {
         let ldd = String::from_utf8_lossy(&ldd.stdout).to_string();
         assert_eq!(
             ldd.contains(&format!(
-                "libcapsched.so.1 => {}",
-                prefix.join("lib/libcapsched.so.1").display()
+                "{} => {}",
+                soname(),
+                prefix.join("lib").join(soname()).display()
             )),
             variant == "shared",
             "{ldd}"
@@ -486,7 +497,7 @@ fn an_installed_library_is_found_through_pkg_config() {
     }
     let prefix = install_prefix("prefix");
     for f in [
-        "lib/libcapsched.so.1",
+        &format!("lib/{}", soname()),
         "lib/libcapsched.so",
         "lib/libcapsched.a",
         "include/capsched.h",
@@ -531,7 +542,7 @@ fn an_installed_library_is_found_through_pkg_config() {
 fn bad_input_from_c_gets_the_right_status_and_message() {
     for exe in both("tests/c/bad_input.c") {
         let out = run(&exe, &[]);
-        assert!(out.contains("all 28 checks passed"), "{out}");
+        assert!(out.contains("all 48 checks passed"), "{out}");
     }
 }
 

@@ -56,6 +56,39 @@ yarn.scheduler.capacity.root.a.x.maximum-applications=1
 }
 
 #[test]
+fn an_empty_user_is_refused_before_any_queue_check() {
+    // UserGroupInformation.createRemoteUser("") throws IllegalArgumentException("Null user")
+    // while the RM builds the submitter's UGI, before the scheduler hears of the application;
+    // so even an unknown queue or a full cluster gives this message, and no number is used up.
+    let mut c = Cluster::new(&format!(
+        "{AB}yarn.scheduler.capacity.maximum-applications=2\n"
+    ));
+    c.node("h0", "/r", 8 * GB, 8);
+    assert_eq!(reject(&mut c, "a", ""), "Null user");
+    assert_eq!(reject(&mut c, "nope", ""), "Null user");
+    assert_eq!(c.cs.num_applications_total(), 0);
+    c.app("a", "alice", GB);
+    c.app("b", "bob", GB);
+    let mut numbers: Vec<String> =
+        c.cs.applications()
+            .map(|(_, a)| a.application_id.to_string())
+            .collect();
+    numbers.sort();
+    assert_eq!(
+        numbers,
+        [
+            "application_1700000000000_0001",
+            "application_1700000000000_0002"
+        ],
+        "the refusals used no application number"
+    );
+    assert!(reject(&mut c, "a", "carol").starts_with("Maximum system application limit"));
+    assert_eq!(reject(&mut c, "a", ""), "Null user");
+    // A name of spaces is a name to UserGroupInformation.
+    assert!(reject(&mut c, "nope", " ").starts_with("Maximum system application limit"));
+}
+
+#[test]
 fn system_and_user_application_limits() {
     let mut c = Cluster::new(&format!(
         "{AB}yarn.scheduler.capacity.maximum-applications=2

@@ -9,7 +9,7 @@ mod common;
 
 use capsched::ffi::capsched_status::*;
 use capsched::ffi::*;
-use common::ffi::{last_error, s};
+use common::ffi::{engine_state, last_error, s};
 
 const XML: &str = "<configuration>
 <property><name>yarn.scheduler.capacity.root.queues</name><value>default</value></property>
@@ -23,6 +23,7 @@ fn engine() -> *mut capsched_engine {
         let mut opts = std::mem::zeroed();
         assert_eq!(capsched_engine_options_default(&mut opts), CAPSCHED_OK);
         opts.mode = CAPSCHED_MODE_MANUAL;
+        opts.manual_clock = 1; // the state (and its JSON) moves only with the calls made
         let mut e = ptr::null_mut();
         assert_eq!(capsched_engine_new(config, &opts, &mut e), CAPSCHED_OK);
         capsched_config_free(config);
@@ -245,5 +246,492 @@ fn a_stale_id_from_another_engine_is_unknown_here() {
         capsched_engine_free(a);
         assert_eq!(capsched_node_remove(b, n), CAPSCHED_ERR_UNKNOWN_ID);
         capsched_engine_free(b);
+    }
+}
+
+const SIZE: capsched_resource = capsched_resource {
+    memory_mb: 8192,
+    vcores: 8,
+};
+const AM: capsched_resource = capsched_resource {
+    memory_mb: 1024,
+    vcores: 1,
+};
+
+/// The bits of an id that hold its engine's tag (docs/C-API.md, "Ids").
+fn tag(id: u64) -> u64 {
+    id >> 48
+}
+
+fn request() -> capsched_allocate_request {
+    let mut req: capsched_allocate_request = unsafe { std::mem::zeroed() };
+    req.struct_size = std::mem::size_of::<capsched_allocate_request>() as u32;
+    req
+}
+
+fn node_status() -> capsched_node_status {
+    let mut st: capsched_node_status = unsafe { std::mem::zeroed() };
+    st.struct_size = std::mem::size_of::<capsched_node_status>() as u32;
+    st
+}
+
+/// A node, an application with its attempt, and the application's AM container (allocated
+/// and pulled by the AM).
+struct World {
+    node: u64,
+    app: u64,
+    container: u64,
+    response_id: i32,
+}
+
+unsafe fn populate(e: *mut capsched_engine, host: &str) -> World {
+    let mut node = 0;
+    assert_eq!(
+        capsched_node_add(e, s(host), s("/r"), SIZE, &mut node),
+        CAPSCHED_OK
+    );
+    let mut app = 0;
+    assert_eq!(
+        capsched_app_submit(e, s("default"), s("u"), CAPSCHED_DEFAULT_PRIORITY, &mut app),
+        CAPSCHED_OK
+    );
+    assert_eq!(capsched_attempt_add(e, app, AM, 0, 0), CAPSCHED_OK);
+    let mut nr = ptr::null_mut();
+    assert_eq!(
+        capsched_node_update(e, node, ptr::null(), &mut nr),
+        CAPSCHED_OK
+    );
+    capsched_node_response_free(nr);
+    let mut r = ptr::null_mut();
+    assert_eq!(capsched_allocate(e, app, &request(), &mut r), CAPSCHED_OK);
+    assert_eq!((*r).allocated_count, 1, "the AM container");
+    let c = *(*r).allocated;
+    assert_eq!(c.node, node);
+    let world = World {
+        node,
+        app,
+        container: c.id,
+        response_id: (*r).response_id,
+    };
+    capsched_allocate_response_free(r);
+    world
+}
+
+/// Every call that takes an id, each given `bad` in one id position of the kind `kind`
+/// ("node", "application", "container"); `w` supplies valid ids for the other positions.
+/// Each must fail with CAPSCHED_ERR_UNKNOWN_ID, a message containing `expect(what)`, and no
+/// out-parameter written. Returns how many calls were made.
+unsafe fn every_call_refuses(
+    e: *mut capsched_engine,
+    w: &World,
+    bad: u64,
+    kind: &str,
+    expect: impl Fn(&str) -> String,
+) -> usize {
+    let mut n = 0;
+    let mut check = |st: capsched_status, what: &str| {
+        n += 1;
+        assert_eq!(st, CAPSCHED_ERR_UNKNOWN_ID, "{what}: {}", last_error());
+        let want = expect(what);
+        assert!(
+            last_error().contains(&want),
+            "{what}: {:?} lacks {want:?}",
+            last_error()
+        );
+    };
+    let (node, app, container) = match kind {
+        "node" => (bad, w.app, w.container),
+        "application" => (w.node, bad, w.container),
+        _ => (w.node, w.app, bad),
+    };
+    if kind == "node" {
+        check(capsched_node_remove(e, node), "node_remove");
+        let mut nr = ptr::dangling_mut::<capsched_node_response>();
+        check(
+            capsched_node_update(e, node, ptr::null(), &mut nr),
+            "node_update",
+        );
+        assert_eq!(nr, ptr::dangling_mut(), "untouched on failure");
+    }
+    if kind == "application" {
+        let report = capsched_container_report {
+            app,
+            resource: AM,
+            priority: 1,
+            allocation_request_id: 0,
+            sequence: 99,
+            is_am: 0,
+        };
+        let mut out = 7u64;
+        check(
+            capsched_node_add_recovered(e, s("recovered"), s("/r"), SIZE, &report, 1, &mut out),
+            "reports[0]",
+        );
+        assert_eq!(out, 7);
+        check(capsched_attempt_add(e, app, AM, 0, 0), "attempt_add");
+        check(capsched_attempt_remove(e, app, 0), "attempt_remove");
+        check(capsched_app_remove(e, app), "app_remove");
+        check(capsched_app_move(e, app, s("default")), "app_move");
+        let mut effective = 7;
+        check(
+            capsched_app_set_priority(e, app, 3, &mut effective),
+            "app_set_priority",
+        );
+        assert_eq!(effective, 7);
+        let mut r = ptr::dangling_mut::<capsched_allocate_response>();
+        check(capsched_allocate(e, app, &request(), &mut r), "allocate");
+        assert_eq!(r, ptr::dangling_mut());
+    }
+    if kind == "container" {
+        check(
+            capsched_container_expired(e, container),
+            "container_expired",
+        );
+        let ids = [container];
+        let mut st = node_status();
+        st.launched = ids.as_ptr();
+        st.launched_count = 1;
+        let mut nr = ptr::dangling_mut::<capsched_node_response>();
+        check(capsched_node_update(e, node, &st, &mut nr), "launched[0]");
+        let done = [capsched_completed_container {
+            container,
+            exit_status: 0,
+            diagnostics: s(""),
+        }];
+        let mut st = node_status();
+        st.completed = done.as_ptr();
+        st.completed_count = 1;
+        check(capsched_node_update(e, node, &st, &mut nr), "completed[0]");
+        assert_eq!(nr, ptr::dangling_mut());
+        let mut req = request();
+        req.response_id = w.response_id;
+        req.releases = ids.as_ptr();
+        req.release_count = 1;
+        let mut r = ptr::dangling_mut::<capsched_allocate_response>();
+        check(capsched_allocate(e, app, &req, &mut r), "releases[0]");
+        let update = [capsched_update_request {
+            container,
+            version: 0,
+            update_type: CAPSCHED_UPDATE_DEMOTE_EXECUTION_TYPE,
+            execution_type: CAPSCHED_OPPORTUNISTIC,
+            capability: AM,
+        }];
+        let mut req = request();
+        req.response_id = w.response_id;
+        req.updates = update.as_ptr();
+        req.update_count = 1;
+        check(capsched_allocate(e, app, &req, &mut r), "updates[0]");
+        assert_eq!(r, ptr::dangling_mut());
+    }
+    n
+}
+
+#[test]
+fn ids_of_another_live_engine_are_refused_on_every_call_and_change_nothing() {
+    unsafe {
+        let (a, b) = (engine(), engine());
+        let wa = populate(a, "h1");
+        let wb = populate(b, "h1");
+        // The same calls in the same order: the same slots and generations, so the ids differ
+        // in their engine tags alone.
+        for (x, y) in [
+            (wa.node, wb.node),
+            (wa.app, wb.app),
+            (wa.container, wb.container),
+        ] {
+            assert_ne!(x, y);
+            assert_eq!(x & ((1 << 48) - 1), y & ((1 << 48) - 1));
+            assert!(tag(x) != 0 && tag(y) != 0 && tag(x) != tag(y));
+        }
+        let (before_a, before_b) = (engine_state(a), engine_state(b));
+
+        // The reported bug: this removed a's first application.
+        assert_eq!(capsched_app_remove(a, wb.app), CAPSCHED_ERR_UNKNOWN_ID);
+        assert_eq!(
+            last_error(),
+            format!(
+                "application id {:#x} was not issued by this engine (it carries engine tag {}; this engine's is {})",
+                wb.app,
+                tag(wb.app),
+                tag(wa.app)
+            )
+        );
+
+        let mut calls = 0;
+        for (bad, kind) in [
+            (wb.node, "node"),
+            (wb.app, "application"),
+            (wb.container, "container"),
+        ] {
+            calls += every_call_refuses(a, &wa, bad, kind, |what| {
+                let at = if what.ends_with(']') {
+                    format!(" in {what}")
+                } else {
+                    String::new()
+                };
+                format!("{kind} id {bad:#x}{at} was not issued by this engine")
+            });
+            // And the other way round.
+            let bad = match kind {
+                "node" => wa.node,
+                "application" => wa.app,
+                _ => wa.container,
+            };
+            calls += every_call_refuses(b, &wb, bad, kind, |_| format!("{kind} id {bad:#x}"));
+        }
+        assert_eq!(calls, 2 * 14);
+        assert_eq!(engine_state(a), before_a, "engine a unchanged");
+        assert_eq!(engine_state(b), before_b, "engine b unchanged");
+
+        // Each engine still takes its own ids.
+        for (e, w) in [(a, &wa), (b, &wb)] {
+            let mut req = request();
+            req.response_id = w.response_id;
+            let mut r = ptr::null_mut();
+            assert_eq!(capsched_allocate(e, w.app, &req, &mut r), CAPSCHED_OK);
+            capsched_allocate_response_free(r);
+            assert_eq!(capsched_app_remove(e, w.app), CAPSCHED_OK);
+            assert_eq!(capsched_node_remove(e, w.node), CAPSCHED_OK);
+        }
+        capsched_engine_free(a);
+        capsched_engine_free(b);
+    }
+}
+
+#[test]
+fn zero_is_never_an_id() {
+    unsafe {
+        let e = engine();
+        let w = populate(e, "h1");
+        let before = engine_state(e);
+        let mut calls = 0;
+        for kind in ["node", "application", "container"] {
+            calls += every_call_refuses(e, &w, 0, kind, |what| {
+                let at = if what.ends_with(']') {
+                    format!(" in {what}")
+                } else {
+                    String::new()
+                };
+                format!(
+                    "{kind} id 0x0{at} was not issued by this engine (no id is 0: 0 means none)"
+                )
+            });
+        }
+        assert_eq!(calls, 14);
+        assert_eq!(engine_state(e), before);
+        capsched_engine_free(e);
+    }
+}
+
+#[test]
+fn stale_ids_are_unknown_with_the_hosts_own_value() {
+    unsafe {
+        let e = engine();
+        let w = populate(e, "h1");
+        // The container finishes, the application leaves, the node goes.
+        let done = [capsched_completed_container {
+            container: w.container,
+            exit_status: 0,
+            diagnostics: s("done"),
+        }];
+        let mut st = node_status();
+        st.completed = done.as_ptr();
+        st.completed_count = 1;
+        let mut nr = ptr::null_mut();
+        assert_eq!(capsched_node_update(e, w.node, &st, &mut nr), CAPSCHED_OK);
+        capsched_node_response_free(nr);
+        // A finished container is ignored where YARN ignores it: completed again, released.
+        assert_eq!(capsched_node_update(e, w.node, &st, &mut nr), CAPSCHED_OK);
+        capsched_node_response_free(nr);
+        let mut req = request();
+        req.response_id = w.response_id;
+        let ids = [w.container];
+        req.releases = ids.as_ptr();
+        req.release_count = 1;
+        let mut r = ptr::null_mut();
+        assert_eq!(capsched_allocate(e, w.app, &req, &mut r), CAPSCHED_OK);
+        capsched_allocate_response_free(r);
+        // … and unknown where a call is about it alone.
+        assert_eq!(
+            capsched_container_expired(e, w.container),
+            CAPSCHED_ERR_UNKNOWN_ID
+        );
+        assert_eq!(
+            last_error(),
+            format!(
+                "unknown container id {:#x}: this engine issued it, but it is gone (or never was)",
+                w.container
+            )
+        );
+        assert_eq!(capsched_app_remove(e, w.app), CAPSCHED_OK);
+        assert_eq!(capsched_node_remove(e, w.node), CAPSCHED_OK);
+        let before = engine_state(e);
+        (r, nr) = (ptr::null_mut(), ptr::null_mut());
+        for (st, what) in [
+            (capsched_app_remove(e, w.app), "app_remove"),
+            (capsched_attempt_add(e, w.app, AM, 0, 0), "attempt_add"),
+            (capsched_allocate(e, w.app, &request(), &mut r), "allocate"),
+            (capsched_app_move(e, w.app, s("default")), "app_move"),
+            (capsched_node_remove(e, w.node), "node_remove"),
+            (
+                capsched_node_update(e, w.node, ptr::null(), &mut nr),
+                "node_update",
+            ),
+        ] {
+            assert_eq!(st, CAPSCHED_ERR_UNKNOWN_ID, "{what}");
+            assert!(r.is_null() && nr.is_null(), "{what}");
+        }
+        assert_eq!(
+            capsched_app_set_priority(e, w.app, 1, ptr::null_mut()),
+            CAPSCHED_ERR_UNKNOWN_ID
+        );
+        assert_eq!(
+            last_error(),
+            format!(
+                "unknown application id {:#x}: this engine issued it, but it is gone (or never was)",
+                w.app
+            )
+        );
+        assert_eq!(capsched_node_remove(e, w.node), CAPSCHED_ERR_UNKNOWN_ID);
+        assert_eq!(
+            last_error(),
+            format!(
+                "unknown node id {:#x}: this engine issued it, but it is gone (or never was)",
+                w.node
+            )
+        );
+        // The slots come back with new generations: the old ids stay unknown.
+        let w2 = populate(e, "h2");
+        assert_eq!(w2.app & 0xff_ffff, w.app & 0xff_ffff, "the same slot");
+        assert_ne!(w2.app, w.app);
+        assert_eq!(capsched_app_remove(e, w.app), CAPSCHED_ERR_UNKNOWN_ID);
+        assert_eq!(capsched_node_remove(e, w.node), CAPSCHED_ERR_UNKNOWN_ID);
+        assert_eq!(
+            capsched_container_expired(e, w.container),
+            CAPSCHED_ERR_UNKNOWN_ID
+        );
+        assert_ne!(engine_state(e), before);
+        capsched_engine_free(e);
+    }
+}
+
+#[test]
+fn events_and_responses_carry_tagged_ids_and_zero_means_none() {
+    unsafe {
+        let e = engine();
+        let w = populate(e, "h1");
+        let t = tag(w.node);
+        assert!(t != 0);
+        assert_eq!((tag(w.app), tag(w.container)), (t, t));
+        let mut app = 0;
+        assert_eq!(
+            capsched_app_submit(e, s("nope"), s("u"), CAPSCHED_DEFAULT_PRIORITY, &mut app),
+            CAPSCHED_ERR_REJECTED
+        );
+        assert_eq!(capsched_node_remove(e, w.node), CAPSCHED_OK);
+        let mut buf = [capsched_event::default(); 16];
+        let mut n = 0;
+        assert_eq!(
+            capsched_poll_events(e, buf.as_mut_ptr(), buf.len(), &mut n, ptr::null_mut()),
+            CAPSCHED_OK
+        );
+        let kinds: Vec<i32> = buf[..n].iter().map(|ev| ev.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                CAPSCHED_EVENT_ACCEPTED,
+                CAPSCHED_EVENT_ALLOCATED,
+                CAPSCHED_EVENT_REJECTED,
+                CAPSCHED_EVENT_NODE_LOST
+            ]
+        );
+        let ids: Vec<(u64, u64, u64)> = buf[..n]
+            .iter()
+            .map(|ev| (ev.app, ev.container, ev.node))
+            .collect();
+        assert_eq!(
+            ids,
+            [
+                (w.app, 0, 0),
+                (w.app, w.container, w.node),
+                (0, 0, 0),
+                (0, 0, w.node)
+            ]
+        );
+        for ev in &buf[..n] {
+            for id in [ev.app, ev.container, ev.node] {
+                assert!(id == 0 || tag(id) == t, "{ev:?}");
+            }
+        }
+        capsched_engine_free(e);
+    }
+}
+
+#[test]
+fn an_empty_user_is_rejected_with_yarns_message() {
+    unsafe {
+        let e = engine();
+        let mut app = 7u64;
+        for user in [
+            s(""),
+            capsched_str {
+                ptr: ptr::null(),
+                len: 0,
+            },
+        ] {
+            assert_eq!(
+                capsched_app_submit(e, s("default"), user, CAPSCHED_DEFAULT_PRIORITY, &mut app),
+                CAPSCHED_ERR_REJECTED
+            );
+            assert_eq!(last_error(), "Null user");
+            assert_eq!(app, 7, "untouched on failure");
+        }
+        let mut buf = [capsched_event::default(); 4];
+        let mut n = 0;
+        assert_eq!(
+            capsched_poll_events(e, buf.as_mut_ptr(), buf.len(), &mut n, ptr::null_mut()),
+            CAPSCHED_OK
+        );
+        assert_eq!(n, 2);
+        assert!(buf[..n]
+            .iter()
+            .all(|ev| ev.kind == CAPSCHED_EVENT_REJECTED && ev.app == 0));
+        let mut info = std::mem::zeroed::<capsched_cluster_info>();
+        assert_eq!(capsched_engine_cluster_info(e, &mut info), CAPSCHED_OK);
+        assert_eq!(info.num_applications, 0);
+        assert_eq!(
+            capsched_app_submit(e, s("default"), s("u"), CAPSCHED_DEFAULT_PRIORITY, &mut app),
+            CAPSCHED_OK
+        );
+        capsched_engine_free(e);
+    }
+}
+
+#[test]
+fn engines_alive_together_never_share_a_tag() {
+    unsafe {
+        let engines: Vec<_> = (0..8).map(|_| engine()).collect();
+        let mut tags = Vec::new();
+        for &e in &engines {
+            let mut node = 0;
+            assert_eq!(
+                capsched_node_add(e, s("h"), s("/r"), SIZE, &mut node),
+                CAPSCHED_OK
+            );
+            assert_eq!(
+                node & ((1 << 48) - 1),
+                0,
+                "the first slot, first generation"
+            );
+            tags.push(tag(node));
+        }
+        let mut distinct = tags.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), tags.len(), "{tags:?}");
+        assert!(!tags.contains(&0));
+        for e in engines {
+            capsched_engine_free(e);
+        }
     }
 }

@@ -1,9 +1,11 @@
 //! Seeded random call sequences through the C ABI, as a careless C host would make them: valid
-//! and stale ids, ids never issued, unknown queues, asks of odd sizes, releases of other apps'
-//! containers, completions of containers on the wrong node, refreshes with valid and invalid
-//! XML. Every call must return one of its documented statuses (never a panic or a failed
-//! engine), and `capsched_engine_check_invariants` must pass after every step. A failure prints
-//! its seed and step; `CAPSCHED_SEED=<seed>` replays one.
+//! and stale ids, ids never issued, ids of a second live engine, 0, unknown queues, empty user
+//! names, asks of odd sizes, releases of other apps' containers, completions of containers on
+//! the wrong node, refreshes with valid and invalid XML. Every call must return one of its
+//! documented statuses (never a panic or a failed engine), a call given another engine's id
+//! must be refused as such, and `capsched_engine_check_invariants` must pass after every step;
+//! at the end the second engine must be exactly as it was. A failure prints its seed and step;
+//! `CAPSCHED_SEED=<seed>` replays one.
 
 mod common;
 
@@ -11,7 +13,7 @@ use std::ptr;
 
 use capsched::ffi::capsched_status::*;
 use capsched::ffi::*;
-use common::ffi::{last_error, s};
+use common::ffi::{engine_state, last_error, s};
 use common::rng::SplitMix;
 
 fn xml(props: &[(&str, &str)]) -> String {
@@ -41,30 +43,119 @@ fn config(a: u32) -> String {
     ])
 }
 
-/// One random run of `steps` calls; panics with the seed and step on a broken rule. Returns
-/// how many containers were handed out and how many calls failed, so the caller can see the
-/// run exercised both sides.
-fn run(seed: u64, steps: usize) -> (usize, usize) {
-    let (mut handed_out, mut failed) = (0, 0);
-    let mut rng = SplitMix(seed);
-    unsafe {
-        let mut cfg = ptr::null_mut();
+const AM: capsched_resource = capsched_resource {
+    memory_mb: 1024,
+    vcores: 1,
+};
+
+unsafe fn new_engine() -> *mut capsched_engine {
+    let mut cfg = ptr::null_mut();
+    assert_eq!(
+        capsched_config_from_xml(s(&config(50)), &mut cfg),
+        CAPSCHED_OK
+    );
+    let mut opts = std::mem::zeroed();
+    assert_eq!(capsched_engine_options_default(&mut opts), CAPSCHED_OK);
+    opts.mode = CAPSCHED_MODE_MANUAL;
+    opts.preemption = 1;
+    opts.manual_clock = 1;
+    opts.clock_start_ms = 0;
+    let mut e = ptr::null_mut();
+    assert_eq!(capsched_engine_new(cfg, &opts, &mut e), CAPSCHED_OK);
+    capsched_config_free(cfg);
+    e
+}
+
+/// The second engine's ids: a live node, application and container of every kind, whose
+/// slots and generations are ones the first engine uses too.
+struct Foreign {
+    nodes: Vec<u64>,
+    apps: Vec<u64>,
+    containers: Vec<u64>,
+}
+
+unsafe fn foreign(e: *mut capsched_engine) -> Foreign {
+    let mut f = Foreign {
+        nodes: Vec::new(),
+        apps: Vec::new(),
+        containers: Vec::new(),
+    };
+    for h in 0..2 {
+        let mut id = 0;
+        let size = capsched_resource {
+            memory_mb: 8192,
+            vcores: 8,
+        };
         assert_eq!(
-            capsched_config_from_xml(s(&config(50)), &mut cfg),
+            capsched_node_add(e, s(&format!("h{h}")), s("/r"), size, &mut id),
             CAPSCHED_OK
         );
-        let mut opts = std::mem::zeroed();
-        assert_eq!(capsched_engine_options_default(&mut opts), CAPSCHED_OK);
-        opts.mode = CAPSCHED_MODE_MANUAL;
-        opts.preemption = 1;
-        opts.manual_clock = 1;
-        opts.clock_start_ms = 0;
-        let mut e = ptr::null_mut();
-        assert_eq!(capsched_engine_new(cfg, &opts, &mut e), CAPSCHED_OK);
-        capsched_config_free(cfg);
+        f.nodes.push(id);
+    }
+    for q in ["a", "b"] {
+        let mut app = 0;
+        assert_eq!(
+            capsched_app_submit(e, s(q), s("u1"), CAPSCHED_DEFAULT_PRIORITY, &mut app),
+            CAPSCHED_OK
+        );
+        assert_eq!(capsched_attempt_add(e, app, AM, 0, 0), CAPSCHED_OK);
+        f.apps.push(app);
+    }
+    for &n in &f.nodes {
+        let mut r = ptr::null_mut();
+        assert_eq!(capsched_node_update(e, n, ptr::null(), &mut r), CAPSCHED_OK);
+        capsched_node_response_free(r);
+    }
+    for &app in &f.apps {
+        let mut req: capsched_allocate_request = std::mem::zeroed();
+        req.struct_size = std::mem::size_of::<capsched_allocate_request>() as u32;
+        let mut r = ptr::null_mut();
+        assert_eq!(capsched_allocate(e, app, &req, &mut r), CAPSCHED_OK);
+        for i in 0..(*r).allocated_count {
+            f.containers.push((*(*r).allocated.add(i)).id);
+        }
+        capsched_allocate_response_free(r);
+    }
+    assert_eq!(f.containers.len(), 2, "the two AM containers");
+    f
+}
+
+/// The low 48 bits of an id: its slot and generation (docs/C-API.md, "Ids").
+const CORE: u64 = (1 << 48) - 1;
+
+/// One random run of `steps` calls; panics with the seed and step on a broken rule. Returns
+/// how many containers were handed out, how many calls failed, and how many were given
+/// another engine's id, so the caller can see the run exercised every side.
+fn run(seed: u64, steps: usize) -> (usize, usize, usize) {
+    let (mut handed_out, mut failed, mut foreign_calls) = (0, 0, 0);
+    let mut rng = SplitMix(seed);
+    unsafe {
+        let other = new_engine();
+        let f = foreign(other);
+        let other_before = engine_state(other);
+        let e = new_engine();
 
         let mut now: i64 = 0;
         let mut nodes: Vec<u64> = Vec::new();
+        // This engine's tag, from its first id: "never issued" ids carry it, so they reach
+        // the core.
+        let mut first = 0;
+        assert_eq!(
+            capsched_node_add(
+                e,
+                s("h0"),
+                s("/r"),
+                capsched_resource {
+                    memory_mb: 4096,
+                    vcores: 8
+                },
+                &mut first
+            ),
+            CAPSCHED_OK
+        );
+        nodes.push(first);
+        let tag = first & !CORE;
+        assert!(tag != 0 && tag != f.nodes[0] & !CORE);
         let mut apps: Vec<u64> = Vec::new();
         let mut gone: Vec<u64> = Vec::new(); // ids that were valid once
         let mut containers: Vec<(u64, u64)> = Vec::new(); // (container, node)
@@ -74,13 +165,22 @@ fn run(seed: u64, steps: usize) -> (usize, usize) {
             now += 250;
             let what;
             let st: capsched_status;
-            // A valid id, a stale one, or one never issued.
-            let pick = |ids: &[u64], rng: &mut SplitMix| -> u64 {
-                match rng.below(10) {
+            // Whether this call was given an id of the other engine.
+            let mut alien = false;
+            // A valid id, a stale one, one never issued (with this engine's tag, or none),
+            // 0, or the other engine's.
+            let mut pick = |ids: &[u64], theirs: &[u64], rng: &mut SplitMix| -> u64 {
+                match rng.below(12) {
                     0 if !gone.is_empty() => gone[rng.below(gone.len() as u64) as usize],
-                    1 => rng.next() | 1,
+                    1 => tag | (rng.next() & CORE),
+                    2 => rng.next() & CORE,
+                    3 => 0,
+                    4 => {
+                        alien = true;
+                        theirs[rng.below(theirs.len() as u64) as usize]
+                    }
                     _ if !ids.is_empty() => ids[rng.below(ids.len() as u64) as usize],
-                    _ => rng.next(),
+                    _ => tag | (rng.next() & CORE),
                 }
             };
             let allowed: &[capsched_status] = match rng.below(100) {
@@ -107,7 +207,7 @@ fn run(seed: u64, steps: usize) -> (usize, usize) {
                 }
                 8..=9 => {
                     what = "node remove";
-                    let id = pick(&nodes, &mut rng);
+                    let id = pick(&nodes, &f.nodes, &mut rng);
                     st = capsched_node_remove(e, id);
                     if st == CAPSCHED_OK {
                         nodes.retain(|&n| n != id);
@@ -118,25 +218,22 @@ fn run(seed: u64, steps: usize) -> (usize, usize) {
                 }
                 10..=29 => {
                     what = "node update";
-                    let id = pick(&nodes, &mut rng);
-                    // Finish some containers, some of them on the wrong node or unknown.
+                    let id = pick(&nodes, &f.nodes, &mut rng);
+                    // Finish some containers, some of them on the wrong node, unknown or the
+                    // other engine's.
                     let mut done = Vec::new();
                     for _ in 0..rng.below(3) {
-                        if let Some(&(c, _)) =
-                            containers.get(rng.below(containers.len().max(1) as u64) as usize)
+                        let container = match containers
+                            .get(rng.below(containers.len().max(1) as u64) as usize)
                         {
-                            done.push(capsched_completed_container {
-                                container: c,
-                                exit_status: 0,
-                                diagnostics: s(""),
-                            });
-                        } else {
-                            done.push(capsched_completed_container {
-                                container: rng.next(),
-                                exit_status: 0,
-                                diagnostics: s(""),
-                            });
-                        }
+                            Some(&(c, _)) if !rng.chance(10) => c,
+                            _ => pick(&[], &f.containers, &mut rng),
+                        };
+                        done.push(capsched_completed_container {
+                            container,
+                            exit_status: 0,
+                            diagnostics: s(""),
+                        });
                     }
                     let mut status: capsched_node_status = std::mem::zeroed();
                     status.struct_size = std::mem::size_of::<capsched_node_status>() as u32;
@@ -158,17 +255,13 @@ fn run(seed: u64, steps: usize) -> (usize, usize) {
                     st = capsched_app_submit(
                         e,
                         s(queue),
-                        s(["u1", "u2"][rng.below(2) as usize]),
+                        s(["u1", "u2", ""][rng.below(3) as usize]),
                         rng.below(6) as i32,
                         &mut app,
                     );
                     if st == CAPSCHED_OK {
                         let unmanaged = rng.below(2) as i32;
-                        let am = capsched_resource {
-                            memory_mb: 1024,
-                            vcores: 1,
-                        };
-                        if capsched_attempt_add(e, app, am, unmanaged, 0) == CAPSCHED_OK {
+                        if capsched_attempt_add(e, app, AM, unmanaged, 0) == CAPSCHED_OK {
                             apps.push(app);
                         }
                     }
@@ -176,7 +269,7 @@ fn run(seed: u64, steps: usize) -> (usize, usize) {
                 }
                 40..=64 => {
                     what = "allocate";
-                    let app = pick(&apps, &mut rng);
+                    let app = pick(&apps, &f.apps, &mut rng);
                     let mb = [512, 1024, 2048, 0, -5, 1 << 40][rng.below(6) as usize];
                     let ask = capsched_ask {
                         priority: 1 + rng.below(3) as i32,
@@ -192,9 +285,11 @@ fn run(seed: u64, steps: usize) -> (usize, usize) {
                     };
                     let releases: Vec<u64> = (0..rng.below(2))
                         .map(|_| {
-                            containers
-                                .get(rng.below(containers.len().max(1) as u64) as usize)
-                                .map_or(rng.next(), |c| c.0)
+                            match containers.get(rng.below(containers.len().max(1) as u64) as usize)
+                            {
+                                Some(&(c, _)) if !rng.chance(10) => c,
+                                _ => pick(&[], &f.containers, &mut rng),
+                            }
                         })
                         .collect();
                     let mut req: capsched_allocate_request = std::mem::zeroed();
@@ -229,7 +324,7 @@ fn run(seed: u64, steps: usize) -> (usize, usize) {
                 }
                 65..=69 => {
                     what = "app remove";
-                    let app = pick(&apps, &mut rng);
+                    let app = pick(&apps, &f.apps, &mut rng);
                     st = capsched_app_remove(e, app);
                     if st == CAPSCHED_OK {
                         apps.retain(|&a| a != app);
@@ -239,13 +334,13 @@ fn run(seed: u64, steps: usize) -> (usize, usize) {
                 }
                 70..=72 => {
                     what = "move";
-                    let app = pick(&apps, &mut rng);
+                    let app = pick(&apps, &f.apps, &mut rng);
                     st = capsched_app_move(e, app, s(["a", "b", "nope"][rng.below(3) as usize]));
                     &[CAPSCHED_OK, CAPSCHED_ERR_UNKNOWN_ID, CAPSCHED_ERR_REFUSED]
                 }
                 73..=75 => {
                     what = "priority";
-                    let app = pick(&apps, &mut rng);
+                    let app = pick(&apps, &f.apps, &mut rng);
                     st = capsched_app_set_priority(
                         e,
                         app,
@@ -261,9 +356,11 @@ fn run(seed: u64, steps: usize) -> (usize, usize) {
                 }
                 76..=78 => {
                     what = "container expired";
-                    let c = containers
-                        .get(rng.below(containers.len().max(1) as u64) as usize)
-                        .map_or(rng.next(), |c| c.0);
+                    let c = match containers.get(rng.below(containers.len().max(1) as u64) as usize)
+                    {
+                        Some(&(c, _)) if !rng.chance(20) => c,
+                        _ => pick(&[], &f.containers, &mut rng),
+                    };
                     st = capsched_container_expired(e, c);
                     &[CAPSCHED_OK, CAPSCHED_ERR_UNKNOWN_ID, CAPSCHED_ERR_REFUSED]
                 }
@@ -312,6 +409,15 @@ fn run(seed: u64, steps: usize) -> (usize, usize) {
                 "seed {seed}, step {step} ({what}): status {st:?}: {}",
                 last_error()
             );
+            if alien {
+                foreign_calls += 1;
+                assert!(
+                    st == CAPSCHED_ERR_UNKNOWN_ID
+                        && last_error().contains("was not issued by this engine"),
+                    "seed {seed}, step {step} ({what}) with another engine's id: {st:?}: {}",
+                    last_error()
+                );
+            }
             assert_eq!(
                 capsched_engine_check_invariants(e),
                 CAPSCHED_OK,
@@ -320,8 +426,14 @@ fn run(seed: u64, steps: usize) -> (usize, usize) {
             );
         }
         capsched_engine_free(e);
+        assert_eq!(
+            engine_state(other),
+            other_before,
+            "seed {seed}: the other engine changed"
+        );
+        capsched_engine_free(other);
     }
-    (handed_out, failed)
+    (handed_out, failed, foreign_calls)
 }
 
 #[test]
@@ -330,15 +442,18 @@ fn random_calls_through_the_c_abi_keep_every_invariant() {
         Ok(s) => vec![s.parse().expect("CAPSCHED_SEED is a number")],
         Err(_) => (0..12).collect(),
     };
-    let (mut handed_out, mut failed) = (0, 0);
+    let (mut handed_out, mut failed, mut foreign) = (0, 0, 0);
     for seed in seeds {
-        let (h, f) = run(seed, 600);
+        let (h, f, x) = run(seed, 600);
         handed_out += h;
         failed += f;
+        foreign += x;
     }
-    eprintln!("{handed_out} containers handed out, {failed} calls refused");
+    eprintln!(
+        "{handed_out} containers handed out, {failed} calls refused, {foreign} given another engine's id"
+    );
     assert!(
-        handed_out > 100 && failed > 100,
-        "{handed_out} handed out, {failed} refused"
+        handed_out > 100 && failed > 100 && foreign > 100,
+        "{handed_out} handed out, {failed} refused, {foreign} with another engine's id"
     );
 }

@@ -145,7 +145,10 @@ private:
     std::unique_ptr<capsched_config, ConfigDeleter> handle_;
 };
 
-/// An engine; stopped and freed when it goes out of scope.
+/// An engine; stopped and freed when it goes out of scope. Its node, application and container
+/// ids (uint64_t) are valid only with it: another engine's id, or 0, throws `Error` with
+/// CAPSCHED_ERR_UNKNOWN_ID ("... was not issued by this engine"), and 0 in a capsched_event
+/// means "none" (see "Ids" in capsched.h).
 class Engine {
 public:
     explicit Engine(const Config &config, const capsched_engine_options *options = nullptr) {
@@ -174,7 +177,8 @@ public:
         check(capsched_node_update(handle_.get(), node, status, &r));
         return NodeResponse(r);
     }
-    /// Throws `Rejected` with YARN's reason when the scheduler refuses the application.
+    /// Throws `Rejected` with YARN's reason when the scheduler refuses the application (an
+    /// empty `user` too: "Null user").
     uint64_t submit(std::string_view queue, std::string_view user, int32_t priority = CAPSCHED_DEFAULT_PRIORITY) const {
         uint64_t app = 0;
         check(capsched_app_submit(handle_.get(), str(queue), str(user), priority, &app));

@@ -24,6 +24,20 @@ int main() {
         uint64_t app = engine.submit("default", "alice");
         engine.add_attempt(app, 1024, 1);
 
+        // Ids belong to the engine that issued them: another engine's first application has
+        // the same slot as this one's, but its id carries the other engine's tag.
+        {
+            capsched::Engine other(config);
+            uint64_t theirs = other.submit("default", "carol");
+            try {
+                engine.remove_app(theirs);
+                std::cerr << "another engine's application id was accepted\n";
+                return 1;
+            } catch (const capsched::Error &e) {
+                std::cout << "another engine's id: " << e.what() << "\n";
+            }
+        }
+
         capsched_ask ask{};
         ask.priority = 1;
         ask.resource_name = capsched::str("*");

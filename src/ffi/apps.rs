@@ -3,10 +3,11 @@
 
 use std::ffi::CString;
 
-use super::engine::{capsched_engine, engine_ref};
+use super::engine::{capsched_engine, handle};
+use super::ids::{Ids, Kind};
 use super::types::*;
 use super::{capsched_status, guard, FfiError, FfiResult};
-use crate::ids::{AppId, ContainerId};
+use crate::runtime::EngineError;
 use crate::scheduler::apps::{AppSubmission, AttemptSubmission};
 use crate::scheduler::types::{
     AllocateRequest, AllocateResponse, AllocatedContainer, ContainerUpdateType, ResourceRequest,
@@ -16,8 +17,22 @@ use crate::scheduler::types::{
 /// For `capsched_app_submit`'s priority: the leaf queue's default.
 pub const CAPSCHED_DEFAULT_PRIORITY: i32 = i32::MIN;
 
+/// A call about one application: its id checked and untagged, the call made, and an
+/// "unknown" answer told with the host's id.
+unsafe fn on_app<R>(
+    engine: *const capsched_engine,
+    app: u64,
+    call: impl FnOnce(&crate::runtime::Engine, crate::ids::AppId) -> Result<R, EngineError>,
+) -> FfiResult<R> {
+    let h = handle(engine)?;
+    let id = h.ids().take_app(app)?;
+    call(&h.engine, id).map_err(|e| h.ids().error(e, Kind::Application, app))
+}
+
 /// Submits an application. Accepted: CAPSCHED_OK and `*out_app`. Rejected:
-/// CAPSCHED_ERR_REJECTED with YARN's reason in `capsched_last_error` (nothing written).
+/// CAPSCHED_ERR_REJECTED with YARN's reason in `capsched_last_error` (nothing written) — an
+/// unknown or non-leaf queue, a full queue, a stopped queue, a denied ACL, or an empty `user`
+/// (YARN's "Null user").
 ///
 /// # Safety
 /// `engine` live; strings valid; `out_app` writable.
@@ -31,13 +46,13 @@ pub unsafe extern "C" fn capsched_app_submit(
 ) -> capsched_status {
     guard(|| {
         need_out(out_app, "out_app")?;
-        let e = engine_ref(engine)?;
+        let h = handle(engine)?;
         let mut sub = AppSubmission::new(read_str(queue, "queue")?, read_str(user, "user")?);
         if priority != CAPSCHED_DEFAULT_PRIORITY {
             sub.priority = Some(priority);
         }
-        match e.submit(sub)? {
-            Ok(app) => write_out(out_app, app.as_u64(), "out_app"),
+        match h.engine.submit(sub)? {
+            Ok(app) => write_out(out_app, h.ids().app(app), "out_app"),
             Err(rejection) => Err(FfiError(
                 capsched_status::CAPSCHED_ERR_REJECTED,
                 rejection.message,
@@ -64,7 +79,7 @@ pub unsafe extern "C" fn capsched_attempt_add(
             unmanaged: unmanaged != 0,
             keep_containers: keep_containers != 0,
         };
-        Ok(engine_ref(engine)?.add_attempt(AppId::from_u64(app), attempt)?)
+        on_app(engine, app, |e, id| e.add_attempt(id, attempt))
     })
 }
 
@@ -79,7 +94,11 @@ pub unsafe extern "C" fn capsched_attempt_remove(
     app: u64,
     keep_containers: i32,
 ) -> capsched_status {
-    guard(|| Ok(engine_ref(engine)?.remove_attempt(AppId::from_u64(app), keep_containers != 0)?))
+    guard(|| {
+        on_app(engine, app, |e, id| {
+            e.remove_attempt(id, keep_containers != 0)
+        })
+    })
 }
 
 /// The application leaves (APP_REMOVED).
@@ -91,7 +110,7 @@ pub unsafe extern "C" fn capsched_app_remove(
     engine: *const capsched_engine,
     app: u64,
 ) -> capsched_status {
-    guard(|| Ok(engine_ref(engine)?.remove_application(AppId::from_u64(app))?))
+    guard(|| on_app(engine, app, |e, id| e.remove_application(id)))
 }
 
 /// Moves the application to another leaf queue (YARN's checks; CAPSCHED_ERR_REFUSED if not).
@@ -106,7 +125,7 @@ pub unsafe extern "C" fn capsched_app_move(
 ) -> capsched_status {
     guard(|| {
         let q = read_str(queue, "queue")?.to_string();
-        Ok(engine_ref(engine)?.move_application(AppId::from_u64(app), q)?)
+        on_app(engine, app, |e, id| e.move_application(id, q))
     })
 }
 
@@ -123,7 +142,9 @@ pub unsafe extern "C" fn capsched_app_set_priority(
     out_effective: *mut i32,
 ) -> capsched_status {
     guard(|| {
-        let p = engine_ref(engine)?.update_application_priority(AppId::from_u64(app), priority)?;
+        let p = on_app(engine, app, |e, id| {
+            e.update_application_priority(id, priority)
+        })?;
         if !out_effective.is_null() {
             out_effective.write(p);
         }
@@ -140,7 +161,13 @@ pub unsafe extern "C" fn capsched_container_expired(
     engine: *const capsched_engine,
     container: u64,
 ) -> capsched_status {
-    guard(|| Ok(engine_ref(engine)?.container_expired(ContainerId::from_u64(container))?))
+    guard(|| {
+        let h = handle(engine)?;
+        let id = h.ids().take_container(container)?;
+        h.engine
+            .container_expired(id)
+            .map_err(|e| h.ids().error(e, Kind::Container, container))
+    })
 }
 
 /// One ask (`ResourceRequest`).
@@ -284,10 +311,10 @@ fn keep(strings: &mut Vec<CString>, s: &str) -> capsched_str {
     out
 }
 
-fn container(strings: &mut Vec<CString>, c: &AllocatedContainer) -> capsched_container {
+fn container(ids: Ids, strings: &mut Vec<CString>, c: &AllocatedContainer) -> capsched_container {
     capsched_container {
-        id: c.id.as_u64(),
-        node: c.node.as_u64(),
+        id: ids.container(c.id),
+        node: ids.node(c.node),
         host: keep(strings, &c.host),
         priority: c.key.priority,
         allocation_request_id: c.key.allocation_request_id,
@@ -308,7 +335,7 @@ fn update_code(t: ContainerUpdateType) -> i32 {
     }
 }
 
-unsafe fn read_request(r: &capsched_allocate_request) -> FfiResult<AllocateRequest> {
+unsafe fn read_request(ids: Ids, r: &capsched_allocate_request) -> FfiResult<AllocateRequest> {
     check_struct_size(r.struct_size, REQUEST_V1, "capsched_allocate_request")?;
     let mut asks = Vec::with_capacity(r.ask_count);
     for (i, a) in read_slice(r.asks, r.ask_count, "asks")?.iter().enumerate() {
@@ -333,7 +360,10 @@ unsafe fn read_request(r: &capsched_allocate_request) -> FfiResult<AllocateReque
             .collect()
     };
     let mut updates = Vec::with_capacity(r.update_count);
-    for u in read_slice(r.updates, r.update_count, "updates")? {
+    for (i, u) in read_slice(r.updates, r.update_count, "updates")?
+        .iter()
+        .enumerate()
+    {
         let update_type = match u.update_type {
             CAPSCHED_UPDATE_INCREASE_RESOURCE => ContainerUpdateType::IncreaseResource,
             CAPSCHED_UPDATE_DECREASE_RESOURCE => ContainerUpdateType::DecreaseResource,
@@ -346,7 +376,7 @@ unsafe fn read_request(r: &capsched_allocate_request) -> FfiResult<AllocateReque
             ContainerUpdateType::IncreaseResource | ContainerUpdateType::DecreaseResource
         );
         updates.push(UpdateContainerRequest {
-            container: ContainerId::from_u64(u.container),
+            container: ids.take_container_at(u.container, "updates", i)?,
             version: u.version,
             update_type,
             execution_type: execution_type(u.execution_type)?,
@@ -358,8 +388,9 @@ unsafe fn read_request(r: &capsched_allocate_request) -> FfiResult<AllocateReque
         asks,
         releases: read_slice(r.releases, r.release_count, "releases")?
             .iter()
-            .map(|&c| ContainerId::from_u64(c))
-            .collect(),
+            .enumerate()
+            .map(|(i, &c)| ids.take_container_at(c, "releases", i))
+            .collect::<FfiResult<_>>()?,
         blacklist_additions: names(
             r.blacklist_additions,
             r.blacklist_addition_count,
@@ -375,18 +406,18 @@ unsafe fn read_request(r: &capsched_allocate_request) -> FfiResult<AllocateReque
     })
 }
 
-fn give_response(r: AllocateResponse) -> *mut capsched_allocate_response {
+fn give_response(ids: Ids, r: AllocateResponse) -> *mut capsched_allocate_response {
     let mut strings = Vec::new();
     let allocated: Vec<_> = r
         .allocated
         .iter()
-        .map(|c| container(&mut strings, c))
+        .map(|c| container(ids, &mut strings, c))
         .collect();
     let completed: Vec<_> = r
         .completed
         .iter()
         .map(|s| capsched_container_status {
-            container: s.id.as_u64(),
+            container: ids.container(s.id),
             exit_status: s.exit_status,
             diagnostics: keep(&mut strings, &s.diagnostics),
         })
@@ -396,21 +427,24 @@ fn give_response(r: AllocateResponse) -> *mut capsched_allocate_response {
         .iter()
         .map(|u| capsched_updated_container {
             update_type: update_code(u.update_type),
-            container: container(&mut strings, &u.container),
+            container: container(ids, &mut strings, &u.container),
         })
         .collect();
     let errors: Vec<_> = r
         .update_errors
         .iter()
         .map(|e| capsched_update_error {
-            container: e.request.container.as_u64(),
+            container: ids.container(e.request.container),
             reason: keep(&mut strings, &e.reason),
             current_version: e.current_version,
         })
         .collect();
     let (preempt, preempt_resource) = match &r.preemption {
         Some(m) => (
-            m.contract_containers.iter().map(|c| c.as_u64()).collect(),
+            m.contract_containers
+                .iter()
+                .map(|&c| ids.container(c))
+                .collect(),
             m.contract_resources
                 .iter()
                 .map(|a| a.capability.multiply_count(a.num_containers))
@@ -446,8 +480,11 @@ fn give_response(r: AllocateResponse) -> *mut capsched_allocate_response {
 }
 
 /// The AM heartbeat (`allocate`). On success `*out` is a new response. A request YARN would
-/// refuse (bad response id, invalid ask, foreign release, "*" blacklisted) fails with
-/// CAPSCHED_ERR_REFUSED and YARN's message; nothing in it is applied.
+/// refuse (bad response id, invalid ask, another application's release, "*" blacklisted)
+/// fails with CAPSCHED_ERR_REFUSED and YARN's message; nothing in it is applied. A release of
+/// a container this engine no longer knows is ignored, as YARN does; a container id in
+/// `releases` or `updates` that this engine did not issue (another engine's, or 0) fails the
+/// call with CAPSCHED_ERR_UNKNOWN_ID, nothing applied.
 ///
 /// # Safety
 /// `engine` live; `request` valid with its arrays; `out` writable.
@@ -460,10 +497,18 @@ pub unsafe extern "C" fn capsched_allocate(
 ) -> capsched_status {
     guard(|| {
         need_out(out, "out")?;
-        let e = engine_ref(engine)?;
-        let req = read_request(request.as_ref().ok_or_else(|| FfiError::null("request"))?)?;
-        let r = e.allocate(AppId::from_u64(app), req)?;
-        write_out(out, give_response(r), "out")
+        let h = handle(engine)?;
+        let ids = h.ids();
+        let id = ids.take_app(app)?;
+        let req = read_request(
+            ids,
+            request.as_ref().ok_or_else(|| FfiError::null("request"))?,
+        )?;
+        let r = h
+            .engine
+            .allocate(id, req)
+            .map_err(|e| ids.error(e, Kind::Application, app))?;
+        write_out(out, give_response(ids, r), "out")
     })
 }
 

@@ -3,6 +3,7 @@
 //! stream.
 
 use super::config::capsched_config;
+use super::ids::{EngineTag, Ids};
 use super::types::{
     capsched_owned_str, capsched_resource, check_struct_size, give_string, need_out, write_out,
 };
@@ -16,6 +17,16 @@ use crate::sync::Arc;
 /// `capsched_engine_free` must not race with other calls on it.
 pub struct capsched_engine {
     pub(crate) engine: Engine,
+    /// Declared after `engine`, so dropped after it: the tag goes back to the pool only once
+    /// the engine has stopped and can hand out no more ids.
+    tag: EngineTag,
+}
+
+impl capsched_engine {
+    /// The translator between this engine's host ids (tagged) and the core's.
+    pub(crate) fn ids(&self) -> Ids {
+        self.tag.ids()
+    }
 }
 
 pub const CAPSCHED_MODE_THREADED: i32 = 0;
@@ -86,7 +97,9 @@ fn tri(v: i32, what: &str) -> FfiResult<Option<bool>> {
 }
 
 /// Creates and starts an engine over `config` (borrowed: the engine keeps its own reference).
-/// `options` may be NULL for the defaults.
+/// `options` may be NULL for the defaults. The engine takes a tag no other live engine in the
+/// process holds, for its ids (see "Ids" in the header's preamble); with 65,535 engines alive
+/// at once none is free, and the call fails with CAPSCHED_ERR_REFUSED.
 ///
 /// # Safety
 /// `config` must be a live configuration handle; `options` NULL or valid; `out` writable.
@@ -122,19 +135,23 @@ pub unsafe extern "C" fn capsched_engine_new(
         if o.event_capacity > 0 {
             opts.event_capacity = o.event_capacity as usize;
         }
+        let tag = EngineTag::acquire()?;
         let engine = Engine::start(config.inner.clone(), opts);
         write_out(
             out,
-            Box::into_raw(Box::new(capsched_engine { engine })),
+            Box::into_raw(Box::new(capsched_engine { engine, tag })),
             "out",
         )
     })
 }
 
 pub(crate) unsafe fn engine_ref<'a>(e: *const capsched_engine) -> FfiResult<&'a Engine> {
-    e.as_ref()
-        .map(|e| &e.engine)
-        .ok_or_else(|| FfiError::null("engine"))
+    handle(e).map(|e| &e.engine)
+}
+
+/// The engine handle, for calls that translate ids.
+pub(crate) unsafe fn handle<'a>(e: *const capsched_engine) -> FfiResult<&'a capsched_engine> {
+    e.as_ref().ok_or_else(|| FfiError::null("engine"))
 }
 
 /// Stops the engine: queued calls finish, threads are joined; later calls return
@@ -253,7 +270,10 @@ pub const CAPSCHED_EVENT_EXPIRED: i32 = 7;
 pub const CAPSCHED_EVENT_QUEUE_REFRESHED: i32 = 8;
 pub const CAPSCHED_EVENT_NODE_LOST: i32 = 9;
 
-/// One event. Ids are 0 where they do not apply.
+/// One event. An id that does not apply to the event's kind is 0, which is never an id (see
+/// "Ids" in the header's preamble): ACCEPTED has `app`; REJECTED none; ALLOCATED all three;
+/// RELEASED `app` and `container`; PREEMPT_WARNED, PREEMPTED and EXPIRED `container`;
+/// QUEUE_REFRESHED none; NODE_LOST `node`.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default)]
 pub struct capsched_event {
@@ -263,12 +283,12 @@ pub struct capsched_event {
     pub node: u64,
 }
 
-fn to_c(e: &EngineEvent) -> capsched_event {
+fn to_c(ids: Ids, e: &EngineEvent) -> capsched_event {
     let mut c = capsched_event::default();
     match e {
         EngineEvent::Accepted { app, .. } => {
             c.kind = CAPSCHED_EVENT_ACCEPTED;
-            c.app = app.as_u64();
+            c.app = ids.app(*app);
         }
         EngineEvent::Rejected { .. } => c.kind = CAPSCHED_EVENT_REJECTED,
         EngineEvent::Allocated {
@@ -278,31 +298,31 @@ fn to_c(e: &EngineEvent) -> capsched_event {
             ..
         } => {
             c.kind = CAPSCHED_EVENT_ALLOCATED;
-            c.app = app.as_u64();
-            c.container = container.as_u64();
-            c.node = node.as_u64();
+            c.app = ids.app(*app);
+            c.container = ids.container(*container);
+            c.node = ids.node(*node);
         }
         EngineEvent::Released { app, container } => {
             c.kind = CAPSCHED_EVENT_RELEASED;
-            c.app = app.as_u64();
-            c.container = container.as_u64();
+            c.app = ids.app(*app);
+            c.container = ids.container(*container);
         }
         EngineEvent::PreemptWarned { container } => {
             c.kind = CAPSCHED_EVENT_PREEMPT_WARNED;
-            c.container = container.as_u64();
+            c.container = ids.container(*container);
         }
         EngineEvent::Preempted { container } => {
             c.kind = CAPSCHED_EVENT_PREEMPTED;
-            c.container = container.as_u64();
+            c.container = ids.container(*container);
         }
         EngineEvent::Expired { container } => {
             c.kind = CAPSCHED_EVENT_EXPIRED;
-            c.container = container.as_u64();
+            c.container = ids.container(*container);
         }
         EngineEvent::QueueRefreshed => c.kind = CAPSCHED_EVENT_QUEUE_REFRESHED,
         EngineEvent::NodeLost { node } => {
             c.kind = CAPSCHED_EVENT_NODE_LOST;
-            c.node = node.as_u64();
+            c.node = ids.node(*node);
         }
     }
     c
@@ -326,10 +346,11 @@ pub unsafe extern "C" fn capsched_poll_events(
         if events.is_null() && capacity > 0 {
             return Err(FfiError::null("events"));
         }
-        let e = engine_ref(engine)?;
+        let h = handle(engine)?;
+        let e = &h.engine;
         let taken = e.poll_events(capacity);
         for (i, ev) in taken.iter().enumerate() {
-            events.add(i).write(to_c(ev));
+            events.add(i).write(to_c(h.ids(), ev));
         }
         out_count.write(taken.len());
         if !out_dropped.is_null() {
@@ -495,6 +516,7 @@ pub type capsched_user_data_finalizer =
 
 /// The host's callback and data; the finalizer runs when this is dropped.
 struct CallbackSink {
+    ids: Ids,
     callback: unsafe extern "C" fn(*const capsched_event, *mut std::ffi::c_void),
     user_data: *mut std::ffi::c_void,
     finalizer: capsched_user_data_finalizer,
@@ -507,7 +529,7 @@ unsafe impl Sync for CallbackSink {}
 
 impl CallbackSink {
     fn deliver(&self, ev: &EngineEvent) {
-        let c = to_c(ev);
+        let c = to_c(self.ids, ev);
         // SAFETY: registered by the host for exactly this.
         unsafe { (self.callback)(&c, self.user_data) };
     }
@@ -538,9 +560,11 @@ pub unsafe extern "C" fn capsched_engine_set_event_callback(
     finalizer: capsched_user_data_finalizer,
 ) -> capsched_status {
     guard(|| {
-        let e = engine_ref(engine)?;
+        let h = handle(engine)?;
+        let e = &h.engine;
         let sink = callback.map(|callback| {
             let s = CallbackSink {
+                ids: h.ids(),
                 callback,
                 user_data,
                 finalizer,

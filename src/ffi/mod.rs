@@ -4,6 +4,9 @@
 //! panics and turns every failure into a `capsched_status` plus a per-thread message
 //! (`capsched_last_error`). `include/capsched.h` is generated from this module by cbindgen.
 //!
+//! Ids cross the boundary tagged with their engine (`ids.rs`): every id handed out carries
+//! the engine's tag, every id taken in is checked and untagged before the runtime sees it.
+//!
 //! Thread model: an engine handle may be used from any number of threads at once;
 //! `capsched_engine_free` must not race with other calls on the same handle. A configuration
 //! handle is immutable once built and may be shared likewise.
@@ -13,6 +16,7 @@
 mod apps;
 mod config;
 mod engine;
+mod ids;
 mod nodes;
 mod types;
 
@@ -44,7 +48,8 @@ pub enum capsched_status {
     CAPSCHED_ERR_STRUCT_SIZE = 4,
     /// The configuration is invalid; the message is YARN's.
     CAPSCHED_ERR_CONFIG = 5,
-    /// A node, application or container id the engine does not know (or no longer knows).
+    /// A node, application or container id the engine does not know (or no longer knows):
+    /// stale, never issued, 0, or issued by another engine (see "Ids" in the preamble).
     CAPSCHED_ERR_UNKNOWN_ID = 6,
     /// The scheduler refused the request (YARN's exception message in `capsched_last_error`).
     CAPSCHED_ERR_REFUSED = 7,

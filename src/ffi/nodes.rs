@@ -1,9 +1,9 @@
 //! NodeManagers from C: register, remove, heartbeat.
 
-use super::engine::{capsched_engine, engine_ref};
+use super::engine::{capsched_engine, handle};
+use super::ids::{Ids, Kind};
 use super::types::*;
 use super::{capsched_status, guard, FfiError, FfiResult};
-use crate::ids::{AppId, ContainerId, NodeId};
 use crate::opportunistic::node_queue::NodeQueueReport;
 use crate::scheduler::nodes::NodeSpec;
 use crate::scheduler::types::{CompletedContainer, ContainerReport, NodeStatus, SchedulerKey};
@@ -22,7 +22,8 @@ pub unsafe extern "C" fn capsched_node_add(
 ) -> capsched_status {
     guard(|| {
         need_out(out_node, "out_node")?;
-        let e = engine_ref(engine)?;
+        let h = handle(engine)?;
+        let e = &h.engine;
         let host = read_str(host, "host")?;
         let rack = read_str(rack, "rack")?;
         if host.is_empty() {
@@ -34,7 +35,7 @@ pub unsafe extern "C" fn capsched_node_add(
             rack
         };
         let id = e.add_node(NodeSpec::new(host, rack, resource.into()))?;
-        write_out(out_node, id.as_u64(), "out_node")
+        write_out(out_node, h.ids().node(id), "out_node")
     })
 }
 
@@ -51,9 +52,9 @@ pub struct capsched_container_report {
     pub is_am: i32,
 }
 
-fn report_to_c(r: &ContainerReport) -> capsched_container_report {
+fn report_to_c(ids: Ids, r: &ContainerReport) -> capsched_container_report {
     capsched_container_report {
-        app: r.app.as_u64(),
+        app: ids.app(r.app),
         resource: r.resource.into(),
         priority: r.key.priority,
         allocation_request_id: r.key.allocation_request_id,
@@ -64,8 +65,9 @@ fn report_to_c(r: &ContainerReport) -> capsched_container_report {
 
 /// Registers a NodeManager that already runs containers (after an RM restart or an NM
 /// re-registration): each is re-attached to its application and queue. Containers of unknown
-/// or finished applications come back in the node's next heartbeat response as `orphans`,
-/// for the NodeManager to kill.
+/// or finished applications of this engine come back in the node's next heartbeat response as
+/// `orphans`, for the NodeManager to kill; a report whose `app` this engine did not issue
+/// (another engine's, or 0) fails the whole call with CAPSCHED_ERR_UNKNOWN_ID.
 ///
 /// # Safety
 /// As `capsched_node_add`; `reports` valid for `count` entries (NULL only with 0).
@@ -81,7 +83,8 @@ pub unsafe extern "C" fn capsched_node_add_recovered(
 ) -> capsched_status {
     guard(|| {
         need_out(out_node, "out_node")?;
-        let e = engine_ref(engine)?;
+        let h = handle(engine)?;
+        let e = &h.engine;
         let host = read_str(host, "host")?;
         let rack = read_str(rack, "rack")?;
         if host.is_empty() {
@@ -93,9 +96,9 @@ pub unsafe extern "C" fn capsched_node_add_recovered(
             rack
         };
         let mut spec = NodeSpec::new(host, rack, resource.into());
-        for r in read_slice(reports, count, "reports")? {
+        for (i, r) in read_slice(reports, count, "reports")?.iter().enumerate() {
             spec.containers.push(ContainerReport {
-                app: AppId::from_u64(r.app),
+                app: h.ids().take_app_at(r.app, "reports", i)?,
                 resource: r.resource.into(),
                 key: SchedulerKey {
                     priority: r.priority,
@@ -106,7 +109,7 @@ pub unsafe extern "C" fn capsched_node_add_recovered(
             });
         }
         let id = e.add_node(spec)?;
-        write_out(out_node, id.as_u64(), "out_node")
+        write_out(out_node, h.ids().node(id), "out_node")
     })
 }
 
@@ -119,7 +122,13 @@ pub unsafe extern "C" fn capsched_node_remove(
     engine: *const capsched_engine,
     node: u64,
 ) -> capsched_status {
-    guard(|| Ok(engine_ref(engine)?.remove_node(NodeId::from_u64(node))?))
+    guard(|| {
+        let h = handle(engine)?;
+        let id = h.ids().take_node(node)?;
+        h.engine
+            .remove_node(id)
+            .map_err(|e| h.ids().error(e, Kind::Node, node))
+    })
 }
 
 /// A container the NodeManager reports finished.
@@ -182,19 +191,20 @@ pub struct capsched_node_response {
     pub orphan_count: usize,
 }
 
-unsafe fn read_status(s: &capsched_node_status) -> FfiResult<NodeStatus> {
+unsafe fn read_status(ids: Ids, s: &capsched_node_status) -> FfiResult<NodeStatus> {
     check_struct_size(s.struct_size, STATUS_V1, "capsched_node_status")?;
     let launched = read_slice(s.launched, s.launched_count, "launched")?
         .iter()
-        .map(|&id| ContainerId::from_u64(id))
-        .collect();
+        .enumerate()
+        .map(|(i, &id)| ids.take_container_at(id, "launched", i))
+        .collect::<FfiResult<_>>()?;
     let mut completed = Vec::with_capacity(s.completed_count);
     for (i, c) in read_slice(s.completed, s.completed_count, "completed")?
         .iter()
         .enumerate()
     {
         completed.push(CompletedContainer {
-            id: ContainerId::from_u64(c.container),
+            id: ids.take_container_at(c.container, "completed", i)?,
             exit_status: c.exit_status,
             diagnostics: read_str(c.diagnostics, &format!("completed[{i}].diagnostics"))?
                 .to_string(),
@@ -218,7 +228,9 @@ unsafe fn read_status(s: &capsched_node_status) -> FfiResult<NodeStatus> {
 }
 
 /// NODE_UPDATE. `status` may be NULL for an empty heartbeat. On success `*out` is a new
-/// response.
+/// response. A launched or completed container this engine does not know (any more) is
+/// ignored, as YARN does; one this engine did not issue (another engine's, or 0) fails the
+/// whole call with CAPSCHED_ERR_UNKNOWN_ID, nothing applied.
 ///
 /// # Safety
 /// `engine` live; `status` NULL or valid with its arrays; `out` writable.
@@ -231,17 +243,24 @@ pub unsafe extern "C" fn capsched_node_update(
 ) -> capsched_status {
     guard(|| {
         need_out(out, "out")?;
-        let e = engine_ref(engine)?;
+        let h = handle(engine)?;
+        let ids = h.ids();
+        let id = ids.take_node(node)?;
         let status = match status.as_ref() {
-            Some(s) => read_status(s)?,
+            Some(s) => read_status(ids, s)?,
             None => NodeStatus::default(),
         };
-        let r = e.node_update(NodeId::from_u64(node), status)?;
-        let (to_kill, to_kill_count) = give_array(r.to_kill.iter().map(|c| c.as_u64()).collect());
+        let r = h
+            .engine
+            .node_update(id, status)
+            .map_err(|e| ids.error(e, Kind::Node, node))?;
+        let (to_kill, to_kill_count) =
+            give_array(r.to_kill.iter().map(|&c| ids.container(c)).collect());
         let (least_loaded, least_loaded_count) =
-            give_array(r.least_loaded.iter().map(|n| n.node.as_u64()).collect());
+            give_array(r.least_loaded.iter().map(|n| ids.node(n.node)).collect());
         let limit = r.queuing_limit;
-        let (orphans, orphan_count) = give_array(r.orphans.iter().map(report_to_c).collect());
+        let (orphans, orphan_count) =
+            give_array(r.orphans.iter().map(|o| report_to_c(ids, o)).collect());
         let response = capsched_node_response {
             to_kill,
             to_kill_count,

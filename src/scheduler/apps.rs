@@ -55,6 +55,10 @@ impl AttemptSubmission {
     }
 }
 
+/// `UserGroupInformation.createRemoteUser`'s message for a null or empty user name
+/// (`IllegalArgumentException`).
+pub const EMPTY_USER: &str = "Null user";
+
 fn access_denied(message: String) -> Rejection {
     Rejection {
         message: format!("org.apache.hadoop.security.AccessControlException: {message}"),
@@ -78,6 +82,13 @@ impl CapacityScheduler {
             cluster_timestamp: self.cluster_timestamp,
             id: self.next_application_id,
         };
+        // 0. The RM makes the submitter's UserGroupInformation before the scheduler hears of
+        //    the application, and `UserGroupInformation.createRemoteUser` refuses an empty name.
+        if sub.user.is_empty() {
+            return Err(Rejection {
+                message: EMPTY_USER.to_string(),
+            });
+        }
         let settings = self.tree.settings();
         // 1. The system-wide cap counts submissions at root.
         if self.num_applications[0] >= settings.maximum_applications {
