@@ -103,6 +103,8 @@ struct Reporter {
     bar: Option<indicatif::ProgressBar>,
     started: Instant,
     last_line: Instant,
+    /// Between progress lines: 10 s, or `CAPSCHED_PROGRESS_SECS`.
+    every: Duration,
 }
 
 impl Reporter {
@@ -118,10 +120,16 @@ impl Reporter {
             );
             bar
         });
+        let every = std::env::var("CAPSCHED_PROGRESS_SECS")
+            .ok()
+            .and_then(|s| s.parse::<f64>().ok())
+            .filter(|s| s.is_finite() && *s >= 0.0)
+            .map_or(Duration::from_secs(10), Duration::from_secs_f64);
         Reporter {
             bar,
             started: Instant::now(),
             last_line: Instant::now(),
+            every,
         }
     }
 
@@ -161,7 +169,7 @@ impl SimObserver for Watch {
                 bar.set_position(p.tasks_done);
                 bar.set_message(msg);
             }
-            None if r.last_line.elapsed() >= Duration::from_secs(10) => {
+            None if r.last_line.elapsed() >= r.every => {
                 r.last_line = Instant::now();
                 eprintln!(
                     "progress: {}/{} tasks, {msg}, {:.0} s of wall time",
@@ -196,7 +204,8 @@ pub fn run(args: SimulateArgs) -> ExitCode {
         None => Arc::new(CapacitySchedulerConfiguration::seed_default()),
     };
     let defaults = SimDefaults::default();
-    let loaded = load_workload(&args, &defaults);
+    let mut reader_warnings = Vec::new();
+    let loaded = load_workload(&args, &defaults, &mut reader_warnings);
     let (nodes, jobs) = match loaded {
         Ok(w) => w,
         Err(e) => {
@@ -236,10 +245,12 @@ pub fn run(args: SimulateArgs) -> ExitCode {
     };
     let run = simulate_with(SimulationInput { conf, nodes, jobs }, opts, &mut watch);
     watch.reporter.finish();
-    let result = match run {
+    let mut result = match run {
         Ok(r) => r,
         Err(e) => return fail(e.to_string()),
     };
+    reader_warnings.append(&mut result.warnings);
+    result.warnings = reader_warnings;
     let written = watch
         .track
         .finish()
@@ -264,12 +275,19 @@ pub fn run(args: SimulateArgs) -> ExitCode {
 
 type Workload = (Vec<trace::TraceNode>, Vec<trace::TraceJob>);
 
-fn load_workload(args: &SimulateArgs, defaults: &SimDefaults) -> Result<Workload, String> {
+/// The workload, and what reading it skipped (one warning per line).
+fn load_workload(
+    args: &SimulateArgs,
+    defaults: &SimDefaults,
+    warnings: &mut Vec<String>,
+) -> Result<Workload, String> {
     let explicit_nodes = match &args.nodes {
-        Some(path) => Some(
-            trace::parse_nodes(&read(path)?, &path.display().to_string(), defaults)
-                .map_err(|e| e.to_string())?,
-        ),
+        Some(path) => {
+            let file = trace::parse_nodes_file(&read(path)?, &path.display().to_string(), defaults)
+                .map_err(|e| e.to_string())?;
+            warnings.extend(file.warnings);
+            Some(file.nodes)
+        }
         None => None,
     };
     let Some(path) = &args.trace else {

@@ -67,6 +67,10 @@ pub struct SimulationOptions {
     /// AMs promote each opportunistic container once started (the distributed shell's
     /// `-promote_opportunistic_after_start`).
     pub promote_opportunistic_after_start: bool,
+    /// Jump over stretches where nothing can happen (on by default; off, every heartbeat of
+    /// every second runs, which gives the same decisions at a cost that grows with simulated
+    /// time — tests compare the two). The watchdog works either way.
+    pub skip_idle: bool,
 }
 
 impl Default for SimulationOptions {
@@ -80,6 +84,7 @@ impl Default for SimulationOptions {
             preemption: None,
             opportunistic_percent: 0,
             promote_opportunistic_after_start: false,
+            skip_idle: true,
         }
     }
 }
@@ -1055,7 +1060,7 @@ fn skip_if_idle(sim: &mut Sim, now: i64) -> Result<bool, SimError> {
         },
     };
     // Worth it only past the next sample.
-    if wake <= now.saturating_add(sim.periods.track) {
+    if !sim.opts.skip_idle || wake <= now.saturating_add(sim.periods.track) {
         return Ok(false);
     }
     let events: Vec<(i64, Periodic)> = std::mem::take(&mut sim.periodic)

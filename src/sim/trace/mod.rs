@@ -34,7 +34,8 @@ mod synth;
 use std::fmt;
 
 pub use nodes::{
-    generate_nodes, nodes_from_jobs, nodes_from_sls_trace, parse_nodes, split_network_path,
+    generate_nodes, nodes_from_jobs, nodes_from_sls_trace, parse_nodes, parse_nodes_file,
+    split_network_path, NodesFile,
 };
 pub use rumen::parse_rumen;
 pub use sls::parse_sls_jobs;

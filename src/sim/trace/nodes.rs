@@ -45,10 +45,8 @@ fn add_node(
     let (rack, host) = split_network_path(path)?;
     let key = format!("{rack}/{host}");
     if !seen.contains(&key) && out.len() >= MAX_NODES {
-        return Err(too_many(
-            "nodes",
-            format!("more than {MAX_NODES}"),
-            MAX_NODES,
+        return Err(format!(
+            "more than {MAX_NODES} nodes, the simulator's limit (docs/SIMULATOR.md)"
         ));
     }
     if seen.insert(key) {
@@ -67,9 +65,10 @@ fn add_node(
 ///
 /// * The node's path is `"/" + rack + "/" + node`, split by [`split_network_path`], so a rack
 ///   may itself be a path (`"coreA/torB"`).
-/// * A missing `rack` or `node` becomes the text `null`, as Java's string concatenation makes
-///   it: SLS's own sample `nodes.json` has an empty `{}` node entry, which SLS (and its test,
-///   expecting 20 nodes) turns into host `null` on `/rack5`. Any other non-string is an error.
+/// * A missing `rack` becomes the text `null`, as Java's string concatenation makes it. An
+///   entry without a `node` name is skipped with a warning: SLS would register a host named
+///   `null` (its own sample `nodes.json` has such an empty `{}` entry on `/rack5`), and two of
+///   them on different racks would be one host twice. Any other non-string is an error.
 /// * `memory-mb` / `vcores` (`Integer.parseInt`) default to the defaults' node size; negative
 ///   sizes are errors. `labels` must be a string and is otherwise ignored (node labels are
 ///   not simulated).
@@ -80,7 +79,25 @@ pub fn parse_nodes(
     file: &str,
     defaults: &SimDefaults,
 ) -> Result<Vec<TraceNode>, TraceError> {
+    parse_nodes_file(text, file, defaults).map(|n| n.nodes)
+}
+
+/// A nodes file's nodes, and what was skipped in it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodesFile {
+    pub nodes: Vec<TraceNode>,
+    /// One line per entry skipped (no `node` name).
+    pub warnings: Vec<String>,
+}
+
+/// [`parse_nodes`], with the warnings.
+pub fn parse_nodes_file(
+    text: &str,
+    file: &str,
+    defaults: &SimDefaults,
+) -> Result<NodesFile, TraceError> {
     let mut out = Vec::new();
+    let mut warnings = Vec::new();
     let mut seen = HashSet::new();
     for item in json::read_stream(text, file) {
         let (index, value) = item?;
@@ -96,7 +113,13 @@ pub fn parse_nodes(
         };
         for (i, v) in nodes.iter().enumerate() {
             let n = f.element("nodes", i, v)?;
-            let name = n.text("node")?.unwrap_or_else(|| "null".to_string());
+            let Some(name) = n.text("node")? else {
+                warnings.push(format!(
+                    "{file}: rack {rack:?}: entry nodes[{i}] has no \"node\" name and is skipped \
+                     (SLS would register a host named \"null\")"
+                ));
+                continue;
+            };
             let memory_mb = match n.int("memory-mb")? {
                 Some(m) if m < 0 => {
                     return Err(n.err("memory-mb", format!("must not be negative, found {m}")))
@@ -122,7 +145,10 @@ pub fn parse_nodes(
             .map_err(|m| n.err("node", m))?;
         }
     }
-    Ok(out)
+    Ok(NodesFile {
+        nodes: out,
+        warnings,
+    })
 }
 
 /// The nodes a parsed trace names (SLS without `--nodes`: `SLSUtils.parseNodesFromSLSTrace` /
@@ -267,13 +293,20 @@ mod tests {
         }
     }
 
-    /// nodes.json: 5 racks × 4 entries = 20 nodes, the last entry `{}` being SLS's `null` host
-    /// (SLS's TestSLSUtils expects 20).
+    /// nodes.json: 5 racks × 4 entries, the last entry `{}` having no name: SLS registers it as
+    /// host `null` (its TestSLSUtils expects 20 nodes); here it is skipped with a warning.
     #[test]
-    fn nodes_json_has_20_nodes_on_5_racks() {
+    fn nodes_json_has_19_named_nodes_on_5_racks() {
         let d = SimDefaults::default();
-        let nodes = parse_nodes(NODES, "nodes.json", &d).unwrap();
-        assert_eq!(nodes.len(), 20);
+        let file = parse_nodes_file(NODES, "nodes.json", &d).unwrap();
+        assert_eq!(file.warnings.len(), 1);
+        assert!(
+            file.warnings[0].contains("rack \"rack5\""),
+            "{:?}",
+            file.warnings
+        );
+        let nodes = file.nodes;
+        assert_eq!(nodes.len(), 19);
         let racks: HashSet<&str> = nodes.iter().map(|n| n.rack.as_str()).collect();
         assert_eq!(racks.len(), 5);
         assert_eq!(
@@ -286,7 +319,7 @@ mod tests {
             }
         );
         assert_eq!(node(&nodes, "/rack4", "node16").vcores, 10);
-        assert_eq!(node(&nodes, "/rack5", "null").memory_mb, 10240);
+        assert!(nodes.iter().all(|n| n.host != "null"));
         assert!(nodes.iter().all(|n| n.memory_mb == 10240 && n.vcores == 10));
     }
 

@@ -60,9 +60,10 @@ pub fn parse_sls_jobs(
         }
         let (template, trace_id, count) = parse_job(&f, defaults)?;
         let containers = template.tasks.iter().map(|t| t.count).sum();
+        let key = if count > 1 { "job.count" } else { "job.tasks" };
         tally
             .add(u64::from(count), containers)
-            .map_err(|m| f.err("job.count", m))?;
+            .map_err(|m| f.err(key, m))?;
         for _ in 0..count {
             let id = match (&trace_id, count) {
                 (Some(id), 1) => id.clone(),
