@@ -180,6 +180,28 @@ fn three_nodes(extra: &str, cap: i32) -> (Cluster, [NodeId; 3], AppId, Allocated
     (c, n, app, am)
 }
 
+/// A queue refresh rebuilds the queues' usage from the containers themselves: opportunistic
+/// ones, charged to no queue, must stay out of it (found by the soak test).
+#[test]
+fn a_refresh_leaves_opportunistic_containers_uncharged() {
+    let (mut c, _, app, _) = three_nodes("", 2);
+    let r = asks(&mut c, app, vec![opp_any(1, 1000, 3)]);
+    assert_eq!(r.allocated.len(), 3);
+    let before = c.queue_used_mb("a");
+    let conf = capsched::config::CapacitySchedulerConfiguration::from_properties_str(&format!(
+        "{ONE_QUEUE}{ENABLED}yarn.scheduler.capacity.root.a.user-limit-factor=2\n"
+    ))
+    .unwrap();
+    c.cs.refresh_queues(c.now, std::sync::Arc::new(conf))
+        .unwrap();
+    c.check();
+    assert_eq!(
+        c.queue_used_mb("a"),
+        before,
+        "only the AM container is charged"
+    );
+}
+
 // 1. Central allocation.
 
 #[test]

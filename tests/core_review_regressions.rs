@@ -458,3 +458,81 @@ yarn.scheduler.capacity.maximum-am-resource-percent=1
         "the reservation (3 GB) and then carol's 1 GB"
     );
 }
+
+/// Work-preserving AM restart (keep-containers-across-application-attempts): the new attempt's
+/// AM container is its AM container although the attempt already holds the kept ones (YARN's
+/// RMAppAttemptImpl marks the allocation for the AM request, whatever else the attempt has).
+/// Found by the soak test: the new AM container came back as a task container.
+#[test]
+fn a_new_attempt_keeping_containers_still_gets_its_am_container() {
+    let mut c = Cluster::new(
+        "yarn.scheduler.capacity.root.queues=a
+yarn.scheduler.capacity.root.a.capacity=100
+yarn.scheduler.capacity.maximum-am-resource-percent=1
+",
+    );
+    let ns = nodes(&mut c, 2, 8);
+    let app = c.app("a", "alice", GB);
+    round(&mut c, &ns, 1);
+    let r = c.ask(app, 1, GB, 2);
+    assert!(r.allocated.iter().any(|a| a.is_am));
+    round(&mut c, &ns, 2);
+    let r = c.ask(app, 1, GB, 0);
+    let tasks: Vec<_> = r.allocated.iter().filter(|a| !a.is_am).cloned().collect();
+    assert_eq!(tasks.len(), 2);
+    // Their NodeManagers run them (only running containers are kept).
+    for t in &tasks {
+        let status = NodeStatus {
+            launched: vec![t.id],
+            ..NodeStatus::default()
+        };
+        c.cs.node_update(c.now, t.node, &status).unwrap();
+    }
+    // The attempt ends keeping its containers; the next adopts them and asks for its AM.
+    c.cs.remove_attempt(c.now, app, true).unwrap();
+    let keep = AttemptSubmission {
+        keep_containers: true,
+        ..AttemptSubmission::with_am(Resource::new(GB, 1))
+    };
+    c.cs.add_attempt(c.now, app, keep).unwrap();
+    c.response_ids.remove(&app);
+    c.check();
+    round(&mut c, &ns, 1);
+    let r = c.ask(app, 1, GB, 0);
+    let am: Vec<_> = r.allocated.iter().filter(|a| a.is_am).collect();
+    assert_eq!(am.len(), 1, "{:?}", r.allocated);
+    let t = c.cs.application(app).unwrap().attempt.as_ref().unwrap();
+    assert_eq!(t.am_container, Some(am[0].id));
+    assert_eq!(t.live_containers.len(), 3, "two kept and the new AM");
+}
+
+/// An AM container killed before the AM was told of it (its node lost) is asked for again
+/// (ContainerRescheduledTransition), and the next allocation for it is again the AM container.
+/// Found by the soak test: it came back as a task container and the job waited forever.
+#[test]
+fn an_am_container_lost_before_it_was_acquired_is_allocated_again_as_the_am() {
+    let mut c = Cluster::new(
+        "yarn.scheduler.capacity.root.queues=a
+yarn.scheduler.capacity.root.a.capacity=100
+yarn.scheduler.capacity.maximum-am-resource-percent=1
+",
+    );
+    let ns = nodes(&mut c, 2, 8);
+    let app = c.app("a", "alice", GB);
+    c.heartbeat(ns[0]);
+    let first =
+        c.cs.application(app)
+            .unwrap()
+            .attempt
+            .as_ref()
+            .unwrap()
+            .am_container;
+    assert!(first.is_some(), "allocated on h0, not yet pulled by the AM");
+    c.cs.remove_node(c.now, ns[0]).unwrap();
+    c.check();
+    c.heartbeat(ns[1]);
+    let r = c.ask(app, 1, GB, 0);
+    let am: Vec<_> = r.allocated.iter().filter(|a| a.is_am).collect();
+    assert_eq!(am.len(), 1, "{:?}", r.allocated);
+    assert_eq!(am[0].node, ns[1]);
+}

@@ -423,7 +423,11 @@ fn absurd_sizes_are_refused_up_front() {
             .join(",")
     );
     let e = trace::parse_nodes(&many, "n.json", &d).unwrap_err();
-    assert!(e.to_string().contains("more than 100000 nodes, the simulator's limit"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("more than 100000 nodes, the simulator's limit"),
+        "{e}"
+    );
     let synth = |header: &str| {
         format!(
             r#"{{{header}, "workloads": [{{"workload_name": "w", "workload_weight": 1, "queue_name": "default",

@@ -126,10 +126,7 @@ impl CapacityScheduler {
         }
         let is_am = {
             let t = self.apps[app].attempt.as_ref().expect("attempt");
-            key == Self::AM_KEY
-                && t.am_container.is_none()
-                && !t.unmanaged_am
-                && t.live_containers.is_empty()
+            key == Self::AM_KEY && t.am_pending && !t.unmanaged_am
         };
         let id = match from_reservation {
             Some(rid) => {
@@ -183,6 +180,7 @@ impl CapacityScheduler {
         t.newly_allocated.push(id);
         if is_am {
             t.am_container = Some(id);
+            t.am_pending = false;
         }
         // Delay scheduling restarts after a local allocation (not after fulfilling a reservation).
         if from_reservation.is_none() {

@@ -310,6 +310,9 @@ impl CapacityScheduler {
             // The RM asks for the AM container on the attempt's behalf (priority 0, ANY, one)
             // once APP_ATTEMPT_ADDED — activation included — is done.
             let ask = ResourceRequest::any(0, am_resource, 1);
+            if let Some(t) = self.apps[app].attempt.as_mut() {
+                t.am_pending = true;
+            }
             self.update_asks(app, std::slice::from_ref(&ask));
         }
         Ok(())
@@ -771,6 +774,8 @@ impl CapacityScheduler {
                 },
             );
         }
+        // YARN moves the containers whatever the target's capacity.
+        self.note_queues_over_max();
         self.activate_applications(source, now_ms);
         self.activate_applications(dest, now_ms);
         Ok(())

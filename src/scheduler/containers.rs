@@ -98,6 +98,10 @@ impl CapacityScheduler {
                 // finish in YARN and reschedules nothing.
                 if c.state == ContainerState::Allocated && how == Completion::Killed {
                     restore = Some((c.key, c.resource));
+                    // The AM container put back: the next allocation for it is the AM's.
+                    if c.is_am {
+                        t.am_pending = true;
+                    }
                 }
             }
         } else if let Some(kept) = self.kept_containers.get_mut(&app) {

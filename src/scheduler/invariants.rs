@@ -291,9 +291,11 @@ impl CapacityScheduler {
                     queue_reserved[q]
                 ));
             }
-            // Max capacity is a hard cap at commit; a shrinking cluster may leave a queue above
-            // it, never by more than what it held before, so allow one container of slack.
+            // Max capacity is a hard cap at commit (one container of slack for the commit's
+            // rounding); a move, a refresh or a shrinking cluster may leave a queue above it
+            // until its usage falls back (`over_max_by_event`).
             if !cluster.is_zero()
+                && !self.over_max_by_event.get(q).copied().unwrap_or(false)
                 && !rc.fits_in(&(queue.used - max_alloc), &queue.capacities.effective_max)
             {
                 v.push(format!(

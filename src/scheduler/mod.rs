@@ -69,6 +69,10 @@ pub struct CapacityScheduler {
     pub(crate) queue_pending: Vec<Resource>,
     /// Reserved resources per queue subtree (also included in `Queue::used`).
     pub(crate) queue_reserved: Vec<Resource>,
+    /// Queues that a move, a refresh or a shrinking cluster left above their maximum capacity
+    /// (YARN allows all three; an allocation never does it). Such a queue may stay above its
+    /// maximum until its usage falls back under it; the invariant checker allows exactly that.
+    pub(crate) over_max_by_event: Vec<bool>,
     pub(crate) nodes: GenSlab<NodeId, SchedulerNode>,
     pub(crate) node_by_host: HashMap<String, NodeId>,
     /// Registered nodes per interned rack name.
@@ -115,6 +119,7 @@ impl CapacityScheduler {
             tree,
             leaves,
             num_applications: vec![0; n],
+            over_max_by_event: vec![false; n],
             queue_pending: vec![Resource::ZERO; n],
             queue_reserved: vec![Resource::ZERO; n],
             nodes: GenSlab::default(),
@@ -280,7 +285,11 @@ impl CapacityScheduler {
         let (leaf, slot) = (self.apps[app].queue, self.apps[app].user_slot);
         let mut at = Some(leaf);
         while let Some(q) = at {
-            self.tree.queue_mut(q).used += delta;
+            let queue = self.tree.queue_mut(q);
+            queue.used += delta;
+            if self.over_max_by_event[q] && queue.used.fits_in(&queue.capacities.effective_max) {
+                self.over_max_by_event[q] = false;
+            }
             at = self.tree.parent(q);
         }
         if let Some(u) = self.leaf_mut(leaf).users.by_slot_mut(slot) {
@@ -459,9 +468,22 @@ impl CapacityScheduler {
     fn cluster_derived_values(&mut self, now_ms: i64, total: Resource) {
         self.usage_epoch += 1;
         self.tree.update_cluster_resource(total);
+        self.note_queues_over_max();
         let leaves: Vec<QueueId> = self.tree.leaves().collect();
         for q in leaves {
             self.activate_applications(q, now_ms);
+        }
+    }
+
+    /// After an event that may leave queues above their maximum capacity without an
+    /// allocation (a move, a refresh, the cluster shrinking): flags them (`over_max_by_event`).
+    pub(crate) fn note_queues_over_max(&mut self) {
+        self.over_max_by_event.resize(self.tree.len(), false);
+        for q in 0..self.tree.len() {
+            let queue = self.tree.queue(q);
+            if !queue.used.fits_in(&queue.capacities.effective_max) {
+                self.over_max_by_event[q] = true;
+            }
         }
     }
 }

@@ -151,6 +151,7 @@ impl CapacityScheduler {
         t.next_container_sequence = t.next_container_sequence.max(report.sequence + 1);
         if report.is_am {
             t.am_container = Some(id);
+            t.am_pending = false;
             // The AM is running: the RM no longer needs to ask for it.
             let delta = t.requests.update(
                 Self::AM_KEY,

@@ -140,6 +140,8 @@ impl CapacityScheduler {
         }
         self.tree = tree;
         self.leaves = leaves;
+        // Queue ids are new: flags are taken afresh (cluster_resource_changed notes them).
+        self.over_max_by_event = vec![false; n];
         self.rebuild_queue_aggregates();
         self.cluster_resource_changed(now_ms);
         self.drain_stopped_queues();
@@ -154,6 +156,10 @@ impl CapacityScheduler {
         let mut pending = vec![Resource::ZERO; n];
         let mut apps = vec![0i32; n];
         for (_, c) in self.containers.iter() {
+            // Opportunistic containers are charged to no queue.
+            if c.is_opportunistic() {
+                continue;
+            }
             let Some(a) = self.apps.get(c.app) else {
                 continue;
             };

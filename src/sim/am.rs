@@ -69,8 +69,11 @@ impl TaskGroup {
 /// A container fits a task of the same phase and execution type: (reduce, opportunistic).
 type Kind = (bool, bool);
 
-/// An entry of the AM's ask table: (priority, resource name).
-type AskKey = (i32, String);
+/// An entry of the AM's ask table: (priority, opportunistic, resource name). Guaranteed and
+/// opportunistic asks go to different tables in the RM (the opportunistic allocator takes its
+/// own), so a trace that marks some reduces OPPORTUNISTIC and others not asks for both at the
+/// same priority without one replacing the other.
+type AskKey = (i32, bool, String);
 
 /// What the AM wants at one ask key: the count over released, pending tasks.
 #[derive(Debug, Clone, Copy)]
@@ -218,11 +221,11 @@ impl AmSim {
     /// The ask keys of group `g`: `*`, its host and its rack.
     fn keys(&self, g: usize) -> impl Iterator<Item = AskKey> + '_ {
         let t = &self.groups[g];
-        let p = t.priority();
+        let (p, opportunistic) = (t.priority(), t.execution == ExecutionType::Opportunistic);
         std::iter::once(ANY)
             .chain(t.host.as_deref())
             .chain(t.rack.as_deref())
-            .map(move |name| (p, name.to_string()))
+            .map(move |name| (p, opportunistic, name.to_string()))
     }
 
     /// `delta` tasks of group `g` more (or fewer) wanted at each of its keys.
@@ -315,7 +318,7 @@ impl AmSim {
                 Some(w) => {
                     let count = w.count.clamp(0, i32::MAX as i64) as i32;
                     if self.sent.get(&key).map(|s| s.0) != Some(count) {
-                        let mut r = ResourceRequest::at(key.0, &key.1, w.resource, count);
+                        let mut r = ResourceRequest::at(key.0, &key.2, w.resource, count);
                         r.execution_type = w.execution;
                         asks.push(r);
                     }
@@ -328,7 +331,7 @@ impl AmSim {
                             .first()
                             .map(|t| t.resource)
                             .unwrap_or(Resource::new(1024, 1));
-                        let mut r = ResourceRequest::at(key.0, &key.1, resource, 0);
+                        let mut r = ResourceRequest::at(key.0, &key.2, resource, 0);
                         r.execution_type = execution;
                         asks.push(r);
                     }
@@ -371,14 +374,15 @@ impl AmSim {
             // AMRMClient decrements its table on assignment, so do we; the host and rack
             // entries are resent with their current counts on the next heartbeat.
             let p = c.key.priority;
-            let any = (p, ANY.to_string());
+            let opportunistic = c.execution_type == ExecutionType::Opportunistic;
+            let any = (p, opportunistic, ANY.to_string());
             if let Some(s) = self.sent.get_mut(&any) {
                 s.0 -= 1;
             }
             self.dirty.insert(any);
             for name in [c.host.clone(), rack.clone()] {
-                self.sent.remove(&(p, name.clone()));
-                self.dirty.insert((p, name));
+                self.sent.remove(&(p, opportunistic, name.clone()));
+                self.dirty.insert((p, opportunistic, name));
             }
             let kind = (reduce, c.execution_type == ExecutionType::Opportunistic);
             match self.pick(kind, &c.host, &rack) {

@@ -22,6 +22,8 @@ pub type Started = (ContainerId, i64);
 #[derive(Debug)]
 pub struct NmSim {
     pub id: NodeId,
+    /// The node's size, as it registered.
+    capability: Resource,
     queue: NodeContainerScheduler<ContainerId>,
     /// How long each container not yet started will run once it starts.
     waiting: HashMap<ContainerId, i64>,
@@ -39,6 +41,7 @@ impl NmSim {
     pub fn new(id: NodeId, capability: Resource, queue_capacity: i32, policy: QueuePolicy) -> Self {
         NmSim {
             id,
+            capability,
             queue: NodeContainerScheduler::new(capability, queue_capacity, policy),
             waiting: HashMap::new(),
             running: HashMap::new(),
@@ -46,6 +49,11 @@ impl NmSim {
             completed: Vec::new(),
             killed_by_container_scheduler: 0,
         }
+    }
+
+    /// The node's size, as it registered.
+    pub fn capability(&self) -> Resource {
+        self.capability
     }
 
     /// Resources of the containers running here now (what the node is really using).

@@ -48,6 +48,10 @@ pub struct Attempt {
     pub blacklist: BTreeSet<u32>,
     pub next_container_sequence: i64,
     pub am_container: Option<ContainerId>,
+    /// The RM asked for this attempt's AM container and has not allocated it yet: the next
+    /// allocation at the AM's key is the AM container (whatever else the attempt holds, e.g.
+    /// containers kept from the last attempt).
+    pub am_pending: bool,
     /// The last allocate response, for YARN's duplicate-request rule (spec §5.1).
     pub last_response: Option<AllocateResponse>,
     /// Whether this attempt's AM usage is counted in its queue and user.
@@ -98,6 +102,7 @@ impl Attempt {
             blacklist: BTreeSet::new(),
             next_container_sequence: 1,
             am_container: None,
+            am_pending: false,
             last_response: None,
             am_counted: false,
             opportunistic_asks: OutstandingAsks::default(),

@@ -1,0 +1,7 @@
+//! `cargo fuzz run trace_sls` (see fuzz/targets/mod.rs and docs/RELIABILITY.md).
+#![no_main]
+
+#[path = "../targets/mod.rs"]
+mod targets;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| targets::trace_sls(data));

@@ -1,0 +1,171 @@
+//! Cost that follows work, not simulated time: at each tracking sample, when nothing can
+//! happen before the next piece of work (or nothing has happened for long although something
+//! is asked for: a fixed point), the periodic events jump there in phase. When nothing can ever
+//! happen again and jobs remain, the watchdog stops the run with what the stuck jobs ask for.
+
+use std::cmp::Reverse;
+
+use super::am::{AmSim, AmState};
+use super::engine::{Periodic, Sim, SimError};
+use crate::resource::Resource;
+use crate::scheduler::types::ExecutionType;
+
+/// At a tracking sample: when nothing can happen before the next piece of work, jump the
+/// periodic events there (keeping each one's phase) and return true (the Track event is then
+/// already rescheduled). When nothing can ever happen again, the watchdog's error.
+pub(super) fn skip_if_idle(sim: &mut Sim, now: i64) -> Result<bool, SimError> {
+    if sim.unfinished == 0 {
+        return Ok(false);
+    }
+    let exact = idle(sim);
+    let fixed_point = !exact && now.saturating_sub(sim.last_activity_ms) >= sim.fixed_point_ms;
+    if !exact && !fixed_point {
+        return Ok(false);
+    }
+    let next_work = sim.work.peek().map(|Reverse((t, _, _))| *t);
+    let next_release = sim
+        .ams
+        .iter()
+        .filter(|a| a.state == AmState::Running)
+        .filter_map(AmSim::next_release_ms)
+        .min();
+    let wake = match (next_work, next_release) {
+        (Some(a), Some(b)) => a.min(b),
+        (a, b) => match a.or(b) {
+            Some(t) => t,
+            None => return Err(SimError::Stalled(stall_report(sim, now))),
+        },
+    };
+    // Worth it only past the next sample.
+    if !sim.opts.skip_idle || wake <= now.saturating_add(sim.periods.track) {
+        return Ok(false);
+    }
+    let events: Vec<(i64, Periodic)> = std::mem::take(&mut sim.periodic)
+        .into_iter()
+        .map(|Reverse((t, _, e))| (t, e))
+        .chain(std::iter::once((now, Periodic::Track)))
+        .collect();
+    for (t, e) in events {
+        let p = sim.periods.of(e);
+        let t = if t < wake {
+            // The first occurrence at or after `wake`, in the event's own phase.
+            let steps = (wake - t + p - 1) / p;
+            t.saturating_add(steps.saturating_mul(p))
+        } else {
+            t
+        };
+        sim.push_periodic(t, e);
+    }
+    sim.skipped_ms = sim.skipped_ms.saturating_add(wake - now);
+    sim.skipped = true;
+    // The stretch up to the wake-up counts as quiet, not as time without activity.
+    sim.last_activity_ms = wake;
+    Ok(true)
+}
+
+/// Nothing would change until the next piece of work: the scheduler is quiescent, every AM
+/// has nothing to send or pull (and is not about to register or unregister), and no
+/// NodeManager has anything to report or waiting in its queue.
+pub(super) fn idle(sim: &Sim) -> bool {
+    sim.ams.iter().all(|a| match a.state {
+        AmState::Waiting | AmState::Finished | AmState::Rejected(_) | AmState::Failed(_) => true,
+        AmState::Submitted => false,
+        AmState::Running => a.registered_ms.is_some() && !a.all_done() && !a.has_news(),
+    }) && sim.nms.iter().all(|n| !n.has_news())
+        && sim.cs.quiescent()
+}
+
+/// The watchdog's report: the jobs that cannot finish and what each still waits for.
+pub(super) fn stall_report(sim: &Sim, now: i64) -> String {
+    let stuck: Vec<&AmSim> = sim
+        .ams
+        .iter()
+        .filter(|a| matches!(a.state, AmState::Submitted | AmState::Running))
+        .collect();
+    let mut out = format!(
+        "the simulation is stuck at {:.1} s of simulated time: nothing has happened for {:.0} s and \
+         nothing can happen any more, but {} job(s) cannot finish:",
+        now as f64 / 1000.0,
+        (now - sim.last_activity_ms) as f64 / 1000.0,
+        sim.unfinished
+    );
+    for a in stuck.iter().take(20) {
+        out.push_str(&format!(
+            "\n  job {} (queue {}, user {}): ",
+            a.job.id, a.job.queue, a.job.user
+        ));
+        if a.state == AmState::Submitted {
+            out.push_str(&format!(
+                "its AM container {} was never allocated",
+                a.am_resource()
+            ));
+            continue;
+        }
+        let waiting: Vec<String> = a
+            .groups
+            .iter()
+            .filter(|g| g.pending > 0)
+            .map(|g| {
+                format!(
+                    "{} {} {} container(s) of {}{}",
+                    g.pending,
+                    if g.execution == ExecutionType::Opportunistic {
+                        "OPPORTUNISTIC"
+                    } else {
+                        "GUARANTEED"
+                    },
+                    if g.reduce { "reduce" } else { "map" },
+                    g.resource,
+                    g.host
+                        .as_deref()
+                        .map(|h| format!(" on {h}"))
+                        .unwrap_or_default()
+                )
+            })
+            .take(5)
+            .collect();
+        out.push_str(&format!(
+            "{} of {} tasks left, asking for {}",
+            a.tasks_left(),
+            a.total_tasks(),
+            if waiting.is_empty() {
+                "nothing".to_string()
+            } else {
+                waiting.join(", ")
+            }
+        ));
+        // The commonest cause: a container larger than the queue may ever hold.
+        let queue = a
+            .app
+            .and_then(|app| sim.cs.application(app))
+            .map(|x| x.queue);
+        if let Some(q) = queue {
+            let tree = sim.cs.queue_tree();
+            let max = tree.queue(q).capacities.effective_max;
+            let too_big = a
+                .groups
+                .iter()
+                .filter(|g| g.pending > 0)
+                .any(|g| !g.resource.fits_in(&max));
+            if too_big {
+                out.push_str(&format!(
+                    " — larger than queue {}'s maximum capacity {max}",
+                    tree.path(q)
+                ));
+            }
+        }
+    }
+    if stuck.len() > 20 {
+        out.push_str(&format!("\n  … and {} more", stuck.len() - 20));
+    }
+    let largest = sim
+        .nms
+        .iter()
+        .filter_map(|n| sim.cs.node(n.id).map(|n| n.total))
+        .fold(Resource::ZERO, Resource::component_max);
+    out.push_str(&format!(
+        "\nThe scheduler allocates nothing to them: check their queues' capacities, user and AM \
+         limits, and container sizes against the nodes (the largest is {largest})."
+    ));
+    out
+}

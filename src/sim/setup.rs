@@ -1,0 +1,142 @@
+//! A run's input made ready: the limits checked on a hand-built input, a job's trace entries
+//! turned into the AM's task groups (with MapReduce's opportunistic share), and the
+//! opportunistic configuration checked for a workload that asks for such containers.
+
+use super::am::TaskGroup;
+use super::engine::{rack_name, split_rack_host, SimError, SimulationInput};
+use super::limits;
+use crate::opportunistic::load_monitor::LoadComparator;
+use crate::opportunistic::node_queue::QueuePolicy;
+use crate::resource::Resource;
+use crate::scheduler::types::ExecutionType;
+
+/// A hand-built input within the simulator's limits (the trace readers check while reading).
+pub(super) fn check_input(input: &SimulationInput) -> Result<(), SimError> {
+    let input_err = |m: String| SimError::Input(m);
+    if input.nodes.len() > limits::MAX_NODES {
+        return Err(input_err(limits::too_many(
+            "nodes",
+            input.nodes.len(),
+            limits::MAX_NODES,
+        )));
+    }
+    let mut tally = limits::Tally::default();
+    for job in &input.jobs {
+        let tasks = job
+            .tasks
+            .iter()
+            .fold(0u64, |n, t| n.saturating_add(t.count.max(1)));
+        tally
+            .add(1, tasks)
+            .map_err(|m| input_err(format!("job {}: {m}", job.id)))?;
+        limits::check_time("the job's start", job.start_ms)
+            .map_err(|m| input_err(format!("job {}: {m}", job.id)))?;
+        for t in &job.tasks {
+            limits::check_time("a task's duration", t.duration_ms)
+                .and_then(|()| limits::check_time("a task's request delay", t.request_delay_ms))
+                .map_err(|m| input_err(format!("job {}: {m}", job.id)))?;
+        }
+    }
+    Ok(())
+}
+
+/// A job's task entries as the AM's groups: MapReduce makes the first ⌊maps × percent / 100⌋
+/// maps opportunistic (a group straddling that boundary is split); with opportunistic
+/// allocation off the RM schedules opportunistic asks as guaranteed, so the AM treats them so.
+pub(super) fn task_groups(
+    tasks: &[super::trace::TraceTask],
+    percent: u64,
+    opportunistic_enabled: bool,
+    as_guaranteed: &mut u64,
+) -> Vec<TaskGroup> {
+    let maps: u64 = tasks
+        .iter()
+        .filter(|t| t.task_type != "reduce")
+        .map(|t| t.count.max(1))
+        .sum();
+    let mut opportunistic_maps = maps * percent / 100;
+    let mut groups = Vec::with_capacity(tasks.len());
+    for t in tasks {
+        let reduce = t.task_type == "reduce";
+        let (rack_from_host, host) = match &t.host {
+            Some(h) => {
+                let (r, h) = split_rack_host(h);
+                (r, Some(h))
+            }
+            None => (None, None),
+        };
+        let rack = t.rack.clone().or(rack_from_host).map(|r| rack_name(&r));
+        let mut count = t.count.max(1);
+        let mut group = |count: u64, by_percent: bool| {
+            let mut execution: ExecutionType = t.execution_type.into();
+            if by_percent {
+                execution = ExecutionType::Opportunistic;
+            }
+            if execution == ExecutionType::Opportunistic && !opportunistic_enabled {
+                *as_guaranteed += count;
+                execution = ExecutionType::Guaranteed;
+            }
+            groups.push(TaskGroup {
+                host: host.clone(),
+                rack: rack.clone(),
+                duration_ms: t.duration_ms.max(0),
+                resource: Resource::new(t.memory_mb, t.vcores),
+                reduce,
+                execution,
+                request_delay_ms: t.request_delay_ms.max(0),
+                total: count,
+                pending: count,
+                done: 0,
+            });
+        };
+        if !reduce && opportunistic_maps > 0 {
+            let by_percent = count.min(opportunistic_maps);
+            opportunistic_maps -= by_percent;
+            count -= by_percent;
+            group(by_percent, true);
+        }
+        if count > 0 {
+            group(count, false);
+        }
+    }
+    groups
+}
+
+/// With the QUEUE_LENGTH load comparator the RM places an opportunistic container only on a
+/// node whose queue has room (`NodeQueueLoadMonitor.compareAndIncrement`), and a NodeManager
+/// reports a queue capacity of 0 with `yarn.nodemanager.opportunistic-containers-max-queue-
+/// length` 0 (its default) or the BY_RESOURCES policy: then no opportunistic container is ever
+/// placed, in YARN as here, and every job asking for one would wait forever. Said up front.
+pub(super) fn check_opportunistic_can_be_placed(
+    opp: &crate::config::OpportunisticSettings,
+) -> Result<(), SimError> {
+    let capacity = match opp.nm_queue_policy {
+        QueuePolicy::ByResources => 0,
+        QueuePolicy::ByQueueLength => opp.nm_max_queue_length,
+    };
+    if opp.enabled
+        && !opp.distributed_enabled
+        && opp.load_comparator == LoadComparator::QueueLength
+        && capacity <= 0
+    {
+        let why = if opp.nm_queue_policy == QueuePolicy::ByResources {
+            "yarn.nodemanager.opportunistic-containers-queue-policy is BY_RESOURCES, which reports a \
+             queue capacity of 0"
+                .to_string()
+        } else {
+            format!(
+                "yarn.nodemanager.opportunistic-containers-max-queue-length is {} (0 is YARN's default)",
+                opp.nm_max_queue_length
+            )
+        };
+        return Err(SimError::Input(format!(
+            "the workload asks for OPPORTUNISTIC containers, but no NodeManager can take one: {why}, \
+             and with the QUEUE_LENGTH load comparator YARN's ResourceManager places an opportunistic \
+             container only on a node whose queue has room (NodeQueueLoadMonitor), so those jobs would \
+             wait forever, as they would in YARN. Set yarn.nodemanager.opportunistic-containers-max-\
+             queue-length to a positive length (e.g. 10), or run without opportunistic tasks \
+             (--opportunistic-percent 0)"
+        )));
+    }
+    Ok(())
+}
