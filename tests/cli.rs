@@ -188,3 +188,62 @@ fn simulate_the_priority_inversion_scenario() {
         "{out}"
     );
 }
+
+/// Runs capsched with a deadline: a hang is a test failure, not a stuck test run.
+fn capsched_within(secs: u64, args: &[&str]) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_capsched"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run capsched");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("capsched {args:?} did not finish in {secs} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+#[test]
+#[cfg(unix)]
+fn validate_refuses_fifos_devices_and_directories() {
+    let fifo = std::env::temp_dir().join(format!("capsched-cli-fifo-{}", std::process::id()));
+    let _ = std::fs::remove_file(&fifo);
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let dir = std::env::temp_dir();
+    for path in [fifo.to_str().unwrap(), "/dev/zero", dir.to_str().unwrap()] {
+        let (code, _, err) = capsched_within(20, &["validate", path]);
+        assert_eq!(code, 1, "{path}: {err}");
+        assert!(err.contains("not a regular file"), "{path}: {err}");
+    }
+    let _ = std::fs::remove_file(&fifo);
+}
+
+#[test]
+fn validate_refuses_a_root_element_with_100000_attributes_at_once() {
+    let attrs: String = (0..100_000).map(|i| format!(" a{i}=\"x\"")).collect();
+    let p = write_temp(
+        "attrs.xml",
+        &format!(
+            "<configuration{attrs}>\
+             <property><name>yarn.scheduler.capacity.root.queues</name><value>a</value></property>\
+             </configuration>"
+        ),
+    );
+    let (code, _, err) = capsched_within(20, &["validate", p.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("Attribute limit (1000) exceeded"), "{err}");
+}

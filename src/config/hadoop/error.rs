@@ -21,6 +21,9 @@ pub enum ConfError {
     /// A file that cannot be read.
     #[error("cannot read configuration file {path}: {message}")]
     Io { path: String, message: String },
+    /// A resource beyond one of the limits of [`super::limits`].
+    #[error("{resource}: {message}")]
+    Limit { resource: String, message: String },
     /// An `xi:include` that cannot be loaded.
     #[error("{resource}: {message}")]
     Include { resource: String, message: String },
