@@ -487,17 +487,14 @@ fn unknown_keys_are_kept_not_fatal() {
 #[test]
 fn hostile_input_never_panics() {
     // Deep nesting, huge numbers, junk: always an error value or a tree, never a panic.
-    let mut text = String::from("yarn.scheduler.capacity.root.queues=q\n");
-    let mut path = String::from("root.q");
-    for _ in 0..2000 {
-        text.push_str(&format!("yarn.scheduler.capacity.{path}.capacity=100\n"));
-        text.push_str(&format!("yarn.scheduler.capacity.{path}.queues=q\n"));
-        path.push_str(".q");
-    }
-    text.push_str(&format!("yarn.scheduler.capacity.{path}.capacity=100\n"));
-    let c = capsched::config::CapacitySchedulerConfiguration::from_properties_str(&text)
+    // 2001 levels below root are beyond capsched's depth limit (an error, not a panic);
+    // 1024 are deep but valid.
+    let e = capsched::config::CapacitySchedulerConfiguration::from_properties_str(&chain(2001))
+        .unwrap_err();
+    assert!(e.first().message.contains("levels deep"), "{e}");
+    let c = capsched::config::CapacitySchedulerConfiguration::from_properties_str(&chain(1024))
         .expect("deep but valid");
-    assert_eq!(c.queues().len(), 2002);
+    assert_eq!(c.queues().len(), 1025);
     for junk in [
         "",
         "=",
@@ -514,4 +511,90 @@ fn hostile_input_never_panics() {
     ] {
         let _ = capsched::config::CapacitySchedulerConfiguration::from_xml_str(junk);
     }
+}
+
+/// `root.queues=q`, then `q` under `q` down to `levels` levels below root.
+fn chain(levels: usize) -> String {
+    let mut text = String::from("yarn.scheduler.capacity.root.queues=q\n");
+    let mut path = String::from("root.q");
+    for _ in 1..levels {
+        text.push_str(&format!("yarn.scheduler.capacity.{path}.capacity=100\n"));
+        text.push_str(&format!("yarn.scheduler.capacity.{path}.queues=q\n"));
+        path.push_str(".q");
+    }
+    text.push_str(&format!("yarn.scheduler.capacity.{path}.capacity=100\n"));
+    text
+}
+
+#[test]
+fn hierarchy_caps_are_enforced_with_a_message_naming_the_limit() {
+    use capsched::config::limits::{MAX_QUEUES, MAX_QUEUE_DEPTH};
+    use capsched::config::CapacitySchedulerConfiguration as Conf;
+    // Depth: one level too many.
+    let e = Conf::from_properties_str(&chain(MAX_QUEUE_DEPTH + 1)).unwrap_err();
+    assert_eq!(e.len(), 1, "{e}");
+    assert!(
+        e.first()
+            .message
+            .starts_with("The queue hierarchy is more than 1024 levels deep below root"),
+        "{e}"
+    );
+    assert_eq!(
+        e.first().key.as_deref().map(|k| k.ends_with(".queues")),
+        Some(true)
+    );
+    // Queues: root's children alone exceed the cap.
+    let names: Vec<String> = (0..MAX_QUEUES).map(|i| format!("q{i}")).collect();
+    let text = format!(
+        "yarn.scheduler.capacity.root.queues={}\nyarn.scheduler.capacity.root.q0.capacity=100\n",
+        names.join(",")
+    );
+    let e = Conf::from_properties_str(&text).unwrap_err();
+    assert_error(
+        &e,
+        "The queue hierarchy has more than 200000 queues: capsched's limit",
+        Some("root"),
+        Some("yarn.scheduler.capacity.root.queues"),
+    );
+    // Paths: long names under a chain add up.
+    let long = "n".repeat(256 << 10);
+    let mut text = format!("yarn.scheduler.capacity.root.queues={long}\n");
+    let mut path = format!("root.{long}");
+    for _ in 0..12 {
+        text.push_str(&format!("yarn.scheduler.capacity.{path}.queues={long}\n"));
+        path = format!("{path}.{long}");
+    }
+    let e = Conf::from_properties_str(&text).unwrap_err();
+    assert!(
+        e.first()
+            .message
+            .starts_with("The queue paths of the hierarchy add up to more than 16 MiB"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_hundred_thousand_siblings_validate_in_linear_time() {
+    // The duplicate-name check and the orphan-key scan were quadratic: 54 s in a debug build.
+    let names: Vec<String> = (0..100_000).map(|i| format!("q{i}")).collect();
+    let mut text = format!("yarn.scheduler.capacity.root.queues={}\n", names.join(","));
+    for (i, n) in names.iter().enumerate() {
+        let cap = if i == 0 { "100" } else { "0" };
+        text.push_str(&format!(
+            "yarn.scheduler.capacity.root.{n}.capacity={cap}\n"
+        ));
+        text.push_str(&format!(
+            "yarn.scheduler.capacity.root.{n}.user-limit-factor=2\n"
+        ));
+    }
+    text.push_str("yarn.scheduler.capacity.root.ghost.capacity=1\n");
+    let start = std::time::Instant::now();
+    let c = capsched::config::CapacitySchedulerConfiguration::from_properties_str(&text).unwrap();
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(20),
+        "{:?}",
+        start.elapsed()
+    );
+    assert_eq!(c.queues().len(), 100_001);
+    assert_eq!(c.warnings().len(), 1, "{:?}", c.warnings());
 }

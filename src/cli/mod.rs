@@ -9,6 +9,7 @@ mod simulate;
 mod validate;
 
 use capsched::sync::Arc;
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -117,4 +118,19 @@ fn print_errors(source: &str, errors: &ConfigErrors) {
 fn source_name(file: Option<&Path>) -> String {
     file.map(|p| p.display().to_string())
         .unwrap_or_else(|| "built-in default".to_string())
+}
+
+/// Runs `write` against buffered standard output. A reader that goes away early
+/// (`capsched validate big.xml | head`) ends the command quietly: `println!` would panic.
+fn write_stdout(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> ExitCode {
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    match write(&mut out).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: cannot write the output: {e}");
+            ExitCode::from(1)
+        }
+    }
 }

@@ -1,7 +1,7 @@
 //! `CapacitySchedulerConfiguration`: the queue hierarchy and every allocation key of
 //! capacity-scheduler.xml, parsed, typed and validated (spec §1).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 
 use super::acl::{AccessControlList, ALL_ACL, NOBODY_ACL};
@@ -9,6 +9,7 @@ use super::error::{ConfigError, ConfigErrors};
 use super::hadoop::Configuration;
 use super::java;
 use super::keys::*;
+use super::limits::{MAX_QUEUES, MAX_QUEUE_DEPTH, MAX_TOTAL_PATH_BYTES};
 use super::opportunistic::{read_opportunistic_settings, OpportunisticSettings};
 use super::queue_conf::*;
 use super::reader::{global_key, queue_key, Reader};
@@ -145,12 +146,17 @@ yarn.scheduler.capacity.root.queues=default,low
 ";
 
 /// Walks the hierarchy from root (iteratively: a hostile file cannot exhaust the stack) and
-/// parses every queue. `None` when the hierarchy itself is unusable.
+/// parses every queue. `None` when the hierarchy itself is unusable (no children for root, or
+/// beyond one of the caps of [`super::limits`]).
 fn read_queues(r: &mut Reader, settings: &SchedulerSettings) -> Option<Vec<QueueConf>> {
     let mut queues: Vec<QueueConf> = Vec::new();
-    // (path, parent index); popped in pre-order because children are pushed in reverse.
-    let mut stack: Vec<(String, Option<QueueIndex>)> = vec![(ROOT.to_string(), None)];
-    while let Some((path, parent)) = stack.pop() {
+    // (path, parent index, level below root); popped in pre-order because children are
+    // pushed in reverse.
+    let mut stack: Vec<(String, Option<QueueIndex>, usize)> = vec![(ROOT.to_string(), None, 0)];
+    // Queues found so far (listed by a parent, read or not) and their paths' total length.
+    let mut found = 1usize;
+    let mut path_bytes = ROOT.len();
+    while let Some((path, parent, level)) = stack.pop() {
         let children_key = queue_key(&path, QUEUES);
         let names = r.conf.get_trimmed_strings(&children_key);
         let names = if names.iter().all(|n| n.is_empty()) {
@@ -166,32 +172,16 @@ fn read_queues(r: &mut Reader, settings: &SchedulerSettings) -> Option<Vec<Queue
             );
             return None;
         }
-        let mut seen: Vec<&str> = Vec::with_capacity(names.len());
-        let mut valid_children = Vec::with_capacity(names.len());
-        for name in &names {
-            if name.is_empty() {
-                r.error(
-                    Some(&path),
-                    &children_key,
-                    format!("Queue {path} has an empty child queue name in {children_key}"),
-                );
-            } else if name.contains('.') {
-                r.error(
-                    Some(&path),
-                    &children_key,
-                    format!("Illegal queue name {name} under queue {path}: a queue name must not contain '.'"),
-                );
-            } else if seen.contains(&name.as_str()) {
-                r.error(
-                    Some(&path),
-                    &children_key,
-                    format!(
-                        "Queue {path} lists child queue {name} more than once in {children_key}"
-                    ),
-                );
-            } else {
-                seen.push(name);
-                valid_children.push(name.clone());
+        let valid_children = child_names(r, &path, &children_key, &names);
+        if !names.is_empty() {
+            found += valid_children.len();
+            path_bytes += valid_children
+                .iter()
+                .map(|n| path.len() + 1 + n.len())
+                .sum::<usize>();
+            if let Some(limit) = hierarchy_limit(found, level + 1, path_bytes) {
+                r.error(Some(&path), &children_key, limit);
+                return None;
             }
         }
         let index = queues.len();
@@ -203,10 +193,67 @@ fn read_queues(r: &mut Reader, settings: &SchedulerSettings) -> Option<Vec<Queue
             queues[p].children.push(index);
         }
         for name in valid_children.iter().rev() {
-            stack.push((format!("{path}.{name}"), Some(index)));
+            stack.push((format!("{path}.{name}"), Some(index), level + 1));
         }
     }
     Some(queues)
+}
+
+/// The children `names` of `path` that can be queues, in order; an error for each that
+/// cannot (empty, dotted, listed twice).
+fn child_names<'n>(
+    r: &mut Reader,
+    path: &str,
+    children_key: &str,
+    names: &'n [String],
+) -> Vec<&'n str> {
+    let mut seen: HashSet<&str> = HashSet::with_capacity(names.len());
+    let mut valid = Vec::with_capacity(names.len());
+    for name in names {
+        if name.is_empty() {
+            r.error(
+                Some(path),
+                children_key,
+                format!("Queue {path} has an empty child queue name in {children_key}"),
+            );
+        } else if name.contains('.') {
+            r.error(
+                Some(path),
+                children_key,
+                format!("Illegal queue name {name} under queue {path}: a queue name must not contain '.'"),
+            );
+        } else if !seen.insert(name) {
+            r.error(
+                Some(path),
+                children_key,
+                format!("Queue {path} lists child queue {name} more than once in {children_key}"),
+            );
+        } else {
+            valid.push(name.as_str());
+        }
+    }
+    valid
+}
+
+/// The cap of [`super::limits`] a hierarchy of `queues` queues, children at `level` below
+/// root and `path_bytes` of paths would exceed, as a message.
+fn hierarchy_limit(queues: usize, level: usize, path_bytes: usize) -> Option<String> {
+    if queues > MAX_QUEUES {
+        Some(format!(
+            "The queue hierarchy has more than {MAX_QUEUES} queues: capsched's limit"
+        ))
+    } else if level > MAX_QUEUE_DEPTH {
+        Some(format!(
+            "The queue hierarchy is more than {MAX_QUEUE_DEPTH} levels deep below root: capsched's limit"
+        ))
+    } else if path_bytes > MAX_TOTAL_PATH_BYTES {
+        Some(format!(
+            "The queue paths of the hierarchy add up to more than {} MiB: capsched's limit",
+            MAX_TOTAL_PATH_BYTES >> 20
+        ))
+    } else {
+        None
+    }
 }
 
 fn read_queue(
@@ -650,20 +697,35 @@ fn read_user_weights(r: &mut Reader, path: &str, user_limit_percent: f32) -> BTr
 /// Keys under `yarn.scheduler.capacity.root.` whose queue is not in the hierarchy are kept
 /// (like every unknown key) but reported: they are usually a typo or a forgotten `queues` entry.
 fn warn_orphan_keys(r: &mut Reader, queues: &[QueueConf]) {
+    // A key belongs to the deepest queue whose path prefixes it and leaves a suffix without
+    // a dot (or a known dotted one). Walking the key's components down the tree finds the
+    // candidates in time linear in the key, whatever the size of the hierarchy.
+    let children: HashMap<(QueueIndex, &str), QueueIndex> = queues
+        .iter()
+        .enumerate()
+        .filter_map(|(i, q)| q.parent.map(|p| ((p, q.name.as_str()), i)))
+        .collect();
     let root_prefix = global_key("root.");
     let mut orphans = Vec::new();
     for key in r.conf.keys_with_prefix(&root_prefix) {
         let rest = &key[PREFIX.len()..];
-        // The longest queue path that prefixes the key owns it.
-        let owned = queues.iter().any(|q| {
-            rest.len() > q.path.len()
-                && rest.starts_with(q.path.as_str())
-                && rest.as_bytes()[q.path.len()] == b'.'
-                && {
-                    let suffix = &rest[q.path.len() + 1..];
-                    !suffix.contains('.') || is_known_dotted_suffix(suffix)
+        let last_dot = rest.rfind('.').unwrap_or(0);
+        let mut queue: QueueIndex = 0;
+        let mut at = ROOT.len(); // `rest[at]` is the dot after the current queue's path
+        let owned = loop {
+            let suffix = &rest[at + 1..];
+            if last_dot <= at || is_known_dotted_suffix(suffix) {
+                break true;
+            }
+            let component = &suffix[..suffix.find('.').unwrap_or(suffix.len())];
+            match children.get(&(queue, component)) {
+                Some(&child) => {
+                    queue = child;
+                    at += 1 + component.len();
                 }
-        });
+                None => break false,
+            }
+        };
         if !owned {
             orphans.push(key.to_string());
         }

@@ -7,6 +7,7 @@ mod error;
 pub mod hadoop;
 pub mod java;
 pub mod keys;
+pub mod limits;
 pub mod opportunistic;
 mod queue_conf;
 mod reader;
