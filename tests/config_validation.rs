@@ -598,3 +598,62 @@ fn a_hundred_thousand_siblings_validate_in_linear_time() {
     assert_eq!(c.queues().len(), 100_001);
     assert_eq!(c.warnings().len(), 1, "{:?}", c.warnings());
 }
+
+#[test]
+fn long_bad_values_are_echoed_as_a_bounded_prefix() {
+    // Every message that repeats a value goes through one helper: the first 64 characters,
+    // then the length. A 20 kB value used to be repeated whole.
+    let junk = "x".repeat(20_000);
+    let keys = [
+        "root.a.capacity",
+        "root.a.maximum-capacity",
+        "root.a.state",
+        "root.a.ordering-policy",
+        "root.a.user-limit-factor",
+        "root.a.maximum-applications",
+        "root.a.maximum-allocation",
+        "root.a.user-settings.bob.weight",
+        "root.a.max-parallel-apps",
+        "resource-calculator",
+        "maximum-am-resource-percent",
+        "node-locality-delay",
+        "yarn.resource-types",
+        "yarn.resourcemanager.monitor.capacity.preemption.intra-queue-preemption.preemption-order-policy",
+        "yarn.resourcemanager.nm-container-queuing.load-comparator",
+        "yarn.nodemanager.opportunistic-containers-queue-policy",
+    ];
+    for key in keys {
+        let e = errors(&[
+            ("root.queues", "a"),
+            ("root.a.capacity", "100"),
+            (key, junk.as_str()),
+        ]);
+        for err in e.iter() {
+            assert!(
+                err.message.len() < 400,
+                "{key}: {} bytes: {}",
+                err.message.len(),
+                &err.message[..200]
+            );
+        }
+        assert!(
+            e.iter().any(
+                |err| err.message.to_lowercase().contains("xxxxxxxxxxxxxxxx…(2")
+                    && err.message.contains(" bytes)")
+            ),
+            "{key}: {e}"
+        );
+    }
+    let e = errors(&[
+        ("root.queues", &format!("a,{junk}.b")),
+        ("root.a.capacity", "100"),
+    ]);
+    assert!(e.first().message.contains("…(20002 bytes)"), "{e}");
+    assert!(e.first().message.len() < 400);
+    let digits = "9".repeat(20_000);
+    let e = errors(&[
+        ("root.queues", "a"),
+        ("root.a.capacity", &format!("[memory={digits}]")),
+    ]);
+    assert!(e.first().message.len() < 600, "{}", e.first().message.len());
+}

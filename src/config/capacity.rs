@@ -17,6 +17,7 @@ use super::settings::{
     read_preemption_settings, read_scheduler_settings, PreemptionSettings, SchedulerSettings,
 };
 use super::validate;
+use crate::echo::echo;
 use crate::resource::{looks_absolute, Resource, ResourceTypes, MEMORY, VCORES};
 
 /// A parsed and validated capacity-scheduler configuration. Immutable: a refresh builds a new one.
@@ -220,13 +221,19 @@ fn child_names<'n>(
             r.error(
                 Some(path),
                 children_key,
-                format!("Illegal queue name {name} under queue {path}: a queue name must not contain '.'"),
+                format!(
+                    "Illegal queue name {} under queue {path}: a queue name must not contain '.'",
+                    echo(name)
+                ),
             );
         } else if !seen.insert(name) {
             r.error(
                 Some(path),
                 children_key,
-                format!("Queue {path} lists child queue {name} more than once in {children_key}"),
+                format!(
+                    "Queue {path} lists child queue {} more than once in {children_key}",
+                    echo(name)
+                ),
             );
         } else {
             valid.push(name.as_str());
@@ -337,7 +344,7 @@ fn read_capacity(
         // something YARN will not do, so say so rather than silently ignore it.
         match java::parse_float(&v) {
             Ok(100.0) => {}
-            _ => r.error(q, &key, format!("Illegal capacity of {v} for queue root: the root queue's capacity is always 100")),
+            _ => r.error(q, &key, format!("Illegal capacity of {} for queue root: the root queue's capacity is always 100", echo(&v))),
         }
         return CapacityValue::Percent(1.0);
     }
@@ -415,7 +422,7 @@ fn read_maximum_capacity(
         // -1 is YARN's "unset" (DEFAULT_MAXIMUM_CAPACITY_VALUE).
         Ok(m) if m == -1.0 || m == 100.0 => MaxCapacityValue::Percent(1.0),
         Ok(_) if is_root => {
-            r.error(q, &key, format!("Illegal maximum-capacity of {v} for queue root: the root queue's maximum capacity is always 100"));
+            r.error(q, &key, format!("Illegal maximum-capacity of {} for queue root: the root queue's maximum capacity is always 100", echo(&v)));
             MaxCapacityValue::Percent(1.0)
         }
         Ok(m) => {
@@ -469,7 +476,10 @@ fn read_state(
             r.error(
                 Some(path),
                 &key,
-                format!("No enum constant org.apache.hadoop.yarn.api.records.QueueState.{s}"),
+                format!(
+                    "No enum constant org.apache.hadoop.yarn.api.records.QueueState.{}",
+                    echo(&s)
+                ),
             );
             None
         }
@@ -550,7 +560,8 @@ fn parse_resource_string(types: &ResourceTypes, text: &str) -> Result<Vec<(usize
     for entry in inner.split(',').map(str::trim).filter(|e| !e.is_empty()) {
         let Some((name, value)) = entry.split_once('=') else {
             return Err(format!(
-                "Invalid resource value {entry:?}: expected name=value"
+                "Invalid resource value \"{}\": expected name=value",
+                echo(entry)
             ));
         };
         let name = name.trim();
@@ -559,7 +570,11 @@ fn parse_resource_string(types: &ResourceTypes, text: &str) -> Result<Vec<(usize
             _ => types.index_of(name),
         };
         let Some(index) = index else {
-            return Err(format!("Unknown resource type {name} in {text:?}"));
+            return Err(format!(
+                "Unknown resource type {} in \"{}\"",
+                echo(name),
+                echo(text)
+            ));
         };
         let value = value.trim();
         let (digits, scale) = match value.strip_suffix("Gi") {
@@ -588,7 +603,10 @@ fn read_queue_ordering_policy(
             r.error(
                 Some(path),
                 &key,
-                format!("Unable to construct queue ordering policy={other} queue={path}"),
+                format!(
+                    "Unable to construct queue ordering policy={} queue={path}",
+                    echo(other)
+                ),
             );
             inherited
         }
@@ -619,6 +637,7 @@ fn read_leaf(r: &mut Reader, settings: &SchedulerSettings, path: &str) -> LeafCo
             }
             other => {
                 // LeafQueue: Class.forName(policyType) fails; the message repeats the class name.
+                let other = echo(other);
                 r.error(q, &ordering_key, format!("Unable to construct ordering policy for: {other}, {other}"));
                 AppOrderingPolicy::Fifo
             }
@@ -681,8 +700,9 @@ fn read_user_weights(r: &mut Reader, path: &str, user_limit_percent: f32) -> BTr
                 Some(path),
                 &key,
                 format!(
-                    "Weight ({}) for user \"{user}\" must be between 0 and 100 / {} (= {}, the number of concurrent active users in {path})",
+                    "Weight ({}) for user \"{}\" must be between 0 and 100 / {} (= {}, the number of concurrent active users in {path})",
                     java::float_to_string(w),
+                    echo(&user),
                     java::float_to_string(ul),
                     java::float_to_string(max_weight)
                 ),
@@ -732,7 +752,8 @@ fn warn_orphan_keys(r: &mut Reader, queues: &[QueueConf]) {
     }
     for key in orphans {
         r.warnings.push(format!(
-            "{key} does not belong to any queue in the hierarchy; it is kept but unused"
+            "{} does not belong to any queue in the hierarchy; it is kept but unused",
+            echo(&key)
         ));
     }
 }

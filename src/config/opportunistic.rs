@@ -106,7 +106,7 @@ pub(crate) fn read_opportunistic_settings(r: &mut Reader) -> OpportunisticSettin
             r.error(
                 None,
                 LOAD_COMPARATOR,
-                format!("No enum constant org.apache.hadoop.yarn.server.resourcemanager.scheduler.distributed.NodeQueueLoadMonitor.LoadComparator.{s}"),
+                format!("No enum constant org.apache.hadoop.yarn.server.resourcemanager.scheduler.distributed.NodeQueueLoadMonitor.LoadComparator.{}", crate::echo::echo(&s)),
             );
             d.load_comparator
         }),
@@ -119,7 +119,7 @@ pub(crate) fn read_opportunistic_settings(r: &mut Reader) -> OpportunisticSettin
             r.error(
                 None,
                 NM_QUEUE_POLICY,
-                format!("No enum constant org.apache.hadoop.yarn.server.nodemanager.containermanager.scheduler.OpportunisticContainersQueuePolicy.{s}"),
+                format!("No enum constant org.apache.hadoop.yarn.server.nodemanager.containermanager.scheduler.OpportunisticContainersQueuePolicy.{}", crate::echo::echo(&s)),
             );
             d.nm_queue_policy
         }

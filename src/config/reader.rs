@@ -8,6 +8,7 @@ use super::error::ConfigError;
 use super::hadoop::Configuration;
 use super::java;
 use super::keys::PREFIX;
+use crate::echo::echo;
 
 pub(crate) struct Reader<'a> {
     pub conf: &'a Configuration,
@@ -82,7 +83,7 @@ impl<'a> Reader<'a> {
                 .ok()
                 .map(|x| if neg { -x } else { x })
                 .and_then(|x| i32::try_from(x).ok())
-                .ok_or_else(|| format!("For input string: \"{digits}\" under radix 16")),
+                .ok_or_else(|| java::NumberFormatError::for_input_string(digits, 16).to_string()),
             None => java::parse_int(&v).map_err(|e| e.to_string()),
         };
         match parsed {
@@ -101,7 +102,7 @@ impl<'a> Reader<'a> {
         let parsed = match hex_digits(&v) {
             Some((neg, digits)) => i64::from_str_radix(digits, 16)
                 .map(|x| if neg { -x } else { x })
-                .map_err(|_| format!("For input string: \"{digits}\" under radix 16")),
+                .map_err(|_| java::NumberFormatError::for_input_string(digits, 16).to_string()),
             None => java::parse_long(&v).map_err(|e| e.to_string()),
         };
         parsed.unwrap_or_else(|msg| {
@@ -122,8 +123,10 @@ impl<'a> Reader<'a> {
         } else if v.eq_ignore_ascii_case("false") {
             Some(false)
         } else {
-            self.warnings
-                .push(format!("{key}={v} is not a boolean; the default is used"));
+            self.warnings.push(format!(
+                "{key}={} is not a boolean; the default is used",
+                echo(&v)
+            ));
             None
         }
     }

@@ -133,7 +133,10 @@ pub(crate) fn read_scheduler_settings(r: &mut Reader) -> SchedulerSettings {
                 r.error(
                     None,
                     &calc_key,
-                    format!("java.lang.ClassNotFoundException: Class {calc_name} not found"),
+                    format!(
+                        "java.lang.ClassNotFoundException: Class {} not found",
+                        crate::echo::echo(&calc_name)
+                    ),
                 );
                 ResourceCalculator::new(CalculatorKind::Default, resource_types.count())
             }
@@ -149,7 +152,7 @@ pub(crate) fn read_scheduler_settings(r: &mut Reader) -> SchedulerSettings {
                 "RM uses DefaultResourceCalculator which used only memory as resource-type but invalid \
                  resource-types specified [{}]. Use DominantResourceCalculator instead to make effective \
                  use of these resource-types",
-                names.join(", ")
+                crate::echo::echo(&names.join(", "))
             ),
         );
     }
@@ -326,7 +329,7 @@ pub(crate) fn read_preemption_settings(r: &mut Reader) -> PreemptionSettings {
             r.error(
                 None,
                 &order_key,
-                format!("No enum constant org.apache.hadoop.yarn.server.resourcemanager.monitor.capacity.IntraQueuePreemptionOrderPolicy.{}", s.to_ascii_uppercase()),
+                format!("No enum constant org.apache.hadoop.yarn.server.resourcemanager.monitor.capacity.IntraQueuePreemptionOrderPolicy.{}", crate::echo::echo(&s.to_ascii_uppercase())),
             );
             IntraQueuePreemptionOrder::UserLimitFirst
         }

@@ -29,7 +29,7 @@ pub enum ConfError {
     Include { resource: String, message: String },
     /// A value that does not parse as the requested type; `message` is Java's
     /// `NumberFormatException` text, e.g. `For input string: "half"`.
-    #[error("invalid value \"{value}\" for configuration key {key}: {message}")]
+    #[error("invalid value \"{}\" for configuration key {key}: {message}", crate::echo::echo(.value))]
     BadValue {
         key: String,
         value: String,

@@ -88,7 +88,8 @@ impl Parser<'_> {
                         return Err(ConfError::Include {
                             resource: self.ctx.resource_name.to_string(),
                             message: format!(
-                                "cannot resolve the relative xi:include href '{href}': the resource was not loaded from a file"
+                                "cannot resolve the relative xi:include href '{}': the resource was not loaded from a file",
+                                crate::echo::echo(&href)
                             ),
                         })
                     }

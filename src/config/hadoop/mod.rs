@@ -253,7 +253,8 @@ impl Configuration {
                             if existing != value {
                                 self.warnings.push(format!(
                                     "{}:an attempt to override final parameter: {};  Ignoring.",
-                                    resource.name, item.key
+                                    resource.name,
+                                    crate::echo::echo(&item.key)
                                 ));
                             }
                         }

@@ -197,7 +197,7 @@ impl Parser<'_> {
                         resource: self.ctx.resource_name.to_string(),
                         message: format!(
                             "Fetch fail on include for '{}' with no fallback while loading '{}'",
-                            self.state.conf_include.as_deref().unwrap_or(""),
+                            crate::echo::echo(self.state.conf_include.as_deref().unwrap_or("")),
                             self.ctx.resource_name
                         ),
                     });
