@@ -10,6 +10,8 @@ pub mod keys;
 pub mod limits;
 pub mod opportunistic;
 mod queue_conf;
+mod queue_names;
+mod queue_read;
 mod reader;
 mod settings;
 mod validate;

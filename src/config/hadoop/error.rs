@@ -35,8 +35,9 @@ pub enum ConfError {
         value: String,
         message: String,
     },
-    /// Variable substitution needed too many rounds; `message` is Hadoop's
-    /// `Variable substitution depth too large: 20 <expression>`.
+    /// Variable substitution failed: it needed too many rounds (`message` is Hadoop's
+    /// `Variable substitution depth too large: 20 <expression>`), or its result would exceed
+    /// [`super::limits::MAX_EXPANDED_VALUE_BYTES`] (capsched's limit).
     #[error("cannot expand configuration key {key}: {message}")]
     SubstitutionDepth { key: String, message: String },
 }
