@@ -1012,3 +1012,28 @@ fn substitution_work_over_the_whole_configuration_is_bounded() {
         e.first()
     );
 }
+
+#[test]
+fn a_hundred_thousand_siblings_with_errors_are_checked_in_linear_time() {
+    // The children check looked for an earlier capacity error by scanning every error, for
+    // every child: 10^5 errors × 10^5 children.
+    let names: Vec<String> = (0..100_000).map(|i| format!("q{i}")).collect();
+    let mut text = format!(
+        "yarn.scheduler.capacity.root.queues={}\nyarn.scheduler.capacity.root.q0.capacity=100\n",
+        names.join(",")
+    );
+    for n in &names {
+        text.push_str(&format!(
+            "yarn.scheduler.capacity.root.{n}.maximum-capacity=abc\n"
+        ));
+    }
+    let start = std::time::Instant::now();
+    let e =
+        capsched::config::CapacitySchedulerConfiguration::from_properties_str(&text).unwrap_err();
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(30),
+        "{:?}",
+        start.elapsed()
+    );
+    assert_eq!(e.len(), 100_000);
+}
