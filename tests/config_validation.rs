@@ -1037,3 +1037,25 @@ fn a_hundred_thousand_siblings_with_errors_are_checked_in_linear_time() {
     );
     assert_eq!(e.len(), 100_000);
 }
+
+#[test]
+fn the_mixed_modes_message_lists_a_bounded_number_of_children() {
+    let names: Vec<String> = (0..100).map(|i| format!("q{i}")).collect();
+    let mut pairs = vec![("root.queues".to_string(), names.join(","))];
+    for (i, n) in names.iter().enumerate() {
+        let cap = if i % 2 == 0 { "1w" } else { "1" };
+        pairs.push((format!("root.{n}.capacity"), cap.to_string()));
+    }
+    let pairs: Vec<(&str, &str)> = pairs
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let e = errors(&pairs);
+    let m = &e.first().message;
+    assert!(
+        m.starts_with("Parent queue 'root' have children queue used mixed of"),
+        "{m}"
+    );
+    assert!(m.ends_with("…(68 more children)"), "{m}");
+    assert!(m.len() < 2500, "{}", m.len());
+}

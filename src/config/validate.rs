@@ -48,10 +48,16 @@ fn children_mode(queues: &[QueueConf], parent: &QueueConf) -> Result<CapacityMod
     .filter(|m| has(**m))
     .count();
     if distinct > 1 {
-        let details: String = modes
+        // YARN lists every child; past a few dozen the list only makes the message huge.
+        const LISTED: usize = 32;
+        let mut details: String = modes
             .iter()
+            .take(LISTED)
             .map(|(m, path)| format!("{{Queue={path}, label= uses {} mode}}. ", m.describe()))
             .collect();
+        if modes.len() > LISTED {
+            details.push_str(&format!("…({} more children)", modes.len() - LISTED));
+        }
         return Err(format!(
             "Parent queue '{}' have children queue used mixed of  weight mode, percentage and absolute mode, \
              it is not allowed, please double check, details:{details}",
