@@ -322,3 +322,30 @@ fn queues_json_on_a_1000_deep_chain_streams_a_bounded_document() {
     assert!(out.lines().all(|l| l.len() < 4096 + 100));
     assert_eq!(out.matches('{').count(), out.matches('}').count());
 }
+
+#[test]
+fn the_error_report_survives_a_closed_stderr() {
+    // 10^5 errors, and the reader of stderr goes away after the first bytes.
+    let names: Vec<String> = (0..100_000).map(|i| format!("q{i}")).collect();
+    let mut text = format!(
+        "yarn.scheduler.capacity.root.queues={}\nyarn.scheduler.capacity.root.q0.capacity=100\n",
+        names.join(",")
+    );
+    for n in &names {
+        text.push_str(&format!(
+            "yarn.scheduler.capacity.root.{n}.maximum-capacity=abc\n"
+        ));
+    }
+    let p = write_temp("errors.properties", &text);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_capsched"))
+        .args(["validate", p.to_str().unwrap()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 64];
+    use std::io::Read;
+    child.stderr.take().unwrap().read_exact(&mut first).unwrap(); // then closed
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(1), "a panic exits with 101");
+}

@@ -97,22 +97,31 @@ fn load(file: Option<&Path>) -> Result<Arc<CapacitySchedulerConfiguration>, Conf
     }
 }
 
-/// Prints every error as YARN's message followed by where to look.
+/// Prints every error as YARN's message followed by where to look. Written through a buffer
+/// and stopped quietly if standard error goes away (`capsched validate bad.xml 2>&1 | head`).
 fn print_errors(source: &str, errors: &ConfigErrors) {
-    eprintln!(
+    let stderr = io::stderr();
+    let mut out = BufWriter::new(stderr.lock());
+    let _ = write_errors(&mut out, source, errors).and_then(|()| out.flush());
+}
+
+fn write_errors(out: &mut dyn Write, source: &str, errors: &ConfigErrors) -> io::Result<()> {
+    writeln!(
+        out,
         "{source}: invalid configuration ({} problem{})",
         errors.len(),
         if errors.len() == 1 { "" } else { "s" }
-    );
+    )?;
     for e in errors.iter() {
-        eprintln!("error: {}", e.message);
+        writeln!(out, "error: {}", e.message)?;
         if let Some(q) = &e.queue {
-            eprintln!("  queue: {q}");
+            writeln!(out, "  queue: {q}")?;
         }
         if let Some(k) = &e.key {
-            eprintln!("  key:   {k}");
+            writeln!(out, "  key:   {k}")?;
         }
     }
+    Ok(())
 }
 
 fn source_name(file: Option<&Path>) -> String {
