@@ -521,12 +521,14 @@ pub(crate) fn read_preemption_settings(r: &mut Reader) -> PreemptionSettings {
         ),
         conservative_drf: r.boolean(&p("conservative-drf"), false),
         intra_queue_enabled: r.boolean(&p("intra-queue-preemption.enabled"), false),
+        // Compared with a used capacity, which exceeds 1 above the guarantee: only
+        // negative or non-finite thresholds mean nothing.
         intra_queue_minimum_threshold: r.float_where(
             None,
             &p("intra-queue-preemption.minimum-threshold"),
             0.5,
-            is_share,
-            SHARE,
+            |t| t >= 0.0 && t.is_finite(),
+            "it must be a finite number from 0 up",
         ),
         intra_queue_max_allowable_limit: r.float_where(
             None,
