@@ -10,6 +10,8 @@
 pub mod alloc;
 /// cbindgen:ignore
 pub mod config;
+/// cbindgen:ignore
+pub mod echo;
 pub mod ffi;
 /// cbindgen:ignore
 pub mod ids;

@@ -188,3 +188,164 @@ fn simulate_the_priority_inversion_scenario() {
         "{out}"
     );
 }
+
+/// Runs capsched with a deadline: a hang is a test failure, not a stuck test run.
+fn capsched_within(secs: u64, args: &[&str]) -> (i32, String, String) {
+    use std::io::Read;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_capsched"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run capsched");
+    // Drain both pipes while waiting, or a large output would block the child.
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut text = Vec::new();
+            let _ = pipe.read_to_end(&mut text);
+            String::from_utf8_lossy(&text).into_owned()
+        })
+    };
+    let out = drain(Box::new(child.stdout.take().unwrap()));
+    let err = drain(Box::new(child.stderr.take().unwrap()));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("capsched {args:?} did not finish in {secs} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    (
+        status.code().unwrap_or(-1),
+        out.join().unwrap(),
+        err.join().unwrap(),
+    )
+}
+
+#[test]
+#[cfg(unix)]
+fn validate_refuses_fifos_devices_and_directories() {
+    let fifo = std::env::temp_dir().join(format!("capsched-cli-fifo-{}", std::process::id()));
+    let _ = std::fs::remove_file(&fifo);
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let dir = std::env::temp_dir();
+    for path in [fifo.to_str().unwrap(), "/dev/zero", dir.to_str().unwrap()] {
+        let (code, _, err) = capsched_within(20, &["validate", path]);
+        assert_eq!(code, 1, "{path}: {err}");
+        assert!(err.contains("not a regular file"), "{path}: {err}");
+    }
+    let _ = std::fs::remove_file(&fifo);
+}
+
+#[test]
+fn validate_refuses_a_root_element_with_100000_attributes_at_once() {
+    let attrs: String = (0..100_000).map(|i| format!(" a{i}=\"x\"")).collect();
+    let p = write_temp(
+        "attrs.xml",
+        &format!(
+            "<configuration{attrs}>\
+             <property><name>yarn.scheduler.capacity.root.queues</name><value>a</value></property>\
+             </configuration>"
+        ),
+    );
+    let (code, _, err) = capsched_within(20, &["validate", p.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("Attribute limit (1000) exceeded"), "{err}");
+}
+
+/// A properties file with `root.queues` listing `n` leaves (all the capacity on the first).
+fn siblings(name: &str, n: usize) -> std::path::PathBuf {
+    let names: Vec<String> = (0..n).map(|i| format!("q{i}")).collect();
+    write_temp(
+        name,
+        &format!(
+            "yarn.scheduler.capacity.root.queues={}\nyarn.scheduler.capacity.root.q0.capacity=100\n",
+            names.join(",")
+        ),
+    )
+}
+
+#[test]
+fn validate_of_100000_siblings_is_fast_and_survives_a_closed_pipe() {
+    let p = siblings("siblings.properties", 100_000);
+    let (code, out, err) = capsched_within(30, &["validate", p.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("valid (100001 queues, 100000 leaves)"),
+        "{out}"
+    );
+    // `capsched validate big.xml | head -1`: the reader goes away; no panic.
+    for args in [vec!["validate"], vec!["queues"], vec!["queues", "--json"]] {
+        let mut args = args.clone();
+        args.push(p.to_str().unwrap());
+        let mut child = Command::new(env!("CARGO_BIN_EXE_capsched"))
+            .args(&args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = [0u8; 16];
+        use std::io::Read;
+        child.stdout.take().unwrap().read_exact(&mut first).unwrap(); // then closed
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn queues_json_on_a_1000_deep_chain_streams_a_bounded_document() {
+    let mut text = String::from("yarn.scheduler.capacity.root.queues=q\n");
+    let mut path = String::from("root.q");
+    for _ in 0..999 {
+        text.push_str(&format!("yarn.scheduler.capacity.{path}.capacity=100\n"));
+        text.push_str(&format!("yarn.scheduler.capacity.{path}.queues=q\n"));
+        path.push_str(".q");
+    }
+    text.push_str(&format!("yarn.scheduler.capacity.{path}.capacity=100\n"));
+    let p = write_temp("chain.properties", &text);
+    // It overflowed the stack (recursion three levels per queue) and, pretty-printed,
+    // grew its indentation with every level: ~1.2 GB for this chain.
+    let (code, out, err) = capsched_within(60, &["queues", p.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.len() < 64 << 20, "{} bytes", out.len());
+    assert_eq!(out.matches("\"queuePath\"").count(), 1001); // root too
+    assert!(out.lines().all(|l| l.len() < 4096 + 100));
+    assert_eq!(out.matches('{').count(), out.matches('}').count());
+}
+
+#[test]
+fn the_error_report_survives_a_closed_stderr() {
+    // 10^5 errors, and the reader of stderr goes away after the first bytes.
+    let names: Vec<String> = (0..100_000).map(|i| format!("q{i}")).collect();
+    let mut text = format!(
+        "yarn.scheduler.capacity.root.queues={}\nyarn.scheduler.capacity.root.q0.capacity=100\n",
+        names.join(",")
+    );
+    for n in &names {
+        text.push_str(&format!(
+            "yarn.scheduler.capacity.root.{n}.maximum-capacity=abc\n"
+        ));
+    }
+    let p = write_temp("errors.properties", &text);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_capsched"))
+        .args(["validate", p.to_str().unwrap()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 64];
+    use std::io::Read;
+    child.stderr.take().unwrap().read_exact(&mut first).unwrap(); // then closed
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(1), "a panic exits with 101");
+}

@@ -1228,3 +1228,78 @@ fn ignore_exclusivity_containers_go_newest_application_first_whatever_the_handle
         "app2 keeps its containers while app3 has enough"
     );
 }
+
+/// A vector's verdict, run on a thread with a deadline (a hang or a giant allocation is a
+/// test failure, not a stuck run).
+fn verdict_within(v: Vector) -> Outcome {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(run_vector(&v).outcome);
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(30))
+        .expect("the vector did not finish in time")
+}
+
+fn harness_error(v: Value) -> String {
+    let file = VectorFile::parse(&json!({ "matrix_and_unit_vectors": [v] }).to_string()).unwrap();
+    let vector = file.vectors().next().unwrap().clone();
+    match verdict_within(vector) {
+        Outcome::Fail(m) if m.starts_with("harness error: ") => m,
+        other => panic!("expected a harness error, got {other:?}"),
+    }
+}
+
+#[test]
+fn sizes_read_from_a_vector_are_bounded() {
+    let matrix = |subqueues: Value, apps: Value, used: Value| {
+        json!({
+            "id": "huge", "harness": "matrix",
+            "matrix": {
+                "abs_guaranteed": [100, 100], "max_capacity": [100, 100], "used": used,
+                "pending": [0, 0], "reserved": [0, 0], "apps": apps,
+                "request_granularity": [1, 1], "subqueues": subqueues
+            }
+        })
+    };
+    // A subqueues cell of 10^12 asked for a 6 GB stack before anything else.
+    let m = harness_error(matrix(
+        json!([1_000_000_000_000i64, 0]),
+        json!([0, 1]),
+        json!([100, 100]),
+    ));
+    assert!(
+        m.contains("subqueues row announces 1000000000000 queue(s)"),
+        "{m}"
+    );
+    let m = harness_error(matrix(
+        json!([1, 0]),
+        json!([0, 1_000_000_000i64]),
+        json!([100, 100]),
+    ));
+    assert!(m.contains("at most 10000 per vector"), "{m}");
+    // Containers: one app whose used value needs 10^9 containers of size 1.
+    let m = harness_error(matrix(
+        json!([1, 0]),
+        json!([0, 1]),
+        json!([1_000_000_000, 1_000_000_000]),
+    ));
+    assert!(m.contains("at most 1000000 per vector"), "{m}");
+    // String harness: a repeat count of 2^31 − 1.
+    let v = json!({
+        "id": "huge-string", "harness": "string",
+        "labelsConfig": "=100,true", "nodesConfig": "n1= res=100",
+        "queuesConfig": "root(=[100 100 100 0 0]);-a(=[100 100 100 0 0])",
+        "appsConfig": "a\t(1,1:1,n1,,2147483647,false)"
+    });
+    let file = VectorFile::parse(&json!({ "string_vectors": [v] }).to_string()).unwrap();
+    let vector = file.vectors().next().unwrap().clone();
+    match verdict_within(vector) {
+        Outcome::Fail(m) => assert!(m.contains("2147483647 containers: at most 1000000"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    // Phases, each a new snapshot.
+    let mut v = matrix(json!([1, 0]), json!([0, 1]), json!([100, 100]));
+    v["phases"] = json!(vec![json!({}); 65]);
+    let m = harness_error(v);
+    assert!(m.contains("65 phases: at most 64 per vector"), "{m}");
+}

@@ -221,3 +221,33 @@ fn float_artifacts_print_as_java_does() {
         "f64 widening leaked into the output"
     );
 }
+
+#[test]
+fn the_streamed_document_is_the_value_printed_by_serde_json() {
+    use capsched::report::json::JsonStyle;
+    use capsched::report::rest::{scheduler_info_string, write_scheduler_info};
+    let conf = CapacitySchedulerConfiguration::from_properties_str(
+        "yarn.scheduler.capacity.root.queues=p,l\n\
+         yarn.scheduler.capacity.root.p.capacity=50\n\
+         yarn.scheduler.capacity.root.p.queues=x,y\n\
+         yarn.scheduler.capacity.root.p.x.capacity=60\n\
+         yarn.scheduler.capacity.root.p.y.capacity=40\n\
+         yarn.scheduler.capacity.root.p.y.queues=z\n\
+         yarn.scheduler.capacity.root.p.y.z.capacity=100\n\
+         yarn.scheduler.capacity.root.l.capacity=50\n",
+    )
+    .unwrap();
+    let mut tree = QueueTree::new(Arc::new(conf));
+    tree.update_cluster_resource(Resource::new(4 * 8192, 4 * 8));
+    let value = scheduler_info_json(&tree);
+    assert_eq!(
+        scheduler_info_string(&tree),
+        serde_json::to_string(&value).unwrap()
+    );
+    let pretty = write_scheduler_info(&tree, Vec::new(), JsonStyle::Pretty).unwrap();
+    assert_eq!(
+        String::from_utf8(pretty).unwrap(),
+        serde_json::to_string_pretty(&value).unwrap()
+    );
+    assert_eq!(document(), document()); // deterministic
+}

@@ -1,13 +1,15 @@
 //! `capsched queues [FILE] --nodes N --node-memory MB --node-vcores V [--json]`
 
+use std::io::{self, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
-use capsched::report::rest::scheduler_info_json;
+use capsched::report::json::JsonStyle;
+use capsched::report::rest::write_scheduler_info;
 use capsched::resource::Resource;
 use capsched::state::queue::QueueTree;
 
-use super::{load, print_errors, source_name};
+use super::{load, print_errors, source_name, write_stdout};
 
 pub fn run(
     file: Option<&Path>,
@@ -33,15 +35,23 @@ pub fn run(
     tree.update_cluster_resource(cluster);
 
     if json {
-        let value = scheduler_info_json(&tree);
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&value).expect("JSON values always serialise")
-        );
-        return ExitCode::SUCCESS;
+        // Streamed: the document nests as deeply as the hierarchy.
+        return write_stdout(|out| {
+            let out = write_scheduler_info(&tree, out, JsonStyle::Pretty)?;
+            writeln!(out)
+        });
     }
+    write_stdout(|out| {
+        writeln!(
+            out,
+            "cluster: {nodes} nodes × <memory:{node_memory}, vCores:{node_vcores}> = {cluster}"
+        )?;
+        table(out, &tree)
+    })
+}
 
-    println!("cluster: {nodes} nodes × <memory:{node_memory}, vCores:{node_vcores}> = {cluster}");
+/// One row per queue: derived capacities, resources and leaf limits.
+fn table(out: &mut dyn Write, tree: &QueueTree) -> io::Result<()> {
     let header = [
         "queue",
         "capacity",
@@ -89,15 +99,24 @@ pub fn run(
         row.push(q.state.as_str().to_string());
         rows.push(row);
     }
-    print_table(&rows);
-    ExitCode::SUCCESS
+    print_table(out, &rows)
 }
 
+/// Columns are padded to at most this width: one very long queue path must not pad every
+/// other row of a large hierarchy to its length (rows × width is quadratic).
+const MAX_COLUMN_WIDTH: usize = 100;
+
 /// Left-aligns the first column, right-aligns the rest, two spaces between columns.
-fn print_table(rows: &[Vec<String>]) {
+fn print_table(out: &mut dyn Write, rows: &[Vec<String>]) -> io::Result<()> {
     let cols = rows[0].len();
     let widths: Vec<usize> = (0..cols)
-        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+        .map(|c| {
+            rows.iter()
+                .map(|r| r[c].chars().count())
+                .max()
+                .unwrap_or(0)
+                .min(MAX_COLUMN_WIDTH)
+        })
         .collect();
     for row in rows {
         let mut line = String::new();
@@ -108,6 +127,7 @@ fn print_table(rows: &[Vec<String>]) {
                 line.push_str(&format!("  {cell:>w$}", w = widths[c]));
             }
         }
-        println!("{line}");
+        writeln!(out, "{line}")?;
     }
+    Ok(())
 }

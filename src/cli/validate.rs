@@ -1,12 +1,13 @@
 //! `capsched validate [FILE]`
 
+use std::io::{self, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
-use capsched::config::{CapacityValue, MaxCapacityValue};
+use capsched::config::{CapacitySchedulerConfiguration, CapacityValue, MaxCapacityValue};
 use capsched::state::queue::QueueTree;
 
-use super::{load, print_errors, source_name};
+use super::{load, print_errors, source_name, write_stdout};
 
 pub fn run(file: Option<&Path>) -> ExitCode {
     let source = source_name(file);
@@ -18,10 +19,24 @@ pub fn run(file: Option<&Path>) -> ExitCode {
         }
     };
     let tree = QueueTree::new(conf.clone());
+    write_stdout(|out| summary(out, &source, &conf, &tree))
+}
+
+fn summary(
+    out: &mut dyn Write,
+    source: &str,
+    conf: &CapacitySchedulerConfiguration,
+    tree: &QueueTree,
+) -> io::Result<()> {
     let s = conf.settings();
     let leaves = tree.leaves().count();
-    println!("{source}: valid ({} queues, {leaves} leaves)", tree.len());
-    println!(
+    writeln!(
+        out,
+        "{source}: valid ({} queues, {leaves} leaves)",
+        tree.len()
+    )?;
+    writeln!(
+        out,
         "resource-calculator {}; allocation min {} max {}",
         s.resource_calculator
             .class_name()
@@ -30,15 +45,16 @@ pub fn run(file: Option<&Path>) -> ExitCode {
             .unwrap_or_default(),
         s.minimum_allocation,
         s.maximum_allocation
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "maximum-applications {}; maximum-am-resource-percent {}; node-locality-delay {}; asynchronous scheduling {}",
         s.maximum_applications,
         s.maximum_am_resource_percent,
         s.node_locality_delay,
         if s.async_scheduling.enabled { "on" } else { "off" }
-    );
-    println!();
+    )?;
+    writeln!(out)?;
     for id in 0..tree.len() {
         let qc = tree.conf(id);
         let depth = qc.path.matches('.').count();
@@ -66,13 +82,13 @@ pub fn run(file: Option<&Path>) -> ExitCode {
                 leaf.user_limit_percent, leaf.user_limit_factor
             ));
         }
-        println!("{}", line.trim_end());
+        writeln!(out, "{}", line.trim_end())?;
     }
     if !conf.warnings().is_empty() {
-        println!();
+        writeln!(out)?;
         for w in conf.warnings() {
-            println!("warning: {w}");
+            writeln!(out, "warning: {w}")?;
         }
     }
-    ExitCode::SUCCESS
+    Ok(())
 }

@@ -56,7 +56,7 @@ impl NumberFormatError {
 
     /// `NumberFormatException.forInputString(s, radix)`.
     pub fn for_input_string(s: &str, radix: u32) -> Self {
-        let mut message = format!("For input string: \"{s}\"");
+        let mut message = format!("For input string: \"{}\"", crate::echo::echo(s));
         if radix != 10 {
             let _ = write!(message, " under radix {radix}");
         }

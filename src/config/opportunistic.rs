@@ -3,7 +3,11 @@
 //! queue. Read from the same `Configuration` as the scheduler's keys, as the RM reads them from
 //! its merged configuration.
 
+use super::java::java_trim;
+use super::limits::MAX_DURATION_MS;
 use super::reader::Reader;
+use super::settings::{untrimmed_hint, AT_LEAST_0, AT_LEAST_1};
+use crate::echo::echo;
 use crate::opportunistic::load_monitor::LoadComparator;
 use crate::opportunistic::node_queue::QueuePolicy;
 
@@ -100,18 +104,25 @@ pub(crate) fn read_opportunistic_settings(r: &mut Reader) -> OpportunisticSettin
     if distributed_enabled && !enabled {
         r.error(None, DIST_SCHEDULING_ENABLED, DIST_WITHOUT_OPPORTUNISTIC);
     }
-    let load_comparator = match r.trimmed(LOAD_COMPARATOR) {
+    // Both enums are read with valueOf(get(key)): exact, not trimmed.
+    let load_comparator = match r.get(None, LOAD_COMPARATOR) {
         None => d.load_comparator,
-        Some(s) => LoadComparator::parse(&s).unwrap_or_else(|| {
-            r.error(
-                None,
-                LOAD_COMPARATOR,
-                format!("No enum constant org.apache.hadoop.yarn.server.resourcemanager.scheduler.distributed.NodeQueueLoadMonitor.LoadComparator.{s}"),
-            );
-            d.load_comparator
-        }),
+        Some(s) => LoadComparator::parse(&s)
+            .filter(|_| java_trim(&s) == s)
+            .unwrap_or_else(|| {
+                r.error(
+                    None,
+                    LOAD_COMPARATOR,
+                    format!(
+                        "No enum constant org.apache.hadoop.yarn.server.resourcemanager.scheduler.distributed.NodeQueueLoadMonitor.LoadComparator.{}{}",
+                        echo(&s),
+                        untrimmed_hint(&s)
+                    ),
+                );
+                d.load_comparator
+            }),
     };
-    let nm_queue_policy = match r.trimmed(NM_QUEUE_POLICY) {
+    let nm_queue_policy = match r.get(None, NM_QUEUE_POLICY) {
         None => d.nm_queue_policy,
         Some(s) if s == "BY_QUEUE_LEN" => QueuePolicy::ByQueueLength,
         Some(s) if s == "BY_RESOURCES" => QueuePolicy::ByResources,
@@ -119,28 +130,84 @@ pub(crate) fn read_opportunistic_settings(r: &mut Reader) -> OpportunisticSettin
             r.error(
                 None,
                 NM_QUEUE_POLICY,
-                format!("No enum constant org.apache.hadoop.yarn.server.nodemanager.containermanager.scheduler.OpportunisticContainersQueuePolicy.{s}"),
+                format!(
+                    "No enum constant org.apache.hadoop.yarn.server.nodemanager.containermanager.scheduler.OpportunisticContainersQueuePolicy.{}{}",
+                    echo(&s),
+                    untrimmed_hint(&s)
+                ),
             );
             d.nm_queue_policy
         }
     };
+    // The queue limit's bounds: counts or milliseconds, from 0, minimum at most maximum.
+    let mut bounds = |min_key: &str, max_key: &str, min_default: i32, max_default: i32| {
+        let min = r.int_where(None, min_key, min_default, |n| n >= 0, AT_LEAST_0);
+        let max = r.int_where(None, max_key, max_default, |n| n >= 0, AT_LEAST_0);
+        if min > max {
+            r.error(
+                None,
+                min_key,
+                format!("Illegal value {min} for {min_key}: it must be at most {max_key} ({max})"),
+            );
+            return (min_default.min(max), max);
+        }
+        (min, max)
+    };
+    let (min_queue_length, max_queue_length) = bounds(
+        MIN_QUEUE_LENGTH,
+        MAX_QUEUE_LENGTH,
+        d.min_queue_length,
+        d.max_queue_length,
+    );
+    let (min_queue_wait_ms, max_queue_wait_ms) = bounds(
+        MIN_QUEUE_WAIT_MS,
+        MAX_QUEUE_WAIT_MS,
+        d.min_queue_wait_ms,
+        d.max_queue_wait_ms,
+    );
     OpportunisticSettings {
         enabled,
         distributed_enabled,
-        nodes_used: r.int(None, NODES_USED, d.nodes_used),
-        sorting_interval_ms: r.long(None, SORTING_NODES_INTERVAL_MS, d.sorting_interval_ms),
+        // selectLeastLoadedNodes(k) with k < 1 offers no node (a negative k throws).
+        nodes_used: r.int_where(None, NODES_USED, d.nodes_used, |n| n >= 1, AT_LEAST_1),
+        // scheduleAtFixedRate refuses a period of 0 or less.
+        sorting_interval_ms: r.long_where(
+            None,
+            SORTING_NODES_INTERVAL_MS,
+            d.sorting_interval_ms,
+            |ms| (1..=MAX_DURATION_MS).contains(&ms),
+            &format!("it must be a number of milliseconds from 1 to {MAX_DURATION_MS}"),
+        ),
         load_comparator,
-        queue_limit_stdev: r.float(None, QUEUE_LIMIT_STDEV, d.queue_limit_stdev),
-        min_queue_length: r.int(None, MIN_QUEUE_LENGTH, d.min_queue_length),
-        max_queue_length: r.int(None, MAX_QUEUE_LENGTH, d.max_queue_length),
-        min_queue_wait_ms: r.int(None, MIN_QUEUE_WAIT_MS, d.min_queue_wait_ms),
-        max_queue_wait_ms: r.int(None, MAX_QUEUE_WAIT_MS, d.max_queue_wait_ms),
-        max_allocations_per_am_heartbeat: r.int(
+        queue_limit_stdev: r.float_where(
+            None,
+            QUEUE_LIMIT_STDEV,
+            d.queue_limit_stdev,
+            f32::is_finite,
+            "it must be a finite number",
+        ),
+        min_queue_length,
+        max_queue_length,
+        min_queue_wait_ms,
+        max_queue_wait_ms,
+        // 0 or less: no cap (CentralizedOpportunisticContainerAllocator).
+        max_allocations_per_am_heartbeat: r.int_where(
             None,
             MAX_ALLOCATIONS_PER_AM_HEARTBEAT,
             d.max_allocations_per_am_heartbeat,
+            |_| true,
+            "",
         ),
-        nm_max_queue_length: r.int(None, NM_MAX_QUEUE_LENGTH, d.nm_max_queue_length),
+        // ContainerScheduler: 0 or less is no queue.
+        nm_max_queue_length: r
+            .int_where(
+                None,
+                NM_MAX_QUEUE_LENGTH,
+                d.nm_max_queue_length,
+                |_| true,
+                "",
+            )
+            .max(0),
         nm_queue_policy,
     }
 }

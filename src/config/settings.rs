@@ -4,7 +4,10 @@
 use std::collections::BTreeMap;
 
 use super::acl::AccessControlList;
+use super::hadoop::trimmed_strings;
+use super::java::java_trim;
 use super::keys::*;
+use super::limits::{MAX_DURATION_MS, MAX_USER_LIMIT_FACTOR};
 use super::reader::{global_key, Reader};
 use crate::resource::{CalculatorKind, Resource, ResourceCalculator, ResourceTypes};
 
@@ -110,8 +113,7 @@ pub(crate) fn read_scheduler_settings(r: &mut Reader) -> SchedulerSettings {
     let types_key = RESOURCE_TYPES;
     // YARN reads this list with getStrings (untrimmed); ResourceTypes::from_config does the same.
     let resource_types = match r
-        .conf
-        .get(types_key)
+        .get(None, types_key)
         .map(|v| ResourceTypes::from_config(&v))
     {
         None => ResourceTypes::default(),
@@ -123,17 +125,26 @@ pub(crate) fn read_scheduler_settings(r: &mut Reader) -> SchedulerSettings {
     };
 
     let calc_key = global_key(RESOURCE_CALCULATOR);
+    // Configuration.getClass: trimmed; a blank value is a class name too (an empty one).
     let calc_name = r
-        .trimmed(&calc_key)
+        .trimmed(None, &calc_key)
         .unwrap_or_else(|| DEFAULT_RESOURCE_CALCULATOR.to_string());
     let resource_calculator =
         match ResourceCalculator::from_class_name(&calc_name, resource_types.count()) {
             Some(c) => c,
             None => {
+                let hint = if calc_name.is_empty() {
+                    " (the value is empty)"
+                } else {
+                    ""
+                };
                 r.error(
                     None,
                     &calc_key,
-                    format!("java.lang.ClassNotFoundException: Class {calc_name} not found"),
+                    format!(
+                        "java.lang.ClassNotFoundException: Class {} not found{hint}",
+                        crate::echo::echo(&calc_name)
+                    ),
                 );
                 ResourceCalculator::new(CalculatorKind::Default, resource_types.count())
             }
@@ -149,28 +160,33 @@ pub(crate) fn read_scheduler_settings(r: &mut Reader) -> SchedulerSettings {
                 "RM uses DefaultResourceCalculator which used only memory as resource-type but invalid \
                  resource-types specified [{}]. Use DominantResourceCalculator instead to make effective \
                  use of these resource-types",
-                names.join(", ")
+                crate::echo::echo(&names.join(", "))
             ),
         );
     }
 
-    let min_mb = r.long(
-        None,
+    // CapacitySchedulerConfigValidator reads the allocation bounds with getInt: beyond an int
+    // they are Java's NumberFormatException there.
+    let int = |r: &mut Reader, key: &str, default: i64| {
+        i64::from(r.int_where(None, key, default as i32, |_| true, ""))
+    };
+    let min_mb = int(
+        r,
         RM_SCHEDULER_MINIMUM_ALLOCATION_MB,
         DEFAULT_MINIMUM_ALLOCATION_MB,
     );
-    let max_mb = r.long(
-        None,
+    let max_mb = int(
+        r,
         RM_SCHEDULER_MAXIMUM_ALLOCATION_MB,
         DEFAULT_MAXIMUM_ALLOCATION_MB,
     );
-    let min_vc = r.long(
-        None,
+    let min_vc = int(
+        r,
         RM_SCHEDULER_MINIMUM_ALLOCATION_VCORES,
         DEFAULT_MINIMUM_ALLOCATION_VCORES,
     );
-    let max_vc = r.long(
-        None,
+    let max_vc = int(
+        r,
         RM_SCHEDULER_MAXIMUM_ALLOCATION_VCORES,
         DEFAULT_MAXIMUM_ALLOCATION_VCORES,
     );
@@ -208,130 +224,253 @@ pub(crate) fn read_scheduler_settings(r: &mut Reader) -> SchedulerSettings {
         .collect();
     for key in user_keys {
         let user = &key[user_prefix.len()..key.len() - ".max-parallel-apps".len()];
-        if let Some(n) = r.opt_int(None, &key) {
+        // getMaxParallelAppsForUser: Integer.parseInt(get(key)), untrimmed.
+        if let Some(n) = r.opt_untrimmed_int_where(None, &key, |n| n >= 0, AT_LEAST_0) {
             user_max_parallel_apps_by_user.insert(user.to_string(), n);
         }
     }
 
+    let heartbeat_interval_ms = read_heartbeat_interval(r);
     SchedulerSettings {
         resource_types,
         resource_calculator,
         minimum_allocation: Resource::new(min_mb, min_vc),
         maximum_allocation: Resource::new(max_mb, max_vc),
-        maximum_applications: r.int(
+        // Negative: every submission refused (YARN accepts it and refuses them all).
+        maximum_applications: r.int_where(
             None,
             &global_key(MAXIMUM_APPLICATIONS),
             DEFAULT_MAXIMUM_SYSTEM_APPLICATIONS,
+            |n| n >= 0,
+            AT_LEAST_0,
         ),
-        global_queue_max_applications: r.int(None, &global_key(GLOBAL_QUEUE_MAX_APPLICATION), -1),
-        maximum_am_resource_percent: r.float(
+        // LeafQueue: only a value above 0 is used; anything else means "not set".
+        global_queue_max_applications: r.int_where(
+            None,
+            &global_key(GLOBAL_QUEUE_MAX_APPLICATION),
+            -1,
+            |_| true,
+            "",
+        ),
+        maximum_am_resource_percent: r.float_where(
             None,
             &global_key(MAXIMUM_AM_RESOURCE_PERCENT),
             DEFAULT_MAXIMUM_AM_RESOURCE_PERCENT,
+            is_share,
+            SHARE,
         ),
-        minimum_user_limit_percent: r.float(
+        minimum_user_limit_percent: r.float_where(
             None,
             &global_key(MINIMUM_USER_LIMIT_PERCENT),
             DEFAULT_USER_LIMIT_PERCENT,
+            is_user_limit_percent,
+            USER_LIMIT_PERCENT,
         ),
-        user_limit_factor: r.float(
+        user_limit_factor: r.float_where(
             None,
             &global_key(USER_LIMIT_FACTOR),
             DEFAULT_USER_LIMIT_FACTOR,
+            is_user_limit_factor,
+            USER_LIMIT_FACTOR_RANGE,
         ),
-        node_locality_delay: r.int(
+        // -1 is the documented "no delay"; YARN treats every negative so, but only -1 is
+        // meant.
+        node_locality_delay: r.int_where(
             None,
             &global_key(NODE_LOCALITY_DELAY),
             DEFAULT_NODE_LOCALITY_DELAY,
+            |n| n >= -1,
+            MINUS_1_OR_AT_LEAST_0,
         ),
-        rack_locality_additional_delay: r.int(
+        rack_locality_additional_delay: r.int_where(
             None,
             &global_key(RACK_LOCALITY_ADDITIONAL_DELAY),
             DEFAULT_RACK_LOCALITY_ADDITIONAL_DELAY,
+            |n| n >= -1,
+            MINUS_1_OR_AT_LEAST_0,
         ),
         rack_locality_full_reset: r.boolean(&global_key(RACK_LOCALITY_FULL_RESET), true),
         multiple_assignments_enabled: r.boolean(&global_key(MULTIPLE_ASSIGNMENTS_ENABLED), true),
-        maximum_container_assignments: r.int(
+        // canAllocateMore: -1 is unlimited; another negative would stop at the first.
+        maximum_container_assignments: r.int_where(
             None,
             &global_key(MAXIMUM_CONTAINER_ASSIGNMENTS),
             DEFAULT_MAXIMUM_CONTAINER_ASSIGNMENTS,
+            |n| n >= -1,
+            MINUS_1_OR_AT_LEAST_0,
         ),
-        // CapacitySchedulerConfiguration.getOffSwitchPerHeartbeatLimit: values < 1 become 1.
-        maximum_offswitch_assignments: r
-            .int(
-                None,
-                &global_key(MAXIMUM_OFFSWITCH_ASSIGNMENTS),
-                DEFAULT_MAXIMUM_OFFSWITCH_ASSIGNMENTS,
-            )
-            .max(1),
+        maximum_offswitch_assignments: read_offswitch_limit(r),
         reservations_continue_look_all_nodes: r
             .boolean(&global_key(RESERVE_CONT_LOOK_ALL_NODES), true),
         async_scheduling: AsyncSchedulingSettings {
             enabled: r.boolean(&global_key(SCHEDULE_ASYNCHRONOUSLY_ENABLE), false),
-            interval_ms: r.long(
-                None,
+            // Thread.sleep(negative) kills YARN's scheduling thread.
+            interval_ms: duration(
+                r,
                 &global_key(SCHEDULE_ASYNCHRONOUSLY_INTERVAL),
                 DEFAULT_SCHEDULE_ASYNCHRONOUSLY_INTERVAL_MS,
+                0,
             ),
+            // CapacityScheduler: Math.max(threads, 1).
             maximum_threads: r
-                .int(
+                .int_where(
                     None,
                     &global_key(SCHEDULE_ASYNCHRONOUSLY_MAXIMUM_THREADS),
                     1,
+                    |_| true,
+                    "",
                 )
                 .max(1),
-            maximum_pending_backlogs: r.int(
+            // Negative: YARN's scheduling thread would wait for ever.
+            maximum_pending_backlogs: r.int_where(
                 None,
                 &global_key(SCHEDULE_ASYNCHRONOUSLY_MAXIMUM_PENDING_BACKLOGS),
                 100,
+                |n| n >= 0,
+                AT_LEAST_0,
             ),
         },
         acl_enabled: r.boolean(YARN_ACL_ENABLE, false),
         admin_acl: AccessControlList::parse(
-            &r.conf
-                .get(YARN_ADMIN_ACL)
+            &r.get(None, YARN_ADMIN_ACL)
                 .unwrap_or_else(|| "*".to_string()),
         ),
-        max_cluster_application_priority: r.int(None, MAX_CLUSTER_LEVEL_APPLICATION_PRIORITY, 0),
-        max_parallel_apps: r.opt_int(None, &global_key(MAX_PARALLEL_APPS)),
-        user_max_parallel_apps: r.opt_int(None, &global_key(USER_MAX_PARALLEL_APPS)),
-        user_max_parallel_apps_by_user,
-        node_heartbeat_interval_ms: r.long(
+        max_cluster_application_priority: r.int_where(
             None,
-            RM_NM_HEARTBEAT_INTERVAL_MS,
-            DEFAULT_RM_NM_HEARTBEAT_INTERVAL_MS,
+            MAX_CLUSTER_LEVEL_APPLICATION_PRIORITY,
+            0,
+            |n| n >= 0,
+            AT_LEAST_0,
         ),
-        container_allocation_expiry_interval_ms: r.long(
+        max_parallel_apps: r.opt_int_where(
+            None,
+            &global_key(MAX_PARALLEL_APPS),
+            |n| n >= 0,
+            AT_LEAST_0,
+        ),
+        user_max_parallel_apps: r.opt_int_where(
+            None,
+            &global_key(USER_MAX_PARALLEL_APPS),
+            |n| n >= 0,
+            AT_LEAST_0,
+        ),
+        user_max_parallel_apps_by_user,
+        node_heartbeat_interval_ms: heartbeat_interval_ms,
+        // ContainerAllocationExpirer reads it with getInt; 0 or less stops its monitor.
+        container_allocation_expiry_interval_ms: i64::from(r.int_where(
             None,
             RM_CONTAINER_ALLOC_EXPIRY_INTERVAL_MS,
-            DEFAULT_RM_CONTAINER_ALLOC_EXPIRY_INTERVAL_MS,
-        ),
-        work_preserving_recovery_scheduling_wait_ms: r.long(
-            None,
+            DEFAULT_RM_CONTAINER_ALLOC_EXPIRY_INTERVAL_MS as i32,
+            |n| n >= 1,
+            AT_LEAST_1,
+        )),
+        work_preserving_recovery_scheduling_wait_ms: duration(
+            r,
             RM_WORK_PRESERVING_RECOVERY_SCHEDULING_WAIT_MS,
             DEFAULT_RM_WORK_PRESERVING_RECOVERY_SCHEDULING_WAIT_MS,
+            0,
         ),
         lazy_preemption_enabled: r.boolean(&global_key(LAZY_PREEMPTION_ENABLED), false),
     }
 }
 
+// What the range checks accept, as their messages say it.
+pub(crate) const AT_LEAST_0: &str = "it must be an integer from 0 up";
+pub(crate) const AT_LEAST_1: &str = "it must be an integer from 1 up";
+pub(crate) const MINUS_1_OR_AT_LEAST_0: &str = "it must be -1 or an integer from 0 up";
+pub(crate) const SHARE: &str = "it must be a number from 0 to 1";
+pub(crate) const USER_LIMIT_PERCENT: &str = "it must be a number above 0 and at most 100";
+pub(crate) const USER_LIMIT_FACTOR_RANGE: &str =
+    "it must be -1 (no limit) or a number above 0 and at most 1000000";
+
+/// A fraction of something (AM share, per-round preemption, thresholds): `[0, 1]`.
+pub(crate) fn is_share(f: f32) -> bool {
+    (0.0..=1.0).contains(&f)
+}
+
+/// `minimum-user-limit-percent`: 0 would give every user a limit of no application at all.
+pub(crate) fn is_user_limit_percent(f: f32) -> bool {
+    f > 0.0 && f <= 100.0
+}
+
+/// `user-limit-factor`: YARN's `-1` (no per-user limit, [3.4+]) or a positive factor.
+pub(crate) fn is_user_limit_factor(f: f32) -> bool {
+    f == -1.0 || (f > 0.0 && f <= MAX_USER_LIMIT_FACTOR)
+}
+
+/// A millisecond key: from `min` to [`MAX_DURATION_MS`].
+fn duration(r: &mut Reader, key: &str, default: i64, min: i64) -> i64 {
+    let expected = format!("it must be a number of milliseconds from {min} to {MAX_DURATION_MS}");
+    r.long_where(
+        None,
+        key,
+        default,
+        |ms| (min..=MAX_DURATION_MS).contains(&ms),
+        &expected,
+    )
+}
+
+/// ResourceTrackerService: an interval of 0 or less is replaced by the default, with a warning.
+fn read_heartbeat_interval(r: &mut Reader) -> i64 {
+    let expected = format!("it must be at most {MAX_DURATION_MS} milliseconds");
+    let ms = r.long_where(
+        None,
+        RM_NM_HEARTBEAT_INTERVAL_MS,
+        DEFAULT_RM_NM_HEARTBEAT_INTERVAL_MS,
+        |ms| ms <= MAX_DURATION_MS,
+        &expected,
+    );
+    if ms > 0 {
+        return ms;
+    }
+    r.warnings.push(format!(
+        "HeartBeat interval: {ms} must be greater than 0, using default."
+    ));
+    DEFAULT_RM_NM_HEARTBEAT_INTERVAL_MS
+}
+
+/// `getOffSwitchPerHeartbeatLimit`: values below 1 become 1, with YARN's warning.
+fn read_offswitch_limit(r: &mut Reader) -> i32 {
+    let key = global_key(MAXIMUM_OFFSWITCH_ASSIGNMENTS);
+    let limit = r.int_where(
+        None,
+        &key,
+        DEFAULT_MAXIMUM_OFFSWITCH_ASSIGNMENTS,
+        |_| true,
+        "",
+    );
+    if limit >= 1 {
+        return limit;
+    }
+    r.warnings.push(format!("{key}({limit}) < 1. Using 1."));
+    1
+}
+
 pub(crate) fn read_preemption_settings(r: &mut Reader) -> PreemptionSettings {
     let p = |s: &str| format!("{PREEMPTION_PREFIX}{s}");
     let order_key = p("intra-queue-preemption.preemption-order-policy");
-    let intra_queue_order = match r.trimmed(&order_key).map(|s| s.to_ascii_lowercase()) {
+    // IntraQueuePreemptionOrderPolicy.valueOf(get(key).toUpperCase()): not trimmed.
+    let intra_queue_order = match r.get(None, &order_key).map(|s| s.to_uppercase()) {
         None => IntraQueuePreemptionOrder::UserLimitFirst,
-        Some(s) if s == "userlimit_first" => IntraQueuePreemptionOrder::UserLimitFirst,
-        Some(s) if s == "priority_first" => IntraQueuePreemptionOrder::PriorityFirst,
+        Some(s) if s == "USERLIMIT_FIRST" => IntraQueuePreemptionOrder::UserLimitFirst,
+        Some(s) if s == "PRIORITY_FIRST" => IntraQueuePreemptionOrder::PriorityFirst,
         Some(s) => {
             r.error(
                 None,
                 &order_key,
-                format!("No enum constant org.apache.hadoop.yarn.server.resourcemanager.monitor.capacity.IntraQueuePreemptionOrderPolicy.{}", s.to_ascii_uppercase()),
+                format!(
+                    "No enum constant org.apache.hadoop.yarn.server.resourcemanager.monitor.capacity.IntraQueuePreemptionOrderPolicy.{}{}",
+                    crate::echo::echo(&s),
+                    untrimmed_hint(&s)
+                ),
             );
             IntraQueuePreemptionOrder::UserLimitFirst
         }
     };
-    let policies = r.conf.get_trimmed_strings(RM_SCHEDULER_MONITOR_POLICIES);
+    let policies = r
+        .get(None, RM_SCHEDULER_MONITOR_POLICIES)
+        .map(|v| trimmed_strings(Some(&v)))
+        .unwrap_or_default();
     PreemptionSettings {
         monitor_enabled: r.boolean(RM_SCHEDULER_ENABLE_MONITORS, false),
         monitor_policies: if policies.is_empty() {
@@ -340,11 +479,30 @@ pub(crate) fn read_preemption_settings(r: &mut Reader) -> PreemptionSettings {
             policies
         },
         observe_only: r.boolean(&p("observe_only"), false),
-        monitoring_interval_ms: r.long(None, &p("monitoring_interval"), 3000),
-        max_wait_before_kill_ms: r.long(None, &p("max_wait_before_kill"), 15000),
-        total_preemption_per_round: r.float(None, &p("total_preemption_per_round"), 0.1),
-        max_ignored_over_capacity: r.double(None, &p("max_ignored_over_capacity"), 0.1),
-        natural_termination_factor: r.double(None, &p("natural_termination_factor"), 0.2),
+        // SchedulingMonitor's scheduleAtFixedRate refuses a period of 0 or less.
+        monitoring_interval_ms: duration(r, &p("monitoring_interval"), 3000, 1),
+        max_wait_before_kill_ms: duration(r, &p("max_wait_before_kill"), 15000, 0),
+        total_preemption_per_round: r.float_where(
+            None,
+            &p("total_preemption_per_round"),
+            0.1,
+            is_share,
+            SHARE,
+        ),
+        max_ignored_over_capacity: r.double_where(
+            None,
+            &p("max_ignored_over_capacity"),
+            0.1,
+            |d| d >= 0.0 && d.is_finite(),
+            "it must be a finite number from 0 up",
+        ),
+        natural_termination_factor: r.double_where(
+            None,
+            &p("natural_termination_factor"),
+            0.2,
+            |d| (0.0..=1.0).contains(&d),
+            SHARE,
+        ),
         select_based_on_reserved_containers: r
             .boolean(&p("select_based_on_reserved_containers"), false),
         additional_res_balance_based_on_reserved_containers: r.boolean(
@@ -355,36 +513,56 @@ pub(crate) fn read_preemption_settings(r: &mut Reader) -> PreemptionSettings {
             &p("preemption-to-balance-queue-after-satisfied.enabled"),
             false,
         ),
-        preemption_to_balance_max_wait_before_kill_ms: r.long(
-            None,
+        preemption_to_balance_max_wait_before_kill_ms: duration(
+            r,
             &p("preemption-to-balance-queue-after-satisfied.max-wait-before-kill"),
             300_000,
+            0,
         ),
         conservative_drf: r.boolean(&p("conservative-drf"), false),
         intra_queue_enabled: r.boolean(&p("intra-queue-preemption.enabled"), false),
-        intra_queue_minimum_threshold: r.float(
+        // Compared with a used capacity, which exceeds 1 above the guarantee: only
+        // negative or non-finite thresholds mean nothing.
+        intra_queue_minimum_threshold: r.float_where(
             None,
             &p("intra-queue-preemption.minimum-threshold"),
             0.5,
+            |t| t >= 0.0 && t.is_finite(),
+            "it must be a finite number from 0 up",
         ),
-        intra_queue_max_allowable_limit: r.float(
+        intra_queue_max_allowable_limit: r.float_where(
             None,
             &p("intra-queue-preemption.max-allowable-limit"),
             0.2,
+            is_share,
+            SHARE,
         ),
         intra_queue_order,
         intra_queue_conservative_drf: r
             .boolean(&p("intra-queue-preemption.conservative-drf"), true),
         underutilized_preemption_enabled: r
             .boolean(&global_key(UNDERUTILIZED_PREEMPTION_ENABLED), false),
-        underutilized_preemption_reserved_container_delay_ms: r.long(
-            None,
+        underutilized_preemption_reserved_container_delay_ms: duration(
+            r,
             &global_key(UNDERUTILIZED_PREEMPTION_RESERVED_CONTAINER_DELAY_MS),
             60_000,
+            0,
         ),
         underutilized_preemption_allow_move_reservation: r.boolean(
             &global_key(UNDERUTILIZED_PREEMPTION_ALLOW_MOVE_RESERVATION),
             false,
         ),
+    }
+}
+
+/// For YARN messages about an enum value it does not trim: a note when white space around
+/// the value is what made it unknown (YARN's message alone shows nothing wrong).
+pub(crate) fn untrimmed_hint(value: &str) -> &'static str {
+    if !value.is_empty() && java_trim(value) != value {
+        " (the value has white space around it, which YARN does not trim here)"
+    } else if value.is_empty() {
+        " (the value is empty)"
+    } else {
+        ""
     }
 }

@@ -2,6 +2,8 @@
 //! `AbstractCSQueue`, `CSQueueUtils`): capacity modes among siblings, children's capacity sums,
 //! absolute-resource bounds, and capacity against maximum capacity. Spec §1.2.
 
+use std::collections::HashSet;
+
 use super::java::float_to_string;
 use super::keys::{CAPACITY, MAXIMUM_CAPACITY, QUEUES};
 use super::queue_conf::{CapacityMode, CapacityValue, MaxCapacityValue, QueueConf};
@@ -16,8 +18,11 @@ const PRECISION: f32 = 0.0005;
 const EPSILON: f32 = 0.0001;
 
 pub(crate) fn validate_tree(r: &mut Reader, settings: &SchedulerSettings, queues: &[QueueConf]) {
+    // The keys that already have an error, looked up per queue below: a scan of the error
+    // list per child was quadratic with 10^5 siblings that each have an error.
+    let failed: HashSet<String> = r.errors.iter().filter_map(|e| e.key.clone()).collect();
     for parent in queues.iter().filter(|q| !q.is_leaf()) {
-        check_children(r, settings, queues, parent);
+        check_children(r, settings, queues, parent, &failed);
     }
     for q in queues {
         check_own_modes(r, q);
@@ -43,10 +48,16 @@ fn children_mode(queues: &[QueueConf], parent: &QueueConf) -> Result<CapacityMod
     .filter(|m| has(**m))
     .count();
     if distinct > 1 {
-        let details: String = modes
+        // YARN lists every child; past a few dozen the list only makes the message huge.
+        const LISTED: usize = 32;
+        let mut details: String = modes
             .iter()
+            .take(LISTED)
             .map(|(m, path)| format!("{{Queue={path}, label= uses {} mode}}. ", m.describe()))
             .collect();
+        if modes.len() > LISTED {
+            details.push_str(&format!("…({} more children)", modes.len() - LISTED));
+        }
         return Err(format!(
             "Parent queue '{}' have children queue used mixed of  weight mode, percentage and absolute mode, \
              it is not allowed, please double check, details:{details}",
@@ -76,16 +87,12 @@ fn check_children(
     settings: &SchedulerSettings,
     queues: &[QueueConf],
     parent: &QueueConf,
+    failed: &HashSet<String>,
 ) {
     let queues_key = queue_key(&parent.path, QUEUES);
     // A capacity that failed to parse stands in as 0; judging the level with it would add a
     // second, misleading error. Its own error already points at the key to fix.
-    let unparsed = |path: &str| {
-        let key = queue_key(path, CAPACITY);
-        r.errors
-            .iter()
-            .any(|e| e.key.as_deref() == Some(key.as_str()))
-    };
+    let unparsed = |path: &str| failed.contains(&queue_key(path, CAPACITY));
     if unparsed(&parent.path) || parent.children.iter().any(|&c| unparsed(&queues[c].path)) {
         return;
     }

@@ -3,7 +3,11 @@
 //! parents within a level (YARN-4785), capacities as percentages printed as Java floats, leaf
 //! entries tagged `"type":"capacitySchedulerLeafQueueInfo"`, empty lists as `{}`.
 
+use std::io::{self, Write};
+
 use serde_json::{json, Map, Value};
+
+use super::json::{JsonStyle, JsonWriter};
 
 use crate::config::{AccessControlList, CapacityValue, MaxCapacityValue, QueueConf};
 use crate::resource::{Resource, ResourceTypes};
@@ -12,12 +16,138 @@ use crate::state::queue::{QueueId, QueueTree};
 /// `Integer.MAX_VALUE`: YARN's "no max-parallel-apps limit".
 const UNLIMITED_PARALLEL_APPS: i64 = i32::MAX as i64;
 
-/// The whole `{"scheduler":{"schedulerInfo":{…}}}` document.
+/// The whole `{"scheduler":{"schedulerInfo":{…}}}` document as a value. Built without
+/// recursion, but a value nests as deeply as the hierarchy and serde_json prints and drops
+/// values recursively: for output, [`write_scheduler_info`] streams the same document.
 pub fn scheduler_info_json(tree: &QueueTree) -> Value {
-    let mut info = Map::new();
-    info.insert("type".into(), json!("capacityScheduler"));
+    // Children before parents: in pre-order every child's index is larger than its parent's.
+    let mut built: Vec<Option<Value>> = vec![None; tree.len()];
+    for id in (1..tree.len()).rev() {
+        let children = (!tree.is_leaf(id)).then(|| children_value(tree, id, &mut built));
+        built[id] = Some(queue_value(queue_fields(tree, id), children));
+    }
+    let (before, after) = root_fields(tree);
+    let info = queue_value((before, after), Some(children_value(tree, 0, &mut built)));
+    json!({ "scheduler": { "schedulerInfo": info } })
+}
+
+/// The same document as [`scheduler_info_json`], written to `out` as it is produced: memory
+/// for one queue per level of the hierarchy, no recursion, output linear in the document
+/// (pretty indentation is capped, see [`super::json`]).
+pub fn write_scheduler_info<W: Write>(tree: &QueueTree, out: W, style: JsonStyle) -> io::Result<W> {
+    let mut w = JsonWriter::new(out, style);
+    w.begin_object()?;
+    w.key("scheduler")?;
+    w.begin_object()?;
+    w.key("schedulerInfo")?;
+    let (before, after) = root_fields(tree);
+    w.begin_object()?;
+    w.fields(&before)?;
+    let mut steps = vec![Step::EndQueue(after)];
+    open_children(&mut w, &mut steps, tree, 0)?;
+    while let Some(step) = steps.pop() {
+        match step {
+            Step::Queue(id) => {
+                let (before, after) = queue_fields(tree, id);
+                w.begin_object()?;
+                w.fields(&before)?;
+                steps.push(Step::EndQueue(after));
+                if !tree.is_leaf(id) {
+                    open_children(&mut w, &mut steps, tree, id)?;
+                }
+            }
+            Step::EndList => {
+                w.end_array()?;
+                w.end_object()?;
+            }
+            Step::EndQueue(after) => {
+                w.fields(&after)?;
+                w.end_object()?;
+            }
+        }
+    }
+    w.end_object()?;
+    w.end_object()?;
+    Ok(w.into_inner())
+}
+
+/// What [`write_scheduler_info`] has left to write, innermost last.
+enum Step {
+    /// A queue, its subtree included.
+    Queue(QueueId),
+    /// The end of a `"queues":{"queue":[…]}` list.
+    EndList,
+    /// A queue's fields after its children, and the end of its object.
+    EndQueue(Map<String, Value>),
+}
+
+/// Writes a parent's `"queues"` key and opens its list; the children are left as steps.
+fn open_children<W: Write>(
+    w: &mut JsonWriter<W>,
+    steps: &mut Vec<Step>,
+    tree: &QueueTree,
+    id: QueueId,
+) -> io::Result<()> {
+    w.key("queues")?;
+    let children = ordered_children(tree, id);
+    if children.is_empty() {
+        return w.value(&json!({}));
+    }
+    w.begin_object()?;
+    w.key("queue")?;
+    w.begin_array()?;
+    steps.push(Step::EndList);
+    steps.extend(children.into_iter().rev().map(Step::Queue));
+    Ok(())
+}
+
+/// The compact document as a string (what the REST API serves), streamed.
+pub fn scheduler_info_string(tree: &QueueTree) -> String {
+    let bytes = write_scheduler_info(tree, Vec::new(), JsonStyle::Compact)
+        .expect("writing to memory cannot fail");
+    String::from_utf8(bytes).expect("serde_json writes UTF-8")
+}
+
+/// A queue's fields before and after its `"queues"` entry (which parents have between them).
+type Fields = (Map<String, Value>, Map<String, Value>);
+
+/// A queue object from its fields and, for a parent, its `"queues"` value.
+fn queue_value((mut before, after): Fields, children: Option<Value>) -> Value {
+    if let Some(children) = children {
+        before.insert("queues".into(), children);
+    }
+    before.extend(after);
+    Value::Object(before)
+}
+
+/// `"queues":{"queue":[…]}` from the children's built values (taken out of `built`).
+fn children_value(tree: &QueueTree, id: QueueId, built: &mut [Option<Value>]) -> Value {
+    let children = ordered_children(tree, id);
+    if children.is_empty() {
+        return json!({});
+    }
+    let list: Vec<Value> = children
+        .into_iter()
+        .map(|c| built[c].take().unwrap_or(Value::Null))
+        .collect();
+    json!({ "queue": list })
+}
+
+/// Children as the REST document lists them: leaves first, then parents, each in
+/// configuration order.
+fn ordered_children(tree: &QueueTree, id: QueueId) -> Vec<QueueId> {
+    let children = tree.children(id);
+    let leaves = children.iter().filter(|&&c| tree.is_leaf(c));
+    let parents = children.iter().filter(|&&c| !tree.is_leaf(c));
+    leaves.chain(parents).copied().collect()
+}
+
+/// `schedulerInfo`'s own fields (root's).
+fn root_fields(tree: &QueueTree) -> Fields {
     let root = 0;
     let c = &tree.queue(root).capacities;
+    let mut info = Map::new();
+    info.insert("type".into(), json!("capacityScheduler"));
     info.insert("capacity".into(), pct(c.capacity));
     info.insert("usedCapacity".into(), pct(tree.used_capacity(root)));
     info.insert("maxCapacity".into(), pct(clamp_max(c.maximum_capacity)));
@@ -34,49 +164,35 @@ pub fn scheduler_info_json(tree: &QueueTree) -> Value {
         json!(max_parallel_apps(tree, root)),
     );
     info.insert("isAbsoluteResource".into(), json!(false));
-    info.insert("queues".into(), children_json(tree, root));
-    info.insert("capacities".into(), capacities_json(tree, root));
-    info.insert("health".into(), health_json(tree));
-    info.insert(
+    let mut after = Map::new();
+    after.insert("capacities".into(), capacities_json(tree, root));
+    after.insert("health".into(), health_json(tree));
+    after.insert(
         "maximumAllocation".into(),
         resource(tree, tree.conf(root).maximum_allocation),
     );
-    info.insert("queueAcls".into(), acls_json(tree.conf(root)));
-    info.insert("queuePriority".into(), json!(tree.conf(root).priority));
-    info.insert(
+    after.insert("queueAcls".into(), acls_json(tree.conf(root)));
+    after.insert("queuePriority".into(), json!(tree.conf(root).priority));
+    after.insert(
         "orderingPolicyInfo".into(),
         json!(ordering_policy(tree.conf(root))),
     );
-    info.insert("mode".into(), json!(mode(tree.conf(root))));
-    info.insert("queueType".into(), json!("parent"));
-    info.insert("creationMethod".into(), json!("static"));
-    info.insert("autoCreationEligibility".into(), json!("off"));
+    after.insert("mode".into(), json!(mode(tree.conf(root))));
+    after.insert("queueType".into(), json!("parent"));
+    after.insert("creationMethod".into(), json!("static"));
+    after.insert("autoCreationEligibility".into(), json!("off"));
     for k in [
         "autoQueueTemplateProperties",
         "autoQueueParentTemplateProperties",
         "autoQueueLeafTemplateProperties",
     ] {
-        info.insert(k.into(), json!({}));
+        after.insert(k.into(), json!({}));
     }
-    json!({ "scheduler": { "schedulerInfo": Value::Object(info) } })
+    (info, after)
 }
 
-/// `"queues":{"queue":[…]}`, leaves first, then parents, each in configuration order.
-fn children_json(tree: &QueueTree, id: QueueId) -> Value {
-    let children = tree.children(id);
-    if children.is_empty() {
-        return json!({});
-    }
-    let leaves = children.iter().filter(|&&c| tree.is_leaf(c));
-    let parents = children.iter().filter(|&&c| !tree.is_leaf(c));
-    let list: Vec<Value> = leaves
-        .chain(parents)
-        .map(|&c| queue_json(tree, c))
-        .collect();
-    json!({ "queue": list })
-}
-
-fn queue_json(tree: &QueueTree, id: QueueId) -> Value {
+/// One queue's fields (a parent's `"queues"` goes between the two maps).
+fn queue_fields(tree: &QueueTree, id: QueueId) -> Fields {
     let qc = tree.conf(id);
     let q = tree.queue(id);
     let c = &q.capacities;
@@ -111,9 +227,7 @@ fn queue_json(tree: &QueueTree, id: QueueId) -> Value {
         json!(matches!(qc.capacity, CapacityValue::Absolute(_))),
     );
     m.insert("state".into(), json!(q.state.as_str()));
-    if !leaf {
-        m.insert("queues".into(), children_json(tree, id));
-    }
+    let before = std::mem::take(&mut m);
     m.insert("resourcesUsed".into(), resource(tree, q.used));
     m.insert("hideReservationQueues".into(), json!(false));
     m.insert("nodeLabels".into(), json!(["*"]));
@@ -190,7 +304,7 @@ fn queue_json(tree: &QueueTree, id: QueueId) -> Value {
         m.insert("maxApplicationLifetime".into(), json!(-1));
         m.insert("defaultApplicationLifetime".into(), json!(-1));
     }
-    Value::Object(m)
+    (before, m)
 }
 
 fn capacities_json(tree: &QueueTree, id: QueueId) -> Value {

@@ -9,6 +9,7 @@
 use std::fmt;
 
 use super::{write_yarn_resource, Resource, MAX_RESOURCE_TYPES, MEMORY, VCORES};
+use crate::echo::echo;
 
 /// YARN's names of the two mandatory types (`ResourceInformation.MEMORY_URI` / `VCORES_URI`).
 const MEMORY_URI: &str = "memory-mb";
@@ -40,24 +41,31 @@ impl ResourceTypes {
     /// a redefinition of `memory`/`memory-mb`/`vcores`, and more extras than a [`Resource`] has
     /// room for (a capsched limit, not a YARN one).
     pub fn with_extra(extra: &[&str]) -> Result<Self, String> {
-        // Same order of checks as ResourceUtils.getResourceInformationMapFromConfig.
-        for (i, name) in extra.iter().enumerate() {
+        // Same order of checks as ResourceUtils.getResourceInformationMapFromConfig. A set
+        // finds duplicates: a list of 10^5 names must not take 10^10 comparisons.
+        let mut seen = std::collections::HashSet::with_capacity(extra.len());
+        for name in extra {
             if name.is_empty() {
                 return Err(format!(
-                    "Incomplete configuration for resource type '{name}'. One of name, units or type is configured incorrectly."
+                    "Incomplete configuration for resource type '{}'. One of name, units or type is configured incorrectly.",
+                    echo(name)
                 ));
             }
-            if extra[..i].contains(name) {
-                return Err(format!("Error in config, key '{name}' specified twice"));
+            if !seen.insert(*name) {
+                return Err(format!(
+                    "Error in config, key '{}' specified twice",
+                    echo(name)
+                ));
             }
         }
         for name in extra {
             if !is_valid_resource_name(name) {
                 return Err(format!(
-                    "'{name}' is not a valid resource name. A valid resource name must begin with a letter and \
+                    "'{}' is not a valid resource name. A valid resource name must begin with a letter and \
                      contain only letters, numbers, and any of: '.', '_', or '-'. A valid resource name may also \
                      be optionally preceded by a name space followed by a slash. A valid name space consists of \
-                     period-separated groups of letters, numbers, and dashes."
+                     period-separated groups of letters, numbers, and dashes.",
+                    echo(name)
                 ));
             }
         }
@@ -71,7 +79,7 @@ impl ResourceTypes {
                 "At most {} extra resource types are supported, but yarn.resource-types lists {}: [{}]",
                 MAX_RESOURCE_TYPES - 2,
                 extra.len(),
-                extra.join(", ")
+                echo(&extra.join(", "))
             ));
         }
         Ok(ResourceTypes {
@@ -165,16 +173,21 @@ impl ResourceTypes {
             let number: i64 = digits.parse().map_err(|_| {
                 format!(
                     "Invalid absolute resource value '{}' for resource '{name}' in '{}': \
-                     java.lang.NumberFormatException: For input string: \"{digits}\"",
-                    value,
-                    s.trim_end()
+                     java.lang.NumberFormatException: For input string: \"{}\"",
+                    echo(value),
+                    echo(s.trim_end()),
+                    echo(digits)
                 )
             })?;
             let mut number = if units.is_empty() {
                 number
             } else {
                 convert_units(units, "Mi", number).map_err(|msg| {
-                    format!("Invalid absolute resource value '{value}' for resource '{name}' in '{}': {msg}", s.trim_end())
+                    format!(
+                        "Invalid absolute resource value '{}' for resource '{name}' in '{}': {msg}",
+                        echo(value),
+                        echo(s.trim_end())
+                    )
                 })?
             };
             if name == VCORES_URI {

@@ -59,7 +59,7 @@ impl EngineSnapshot {
             num_applications: cs.num_applications_total(),
             num_containers: cs.num_containers(),
             queues,
-            rest_json: crate::report::rest::scheduler_info_json(tree).to_string(),
+            rest_json: crate::report::rest::scheduler_info_string(tree),
             dropped_events,
         }
     }

@@ -21,19 +21,23 @@ pub enum ConfError {
     /// A file that cannot be read.
     #[error("cannot read configuration file {path}: {message}")]
     Io { path: String, message: String },
+    /// A resource beyond one of the limits of [`super::limits`].
+    #[error("{resource}: {message}")]
+    Limit { resource: String, message: String },
     /// An `xi:include` that cannot be loaded.
     #[error("{resource}: {message}")]
     Include { resource: String, message: String },
     /// A value that does not parse as the requested type; `message` is Java's
     /// `NumberFormatException` text, e.g. `For input string: "half"`.
-    #[error("invalid value \"{value}\" for configuration key {key}: {message}")]
+    #[error("invalid value \"{}\" for configuration key {key}: {message}", crate::echo::echo(.value))]
     BadValue {
         key: String,
         value: String,
         message: String,
     },
-    /// Variable substitution needed too many rounds; `message` is Hadoop's
-    /// `Variable substitution depth too large: 20 <expression>`.
+    /// Variable substitution failed: it needed too many rounds (`message` is Hadoop's
+    /// `Variable substitution depth too large: 20 <expression>`), or its result would exceed
+    /// [`super::limits::MAX_EXPANDED_VALUE_BYTES`] (capsched's limit).
     #[error("cannot expand configuration key {key}: {message}")]
     SubstitutionDepth { key: String, message: String },
 }

@@ -1,8 +1,9 @@
 //! `<xi:include href="…">`: loading another XML file in place, with `<xi:fallback>` for a
 //! missing one (the rules are in the [module documentation](super)).
 
+use super::limits::{read_regular_file, MAX_INCLUDE_DEPTH};
 use super::xml::{parse_xml, Parser, XmlContext};
-use super::{read_text, ConfError, MAX_INCLUDE_DEPTH};
+use super::ConfError;
 use std::path::{Path, PathBuf};
 
 /// Where an include's `href` points, if it can be loaded from the file system.
@@ -87,7 +88,8 @@ impl Parser<'_> {
                         return Err(ConfError::Include {
                             resource: self.ctx.resource_name.to_string(),
                             message: format!(
-                                "cannot resolve the relative xi:include href '{href}': the resource was not loaded from a file"
+                                "cannot resolve the relative xi:include href '{}': the resource was not loaded from a file",
+                                crate::echo::echo(&href)
                             ),
                         })
                     }
@@ -114,7 +116,11 @@ impl Parser<'_> {
                         ),
                     });
                 }
-                let text = read_text(&path)?;
+                self.out.budget.take_include(self.ctx.resource_name)?;
+                let text = read_regular_file(&path, self.out.budget.remaining_bytes())?;
+                self.out
+                    .budget
+                    .take_bytes(text.len(), self.ctx.resource_name)?;
                 let nested = XmlContext {
                     depth: self.ctx.depth + 1,
                     ..*self.ctx

@@ -34,6 +34,11 @@
 //!     added from a string ([`Configuration::add_xml_str`]) a relative `href` has no base
 //!     and is an error. Includes nest at most [`MAX_INCLUDE_DEPTH`] deep (Hadoop would
 //!     recurse until the stack overflows on a cycle).
+//!   - Only regular files are read (a FIFO, device or directory is an error rather than a
+//!     read that never ends), and a resource is bounded as a whole — bytes read, includes
+//!     followed, properties, attributes per element, element depth, namespace declarations,
+//!     entity expansion, nodes — by the caps of [`limits`] (Woodstox's where Hadoop's parser
+//!     has them).
 //!   - CDATA sections are read as text. (Hadoop's Woodstox reader may report CDATA as a
 //!     separate event type that `Configuration` ignores; that has not been verified, and
 //!     we keep the natural XML reading.)
@@ -79,12 +84,15 @@
 //! `new Configuration(false)`), property sources, tags, restricted parsers, credential
 //! providers and writing XML.
 
-// The parts, one purpose each: `xml` and `include` read XML resources, `properties` reads
-// `key=value` resources, `substitute` expands `${var}`, `strings` holds the string handling
-// of the typed getters, `error` the error type. This file keeps the type, its public API and
+// The parts, one purpose each: `xml` and `include` read XML resources (after `markup`'s
+// linear pre-scan), `properties` reads `key=value` resources, `limits` holds the caps and
+// reads files safely, `substitute` expands `${var}`, `strings` holds the string handling of
+// the typed getters, `error` the error type. This file keeps the type, its public API and
 // the reload model.
 mod error;
 mod include;
+pub mod limits;
+mod markup;
 mod properties;
 mod strings;
 mod substitute;
@@ -108,8 +116,7 @@ pub use strings::trimmed_strings;
 /// Hadoop's `Configuration.MAX_SUBST`.
 pub const MAX_SUBST: usize = 20;
 
-/// How deeply `xi:include`s may nest before loading fails.
-pub const MAX_INCLUDE_DEPTH: usize = 32;
+pub use limits::MAX_INCLUDE_DEPTH;
 
 /// A name → value lookup (environment, system properties).
 pub type Lookup = Arc<dyn Fn(&str) -> Option<String> + Send + Sync>;
@@ -204,7 +211,7 @@ impl Configuration {
     /// is `<`, a properties resource otherwise. The resource is named by the path.
     pub fn add_file(&mut self, path: &Path) -> Result<(), ConfError> {
         let name = path.display().to_string();
-        let text = read_text(path)?;
+        let text = limits::read_regular_file(path, limits::MAX_RESOURCE_BYTES)?;
         let first = text
             .trim_start_matches('\u{FEFF}')
             .trim_start()
@@ -246,7 +253,8 @@ impl Configuration {
                             if existing != value {
                                 self.warnings.push(format!(
                                     "{}:an attempt to override final parameter: {};  Ignoring.",
-                                    resource.name, item.key
+                                    resource.name,
+                                    crate::echo::echo(&item.key)
                                 ));
                             }
                         }
@@ -491,16 +499,6 @@ impl Configuration {
             .collect();
         (!tokens.is_empty()).then_some(tokens)
     }
-}
-
-/// A file's text, which must be UTF-8 (for `add_file` and `xi:include`).
-fn read_text(path: &Path) -> Result<String, ConfError> {
-    let io = |message: String| ConfError::Io {
-        path: path.display().to_string(),
-        message,
-    };
-    let bytes = std::fs::read(path).map_err(|e| io(e.to_string()))?;
-    String::from_utf8(bytes).map_err(|e| io(format!("not valid UTF-8 ({e})")))
 }
 
 #[cfg(test)]

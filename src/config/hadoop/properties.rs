@@ -1,6 +1,7 @@
 //! `key=value` resources in the syntax of Java's `Properties.load` (the rules are in the
 //! [module documentation](super)).
 
+use super::limits::{Budget, MAX_PROPERTIES};
 use super::{ConfError, Item};
 
 /// `Properties.load`'s white space.
@@ -9,8 +10,9 @@ fn is_prop_space(c: char) -> bool {
 }
 
 /// Splits `text` into logical lines as `Properties.LineReader` does: comments and blank
-/// lines dropped, continuation lines joined. Returns `(first natural line number, line)`.
-fn logical_lines(text: &str) -> Vec<(usize, String)> {
+/// lines dropped, continuation lines joined. Returns `(first natural line number, line)`;
+/// stops after `limit + 1` lines (the caller refuses that many).
+fn logical_lines(text: &str, limit: usize) -> Vec<(usize, String)> {
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     let mut out = Vec::new();
     let mut line = String::new();
@@ -81,6 +83,9 @@ fn logical_lines(text: &str) -> Vec<(usize, String)> {
             preceding_backslash = false;
         } else {
             out.push((start_line, std::mem::take(&mut line)));
+            if out.len() > limit {
+                return out;
+            }
             is_new_line = true;
             skip_white = true;
         }
@@ -133,8 +138,11 @@ fn load_convert(s: &str) -> Result<String, String> {
 }
 
 pub(super) fn parse_properties(text: &str, source: &str) -> Result<Vec<Item>, ConfError> {
+    let mut budget = Budget::default();
+    budget.take_bytes(text.len(), source)?;
     let mut items = Vec::new();
-    for (line_no, line) in logical_lines(text) {
+    for (line_no, line) in logical_lines(text, MAX_PROPERTIES) {
+        budget.take_property(source)?;
         let chars: Vec<char> = line.chars().collect();
         let limit = chars.len();
         let mut key_len = 0;

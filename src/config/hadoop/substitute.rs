@@ -1,11 +1,15 @@
 //! `${var}` substitution, as Hadoop's `Configuration.substituteVars` does it (the rules are in
 //! the [module documentation](super)).
 
+use super::limits::MAX_EXPANDED_VALUE_BYTES;
 use super::{Configuration, MAX_SUBST};
 use crate::config::java::java_trim;
+use crate::echo::echo;
 
 impl Configuration {
-    /// `Configuration.substituteVars`; the error is Hadoop's message.
+    /// `Configuration.substituteVars`; the error is Hadoop's message (the expression quoted
+    /// through [`echo`]), or capsched's when the result would exceed
+    /// [`MAX_EXPANDED_VALUE_BYTES`] (Hadoop has no limit).
     pub(super) fn substitute_vars(&self, expr: &str) -> Result<String, String> {
         let mut eval = expr.to_string();
         for _ in 0..MAX_SUBST {
@@ -32,10 +36,18 @@ impl Configuration {
             if val.contains(&eval[dollar..after]) {
                 return Ok(expr.to_string()); // self-reference: the original expression
             }
+            let len = eval.len() - (after - dollar) + val.len();
+            if len > MAX_EXPANDED_VALUE_BYTES {
+                return Err(format!(
+                    "Variable substitution result too large: more than {MAX_EXPANDED_VALUE_BYTES} bytes expanding {} (capsched's limit)",
+                    echo(expr)
+                ));
+            }
             eval = format!("{}{}{}", &eval[..dollar], val, &eval[after..]);
         }
         Err(format!(
-            "Variable substitution depth too large: {MAX_SUBST} {expr}"
+            "Variable substitution depth too large: {MAX_SUBST} {}",
+            echo(expr)
         ))
     }
 
@@ -227,6 +239,23 @@ mod tests {
         ));
         assert_eq!(d.try_get("k1"), Ok(Some("end".into())));
     }
+    #[test]
+    fn substitution_results_are_bounded() {
+        // Twenty rounds that each insert a large value would build a value twenty times the
+        // configuration; the result is capped instead.
+        let mut c = Configuration::new();
+        c.set("big", &"x".repeat(1 << 20));
+        c.set("k", &"${big}".repeat(19));
+        let e = c.try_get("k").unwrap_err();
+        assert!(
+            e.to_string().contains("Variable substitution result too large: more than 4194304 bytes expanding ${big}${big}"),
+            "{e}"
+        );
+        assert!(e.to_string().len() < 300);
+        c.set("ok", "${big}${big}");
+        assert_eq!(c.try_get("ok").unwrap().unwrap().len(), 2 << 20);
+    }
+
     #[test]
     fn find_sub_variable_matches_hadoop() {
         let f = |s: &str| find_sub_variable(s).map(|(a, b)| s[a..b].to_string());

@@ -2,6 +2,8 @@
 //! reads it (the rules are in the [module documentation](super)). `xi:include`s are
 //! followed by the [`include`](super::include) module.
 
+use super::limits::{Budget, MAX_ELEMENT_DEPTH, MAX_XML_NODES};
+use super::markup::check_markup;
 use super::{ConfError, Item};
 use crate::config::java::java_trim;
 use std::path::Path;
@@ -18,11 +20,12 @@ pub(super) struct XmlContext<'a> {
 }
 
 /// What reading a resource produces: its properties in order (included ones in place) and
-/// what Hadoop would have logged.
+/// what Hadoop would have logged; and what reading it has cost so far.
 #[derive(Default)]
 pub(super) struct XmlOutput {
     pub(super) items: Vec<Item>,
     pub(super) warnings: Vec<String>,
+    pub(super) budget: Budget,
 }
 
 /// One XML document being read, like Hadoop's `Configuration.Parser` object: where it is,
@@ -58,6 +61,7 @@ pub(super) fn parse_xml_resource(
         depth: 0,
     };
     let mut out = XmlOutput::default();
+    out.budget.take_bytes(text.len(), name)?;
     parse_xml(text, name, &ctx, &mut out)?;
     Ok(out)
 }
@@ -70,8 +74,19 @@ pub(super) fn parse_xml(
     out: &mut XmlOutput,
 ) -> Result<(), ConfError> {
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+    // Limits first, in linear time: the tree parser's costs grow faster than that.
+    check_markup(text).map_err(|limit| {
+        let (line, column) = line_and_column(text, limit.offset);
+        ConfError::Xml {
+            resource: source.to_string(),
+            line,
+            column,
+            message: limit.message,
+        }
+    })?;
     let options = roxmltree::ParsingOptions {
         allow_dtd: true,
+        nodes_limit: MAX_XML_NODES,
         ..roxmltree::ParsingOptions::default()
     };
     let doc = roxmltree::Document::parse_with_options(text, options).map_err(|e| {
@@ -89,8 +104,10 @@ pub(super) fn parse_xml(
         state: ParserState::default(),
     };
     // Document-order walk, as the StAX events START_ELEMENT / CHARACTERS / END_ELEMENT.
-    let mut stack: Vec<(roxmltree::Node<'_, '_>, bool)> = vec![(doc.root_element(), false)];
-    while let Some((node, visited)) = stack.pop() {
+    // `depth` is the element's nesting (the document element: 1), which Woodstox bounds.
+    let mut stack: Vec<(roxmltree::Node<'_, '_>, bool, usize)> =
+        vec![(doc.root_element(), false, 1)];
+    while let Some((node, visited, depth)) = stack.pop() {
         if node.is_text() {
             if parser.state.parse_token {
                 parser.state.token.push_str(node.text().unwrap_or(""));
@@ -103,13 +120,37 @@ pub(super) fn parse_xml(
         if visited {
             parser.end_element(node)?;
         } else {
+            if depth > MAX_ELEMENT_DEPTH {
+                let pos = doc.text_pos_at(node.range().start);
+                return Err(ConfError::Xml {
+                    resource: source.to_string(),
+                    line: pos.row,
+                    column: pos.col,
+                    message: format!("Maximum Element Depth limit ({MAX_ELEMENT_DEPTH}) Exceeded"),
+                });
+            }
             parser.start_element(node)?;
-            stack.push((node, true));
+            stack.push((node, true, depth));
             let children: Vec<_> = node.children().collect();
-            stack.extend(children.into_iter().rev().map(|c| (c, false)));
+            stack.extend(children.into_iter().rev().map(|c| (c, false, depth + 1)));
         }
     }
     Ok(())
+}
+
+/// The 1-based line and column (in characters) of byte `offset` in `text`.
+fn line_and_column(text: &str, offset: usize) -> (u32, u32) {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    (
+        u32::try_from(line).unwrap_or(u32::MAX),
+        u32::try_from(column).unwrap_or(u32::MAX),
+    )
 }
 
 impl Parser<'_> {
@@ -156,7 +197,7 @@ impl Parser<'_> {
                         resource: self.ctx.resource_name.to_string(),
                         message: format!(
                             "Fetch fail on include for '{}' with no fallback while loading '{}'",
-                            self.state.conf_include.as_deref().unwrap_or(""),
+                            crate::echo::echo(self.state.conf_include.as_deref().unwrap_or("")),
                             self.ctx.resource_name
                         ),
                     });
@@ -173,11 +214,14 @@ impl Parser<'_> {
                         "{}: a <property> without a name is ignored",
                         self.ctx.resource_name
                     )),
-                    Some(name) => self.out.items.push(Item {
-                        key: name.clone(),
-                        value: self.state.conf_value.clone(),
-                        is_final: self.state.conf_final,
-                    }),
+                    Some(name) => {
+                        self.out.budget.take_property(self.ctx.resource_name)?;
+                        self.out.items.push(Item {
+                            key: name.clone(),
+                            value: self.state.conf_value.clone(),
+                            is_final: self.state.conf_final,
+                        })
+                    }
                 }
             }
             _ => {}

@@ -37,7 +37,9 @@ use std::collections::BTreeMap;
 use super::scenario::{container_id, AppMeta, Scenario};
 use super::setup::Overrides;
 use super::vectors::{HarnessFlags, Vector};
+use super::{MAX_VECTOR_APPS, MAX_VECTOR_CONTAINERS, MAX_VECTOR_QUEUES};
 use crate::config::PreemptionSettings;
+use crate::echo::echo;
 use crate::preempt::snapshot::{
     AmSnap, AppSnap, ContainerSnap, NodeSnap, PartitionSnap, PreemptionSnapshot,
     QueuePartitionSnap, QueueSnap,
@@ -65,12 +67,12 @@ pub fn parse_matrix_resource(s: &str) -> Result<Resource, String> {
         p.trim()
             .parse::<i32>()
             .map(i64::from)
-            .map_err(|e| format!("bad resource {s:?}: {e}"))
+            .map_err(|e| format!("bad resource \"{}\": {e}", echo(s)))
     };
     match parts.as_slice() {
         [m] => Ok(Resource::new(num(m)?, 0)),
         [m, v, ..] => Ok(Resource::new(num(m)?, num(v)?)),
-        [] => Err(format!("bad resource {s:?}")),
+        [] => Err(format!("bad resource \"{}\"", echo(s))),
     }
 }
 
@@ -144,6 +146,26 @@ impl MatrixInput {
         if self.apps.iter().chain(&self.subqueues).any(|&x| x < 0) {
             return Err("matrix apps/subqueues must not be negative".into());
         }
+        // Bounded before anything is built from them (a subqueues cell of 10^9 was a 8 GB
+        // stack): a tree of n columns has n − 1 children in all.
+        if n > MAX_VECTOR_QUEUES {
+            return Err(format!(
+                "matrix has {n} columns: at most {MAX_VECTOR_QUEUES} queues per vector"
+            ));
+        }
+        let children: u128 = self.subqueues.iter().map(|&x| x as u128).sum();
+        if children > (n - 1) as u128 {
+            return Err(format!(
+                "subqueues row announces {children} queue(s) below root and its descendants, but there are {} columns after root",
+                n - 1
+            ));
+        }
+        let apps: u128 = self.apps.iter().map(|&x| x as u128).sum();
+        if apps > MAX_VECTOR_APPS as u128 {
+            return Err(format!(
+                "apps row asks for {apps} applications: at most {MAX_VECTOR_APPS} per vector"
+            ));
+        }
         Ok(())
     }
 }
@@ -162,22 +184,23 @@ pub fn app_name(k: usize) -> String {
     }
 }
 
-/// Containers of size `gran` while their sum is `lessThan` `total` (`mockApp`'s loops).
+/// Containers of size `gran` while their sum is `lessThan` `total` (`mockApp`'s loops), at
+/// most `limit` (what is left of the vector's container budget).
 fn container_count(
     calc: &ResourceCalculator,
     cluster: &Resource,
     total: &Resource,
     gran: &Resource,
+    limit: usize,
 ) -> Result<usize, String> {
-    const LIMIT: usize = 1_000_000;
     let mut acc = Resource::ZERO;
     let mut n = 0;
     while calc.less_than(cluster, &acc, total) {
         acc += *gran;
         n += 1;
-        if n > LIMIT {
+        if n > limit {
             return Err(format!(
-                "granularity {gran} never reaches {total}: more than {LIMIT} containers"
+                "granularity {gran} needs more than {limit} containers to reach {total}: at most {MAX_VECTOR_CONTAINERS} per vector"
             ));
         }
     }
@@ -307,6 +330,7 @@ pub fn build(
     // Apps and containers.
     let mut apps: Vec<AppSnap> = Vec::new();
     let mut metas: Vec<AppMeta> = Vec::new();
+    let mut budget = MAX_VECTOR_CONTAINERS;
     let mut node = NodeSnap {
         name: "mock-node:0".into(),
         partition: 0,
@@ -323,8 +347,15 @@ pub fn build(
         let a_pending = calc.divide_and_ceil_long(&input.pending[i], count);
         let a_reserved = calc.divide_and_ceil_long(&input.reserved[i], count);
         let gran = input.gran[i];
-        let n_reserved = container_count(&calc, &cluster, &a_reserved, &gran)?;
-        let n_live = container_count(&calc, &cluster, &a_used, &gran)?;
+        let n_reserved = container_count(&calc, &cluster, &a_reserved, &gran, budget)?;
+        let n_live = container_count(&calc, &cluster, &a_used, &gran, budget)?;
+        let wanted = (count as u128) * (n_reserved + n_live) as u128;
+        if wanted > budget as u128 {
+            return Err(format!(
+                "column {i} asks for {wanted} containers: at most {MAX_VECTOR_CONTAINERS} per vector"
+            ));
+        }
+        budget -= wanted as usize;
         for _ in 0..count {
             let k = apps.len();
             let mut seq: i64 = 0;

@@ -24,5 +24,25 @@ pub mod string;
 pub mod vectors;
 
 pub use run::{run_file, run_vector, Outcome, Summary, VectorResult};
+
+// What one vector may ask the harnesses to build. The counts come from the file (a
+// `subqueues` or `apps` cell, a `repeat`, the number of items in a string); unbounded, a
+// single cell could ask for gigabytes. Hadoop's own vectors stay far below (at most a dozen
+// queues, two dozen apps, a few hundred containers).
+
+/// Queues (matrix columns, queuesConfig entries) in one vector.
+pub const MAX_VECTOR_QUEUES: usize = 10_000;
+/// Applications in one vector.
+pub const MAX_VECTOR_APPS: usize = 10_000;
+/// Nodes (nodesConfig entries) in one vector.
+pub const MAX_VECTOR_NODES: usize = 10_000;
+/// Partitions (labelsConfig entries) in one vector.
+pub const MAX_VECTOR_PARTITIONS: usize = 64;
+/// Containers, live and reserved, of all the applications of one vector.
+pub const MAX_VECTOR_CONTAINERS: usize = 1_000_000;
+/// Phases of one vector (each builds its snapshot again).
+pub const MAX_VECTOR_PHASES: usize = 64;
+/// Timeline or refresh steps of one vector (each runs a policy round).
+pub const MAX_VECTOR_STEPS: usize = 256;
 pub use scenario::Scenario;
 pub use vectors::{Vector, VectorFile};

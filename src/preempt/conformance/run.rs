@@ -379,6 +379,16 @@ fn apply_queue_settings(v: &Vector, overrides: &mut Overrides) -> Result<(), Str
 }
 
 fn run_harness(v: &Vector, ctx: &mut Ctx, is_matrix: bool) -> Result<(), String> {
+    // Each phase builds a snapshot and each step runs a round: bounded like the sizes.
+    for (what, n, max) in [
+        ("phases", v.phases.len(), super::MAX_VECTOR_PHASES),
+        ("timeline steps", v.timeline.len(), super::MAX_VECTOR_STEPS),
+        ("refresh steps", v.steps.len(), super::MAX_VECTOR_STEPS),
+    ] {
+        if n > max {
+            return Err(format!("{n} {what}: at most {max} per vector"));
+        }
+    }
     if !v.steps.is_empty() {
         return run_refresh(v, ctx, is_matrix);
     }

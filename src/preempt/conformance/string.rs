@@ -43,7 +43,12 @@ use std::collections::BTreeMap;
 use super::scenario::{container_id, AppMeta, Scenario};
 use super::setup::Overrides;
 use super::vectors::Vector;
+use super::{
+    MAX_VECTOR_APPS, MAX_VECTOR_CONTAINERS, MAX_VECTOR_NODES, MAX_VECTOR_PARTITIONS,
+    MAX_VECTOR_QUEUES,
+};
 use crate::config::PreemptionSettings;
+use crate::echo::echo;
 use crate::preempt::snapshot::{
     AmSnap, AppSnap, ContainerSnap, NodeSnap, PartitionSnap, PreemptionSnapshot,
     QueuePartitionSnap, QueueSnap, UserSnap,
@@ -131,7 +136,7 @@ fn java_bool(s: &str) -> bool {
 fn java_int(what: &str, s: &str) -> Result<i32, String> {
     s.trim()
         .parse::<i32>()
-        .map_err(|e| format!("{what}: {s:?} is not an integer ({e})"))
+        .map_err(|e| format!("{what}: \"{}\" is not an integer ({e})", echo(s)))
 }
 
 /// `parseResourceFromString`: `m` is `<m, 1>` (`<0, 0>` for 0), `m:v` is `<m, v>`, further
@@ -156,7 +161,7 @@ pub fn parse_resource(s: &str) -> Result<Resource, String> {
 
 fn find(s: &str, ch: char, what: &str) -> Result<usize, String> {
     s.find(ch)
-        .ok_or_else(|| format!("{what} {s:?}: missing '{ch}'"))
+        .ok_or_else(|| format!("{what} \"{}\": missing '{ch}'", echo(s)))
 }
 
 /// labelsConfig: `name=resource,exclusive;…`.
@@ -167,7 +172,7 @@ pub fn parse_labels(config: &str) -> Result<Vec<LabelSpec>, String> {
             let eq = find(p, '=', "partition")?;
             let comma = find(p, ',', "partition")?;
             if comma < eq {
-                return Err(format!("partition {p:?}: ',' before '='"));
+                return Err(format!("partition \"{}\": ',' before '='", echo(p)));
             }
             Ok(LabelSpec {
                 name: p[..eq].to_string(),
@@ -205,22 +210,25 @@ pub fn parse_nodes(config: &str) -> Result<Vec<NodeSpec>, String> {
 pub fn parse_queue_entry(q: &str) -> Result<QueueSpec, String> {
     let depth = q.chars().take_while(|&c| c == '-').count();
     if depth == q.len() {
-        return Err(format!("illegal queue entry {q:?}"));
+        return Err(format!("illegal queue entry \"{}\"", echo(q)));
     }
     let open = find(q, '(', "queue")?;
     if open < depth {
-        return Err(format!("queue {q:?}: '(' inside the dashes"));
+        return Err(format!("queue \"{}\": '(' inside the dashes", echo(q)));
     }
     let name = &q[depth..open];
     if name.is_empty() {
-        return Err(format!("queue name shouldn't be empty: {q:?}"));
+        return Err(format!("queue name shouldn't be empty: \"{}\"", echo(q)));
     }
     if name.contains('.') {
-        return Err(format!("queue name shouldn't contain '.': {name:?}"));
+        return Err(format!(
+            "queue name shouldn't contain '.': \"{}\"",
+            echo(name)
+        ));
     }
     let close = find(q, ')', "queue")?;
     if close < open {
-        return Err(format!("queue {q:?}: ')' before '('"));
+        return Err(format!("queue \"{}\": ')' before '('", echo(q)));
     }
     let mut partitions = Vec::new();
     for s in java_split(&q[open + 1..close], ',') {
@@ -228,7 +236,7 @@ pub fn parse_queue_entry(q: &str) -> Result<QueueSpec, String> {
         let lb = find(s, '[', "queue capacity")?;
         let rb = find(s, ']', "queue capacity")?;
         if rb < lb || lb < eq {
-            return Err(format!("queue capacity {s:?}: expected name=[…]"));
+            return Err(format!("queue capacity \"{}\": expected name=[…]", echo(s)));
         }
         let raw = java_split(&s[lb + 1..rb], ' ');
         if raw.len() != 4 && raw.len() != 5 {
@@ -289,20 +297,26 @@ pub fn parse_container_groups(config: &str) -> Result<Vec<ContainerGroup>, Strin
             start += 1;
         }
         if start >= b.len() {
-            return Err(format!("Error in containers specification, line={config}"));
+            return Err(format!(
+                "Error in containers specification, line={}",
+                echo(config)
+            ));
         }
         let mut end = start + 1;
         while end < b.len() && b[end] != b')' {
             end += 1;
         }
         if end >= b.len() {
-            return Err(format!("Error in containers specification, line={config}"));
+            return Err(format!(
+                "Error in containers specification, line={}",
+                echo(config)
+            ));
         }
         let values = java_split(&config[start + 1..end], ',');
         if values.len() < 6 || values.len() > 8 {
             return Err(format!(
-                "container group {:?}: expected (priority,resource,host,label,repeat,reserved[,pending[,user]])",
-                &config[start..=end]
+                "container group \"{}\": expected (priority,resource,host,label,repeat,reserved[,pending[,user]])",
+                echo(&config[start..=end])
             ));
         }
         let repeat = java_int("repeat", values[4])?;
@@ -332,7 +346,7 @@ pub fn parse_apps(config: &str) -> Result<Vec<AppSpec>, String> {
             let comps = java_split(app, '\t');
             let containers = comps
                 .get(1)
-                .ok_or_else(|| format!("app {app:?}: expected queue<TAB>containers"))?;
+                .ok_or_else(|| format!("app \"{}\": expected queue<TAB>containers", echo(app)))?;
             Ok(AppSpec {
                 queue: comps[0].to_string(),
                 groups: parse_container_groups(containers)?,
@@ -389,12 +403,57 @@ fn java_is_parent(queues: &[QueueSpec], idx: usize) -> bool {
     !(j >= queues.len() || queues[j].depth < my)
 }
 
+impl StringInput {
+    /// The sizes the strings ask for, within the vector limits, before anything is built.
+    fn check_sizes(&self) -> Result<(), String> {
+        let counts = [
+            (
+                "labelsConfig",
+                "partitions",
+                self.labels.len(),
+                MAX_VECTOR_PARTITIONS,
+            ),
+            ("nodesConfig", "nodes", self.nodes.len(), MAX_VECTOR_NODES),
+            (
+                "queuesConfig",
+                "queues",
+                self.queues.len(),
+                MAX_VECTOR_QUEUES,
+            ),
+            (
+                "appsConfig",
+                "applications",
+                self.apps.len(),
+                MAX_VECTOR_APPS,
+            ),
+        ];
+        for (config, what, n, max) in counts {
+            if n > max {
+                return Err(format!("{config}: {n} {what}: at most {max} per vector"));
+            }
+        }
+        let containers: u64 = self
+            .apps
+            .iter()
+            .flat_map(|a| &a.groups)
+            .map(|g| u64::from(g.repeat))
+            .sum();
+        if containers > MAX_VECTOR_CONTAINERS as u64 {
+            return Err(format!(
+                "appsConfig: {containers} containers: at most {MAX_VECTOR_CONTAINERS} per vector"
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// Builds harness B's snapshot.
 pub fn build(
     input: &StringInput,
     overrides: &Overrides,
     settings: &PreemptionSettings,
 ) -> Result<Scenario, String> {
+    input.check_sizes()?;
     // The mock computes absolute capacities with its own DefaultResourceCalculator field.
     let mock_calc = ResourceCalculator::new(CalculatorKind::Default, 2);
 
