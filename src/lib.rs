@@ -14,6 +14,8 @@ pub mod config;
 pub mod echo;
 pub mod ffi;
 /// cbindgen:ignore
+pub mod files;
+/// cbindgen:ignore
 pub mod ids;
 /// cbindgen:ignore
 pub mod opportunistic;

@@ -7,7 +7,6 @@
 //! none (docs/CONFIGURATION.md, "Limits"). Every limit is checked as the input is read, so
 //! no input can make loading take more than time and memory proportional to the caps.
 
-use std::io::Read;
 use std::path::Path;
 
 use super::ConfError;
@@ -110,48 +109,16 @@ fn too_many_bytes() -> String {
 /// A configuration file's text: a regular file (not a FIFO, device, socket or directory), of
 /// at most `limit` bytes, in UTF-8.
 pub(super) fn read_regular_file(path: &Path, limit: usize) -> Result<String, ConfError> {
-    let io = |message: String| ConfError::Io {
-        path: path.display().to_string(),
-        message,
-    };
-    let file = open_without_blocking(path).map_err(|e| io(e.to_string()))?;
-    // Checked on the opened file, not the path, so a FIFO swapped in after a check cannot
-    // block the read.
-    let meta = file.metadata().map_err(|e| io(e.to_string()))?;
-    if !meta.is_file() {
-        return Err(io(
-            "not a regular file (a directory, FIFO or device cannot be a configuration file)"
-                .to_string(),
-        ));
-    }
-    if meta.len() > limit as u64 {
-        return Err(io(too_many_bytes()));
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    // The file may grow while it is read: never read more than the limit allows.
-    file.take(limit as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| io(e.to_string()))?;
-    if bytes.len() > limit {
-        return Err(io(too_many_bytes()));
-    }
-    String::from_utf8(bytes).map_err(|e| io(format!("not valid UTF-8 ({e})")))
-}
-
-/// Opens for reading without waiting for a writer: opening a FIFO normally blocks until
-/// someone opens its other end.
-#[cfg(unix)]
-fn open_without_blocking(path: &Path) -> std::io::Result<std::fs::File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)
-}
-
-#[cfg(not(unix))]
-fn open_without_blocking(path: &Path) -> std::io::Result<std::fs::File> {
-    std::fs::File::open(path)
+    crate::files::read_regular_file(path, limit as u64, "a configuration file").map_err(|message| {
+        ConfError::Io {
+            path: path.display().to_string(),
+            message: if message.starts_with("larger than") {
+                too_many_bytes()
+            } else {
+                message
+            },
+        }
+    })
 }
 
 #[cfg(test)]

@@ -68,7 +68,7 @@ impl VectorFile {
 
     /// Reads and parses `path`.
     pub fn load(path: &Path) -> Result<VectorFile, String> {
-        let text = std::fs::read_to_string(path)
+        let text = crate::files::read_regular_file(path, 256 << 20, "a vector file")
             .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
         Self::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
     }

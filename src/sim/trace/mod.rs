@@ -47,35 +47,11 @@ pub use synth::{
 /// The largest trace or nodes file read (its text is held in memory while it is parsed).
 pub const MAX_INPUT_BYTES: u64 = 1 << 30;
 
-/// Reads a trace or nodes file: a regular file (a FIFO, device or directory would block or
-/// mean nothing) of at most [`MAX_INPUT_BYTES`], as UTF-8 text. The file is opened without
-/// blocking and checked on the open handle, so a FIFO put in its place cannot hang the read.
+/// Reads a trace or nodes file: a regular file of at most [`MAX_INPUT_BYTES`], as UTF-8 text
+/// ([`crate::files::read_regular_file`]).
 pub fn read_input_file(path: &std::path::Path) -> Result<String, String> {
-    use std::io::Read;
-    let shown = path.display();
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
-    }
-    let file = options.open(path).map_err(|e| format!("{shown}: {e}"))?;
-    let meta = file.metadata().map_err(|e| format!("{shown}: {e}"))?;
-    if !meta.is_file() {
-        return Err(format!("{shown}: not a regular file"));
-    }
-    if meta.len() > MAX_INPUT_BYTES {
-        return Err(format!(
-            "{shown}: {} bytes is more than the simulator reads ({MAX_INPUT_BYTES} bytes)",
-            meta.len()
-        ));
-    }
-    let mut text = String::new();
-    file.take(MAX_INPUT_BYTES + 1)
-        .read_to_string(&mut text)
-        .map_err(|e| format!("{shown}: {e}"))?;
-    Ok(text)
+    crate::files::read_regular_file(path, MAX_INPUT_BYTES, "a trace or nodes file")
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// SLS's simulator-wide defaults (`SLSConfiguration`'s `*_DEFAULT` constants; `sls-runner.xml`
