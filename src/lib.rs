@@ -11,6 +11,8 @@ pub mod alloc;
 /// cbindgen:ignore
 pub mod config;
 /// cbindgen:ignore
+pub mod conformance;
+/// cbindgen:ignore
 pub mod echo;
 pub mod ffi;
 /// cbindgen:ignore

@@ -1,4 +1,4 @@
-//! The preemption conformance harness (`capsched::preempt::conformance`) and the
+//! The preemption conformance harness (`capsched::conformance`) and the
 //! `capsched conformance` command: snapshot builds checked against the vectors' own
 //! `derived_layout` and against hand-worked facts, the string grammar on the spec's examples,
 //! the runner's verdicts on deliberately wrong expectations, and the command's output format.
@@ -8,15 +8,15 @@ use std::process::Command;
 
 use serde_json::{json, Value};
 
-use capsched::preempt::conformance::matrix::{self, MatrixInput};
-use capsched::preempt::conformance::run::{parse_timeline_expect, TimelineCheck};
-use capsched::preempt::conformance::setup::{apply_overrides, base_settings, configure, Overrides};
-use capsched::preempt::conformance::string::{
+use capsched::conformance::matrix::{self, MatrixInput};
+use capsched::conformance::run::{parse_timeline_expect, TimelineCheck};
+use capsched::conformance::setup::{apply_overrides, base_settings, configure, Overrides};
+use capsched::conformance::string::{
     self as harness_b, parse_apps, parse_labels, parse_nodes, parse_queues, parse_resource,
     StringInput,
 };
-use capsched::preempt::conformance::vectors::{HarnessFlags, Section};
-use capsched::preempt::conformance::{run_vector, Outcome, Scenario, Vector, VectorFile};
+use capsched::conformance::vectors::{HarnessFlags, Section};
+use capsched::conformance::{run_vector, Outcome, Scenario, Vector, VectorFile};
 use capsched::resource::{CalculatorKind, Resource};
 
 fn vectors_path() -> PathBuf {

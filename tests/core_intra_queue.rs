@@ -241,8 +241,8 @@ fn harness_snapshot(
     capsched::preempt::snapshot::PreemptionSnapshot,
     capsched::config::PreemptionSettings,
 ) {
-    use capsched::preempt::conformance::setup::configure;
-    use capsched::preempt::conformance::string::{build, StringInput};
+    use capsched::conformance::setup::configure;
+    use capsched::conformance::string::{build, StringInput};
     let input = StringInput::parse("=100,true", "n1= res=100", queues, apps).unwrap();
     let (settings, ov) = configure(settings.as_object().unwrap()).unwrap();
     (build(&input, &ov, &settings).unwrap().snapshot, settings)

@@ -5,7 +5,7 @@ use super::NodeCtx;
 use crate::ids::{AppId, ApplicationAttemptId, ContainerId, YarnContainerId};
 use crate::resource::Resource;
 use crate::scheduler::containers::Completion;
-use crate::scheduler::preemption::view_add;
+use crate::scheduler::preempt_view::view_add;
 use crate::scheduler::types::{
     diagnostics, exit_status, ContainerState, ExecutionType, NodeType, SchedulerKey,
 };

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use serde_json::json;
 
-use super::bench::{add_nodes, equal_queues_conf, submit_unmanaged};
+use super::bench_cluster::{add_nodes, equal_queues_conf, submit_unmanaged, GB};
 use capsched::resource::Resource;
 use capsched::runtime::clock::{ManualClock, SystemClock};
 use capsched::runtime::{Engine, EngineOptions, Mode};
@@ -15,8 +15,6 @@ use capsched::scheduler::apps::AppSubmission;
 use capsched::scheduler::types::{AllocateRequest, NodeStatus, ResourceRequest};
 use capsched::scheduler::CapacityScheduler;
 use capsched::sync::Arc;
-
-const GB: i64 = 1024;
 
 /// `bench alloc --mode async`: the same nodes, queues and asks as the synchronous bench, set
 /// up inside the engine; then the host asks for ticks (each one asynchronous pass over every

@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use capsched::preempt::conformance::{run_file, Summary};
+use capsched::conformance::{run_file, Summary};
 
 pub fn run(files: &[PathBuf]) -> ExitCode {
     let mut total = Summary::default();

@@ -1,6 +1,7 @@
 //! Command-line front end: argument parsing and dispatch. Each subcommand lives in its own file.
 
 mod bench;
+mod bench_cluster;
 mod bench_opportunistic;
 mod bench_runtime;
 mod conformance;

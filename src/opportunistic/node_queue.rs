@@ -9,6 +9,7 @@ use std::collections::VecDeque;
 
 use crate::resource::Resource;
 use crate::scheduler::types::ExecutionType;
+pub use crate::scheduler::types::NodeQueueReport;
 
 /// `ContainerExitStatus.KILLED_BY_CONTAINER_SCHEDULER`.
 pub const KILLED_BY_CONTAINER_SCHEDULER: i32 = -108;
@@ -35,17 +36,6 @@ pub enum NodeEvent<C> {
         id: C,
         diagnostics: &'static str,
     },
-}
-
-/// The opportunistic part of a node's heartbeat (`OpportunisticContainersStatus`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct NodeQueueReport {
-    pub queued_opportunistic: i32,
-    /// Queued guaranteed plus queued opportunistic.
-    pub wait_queue_length: i32,
-    pub running_opportunistic: i32,
-    pub opportunistic_resource: Resource,
-    pub queue_capacity: i32,
 }
 
 #[derive(Debug, Clone, Copy)]

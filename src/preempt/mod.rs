@@ -1,7 +1,6 @@
 //! CapacityScheduler preemption: `ProportionalCapacityPreemptionPolicy` as a pure computation
 //! over an immutable snapshot (spec part P), and its mark-then-kill bookkeeping.
 
-pub mod conformance;
 pub mod fifo;
 pub mod ideal;
 pub mod intra_queue;

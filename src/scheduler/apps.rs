@@ -1,7 +1,7 @@
 //! Application and attempt lifecycle (spec §3.1–§3.4): submission with YARN's rejection
 //! reasons, attempts, activation under the AM limits, removal; moving and re-prioritising.
 
-use super::preemption::view_add;
+use super::preempt_view::view_add;
 use super::types::{diagnostics, exit_status, Rejection, ResourceRequest, SchedulerKey};
 use super::{CapacityScheduler, SchedulerError};
 use crate::config::QueueState;

@@ -1,7 +1,7 @@
 //! The end of a container, whatever ends it (spec §3.6): NM completion, AM release, scheduler
 //! kill, expiry, unreservation. One path, so the accounting cannot drift.
 
-use super::preemption::view_remove;
+use super::preempt_view::view_remove;
 use super::types::{ContainerState, ContainerStatus};
 use super::{CapacityScheduler, SchedulerError};
 use crate::ids::{AppId, ContainerId};

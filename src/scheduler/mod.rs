@@ -12,6 +12,7 @@ pub mod error;
 pub mod invariants;
 pub mod nodes;
 pub(crate) mod opportunistic;
+pub(crate) mod preempt_view;
 pub mod preemption;
 mod refresh;
 pub mod types;

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use super::containers::Completion;
-use super::preemption::view_add;
+use super::preempt_view::view_add;
 use super::types::{
     diagnostics, exit_status, ContainerReport, ContainerState, ExecutionType, NodeStatus, NodeType,
     NodeUpdateResponse,

@@ -5,6 +5,7 @@
 use crate::sync::Arc;
 
 use super::containers::Completion;
+use super::preempt_view::container_snap;
 use super::types::{
     diagnostics, exit_status, PreemptionMessage, ResourceRequest, ANY, PRIORITY_UNDEFINED,
 };
@@ -15,7 +16,6 @@ use crate::preempt::policy::{PreemptionEvent, PreemptionEventKind};
 use crate::preempt::snapshot::*;
 use crate::resource::Resource;
 use crate::state::app::{Attempt, SchedulerApp};
-use crate::state::container::RmContainer;
 use crate::state::users::UsersManager;
 
 /// What applying a round did.
@@ -29,24 +29,6 @@ pub struct PreemptionOutcome {
     /// The containers marked and killed, in plan order.
     pub marked_ids: Vec<ContainerId>,
     pub killed_ids: Vec<ContainerId>,
-}
-
-/// A container in the policy's form. `node` is the node's slab slot, which is also its index
-/// in the snapshot's `nodes`.
-fn container_snap(id: ContainerId, c: &RmContainer) -> ContainerSnap {
-    let node = c.node.index();
-    ContainerSnap {
-        id: id.as_u64(),
-        sequence: c.yarn_id.sequence(),
-        resource: c.resource,
-        priority: c.key.priority,
-        allocation_request_id: c.key.allocation_request_id,
-        is_am: c.is_am,
-        node,
-        partition: 0,
-        ignore_exclusivity: false,
-        created_ms: c.created_ms,
-    }
 }
 
 /// An application in leaf `q` without its containers; its pending demand only when the
@@ -77,25 +59,6 @@ fn am_snap(t: &Attempt) -> AmSnap {
         partition: 0,
         waiting: !t.unmanaged_am && t.am_container.is_none(),
     }
-}
-
-/// Adds a running container to its attempt's preemption view.
-pub(crate) fn view_add(t: &mut Attempt, id: ContainerId, c: &mut RmContainer) {
-    let view = Arc::make_mut(&mut t.preempt_view);
-    c.view_pos = view.len() as u32;
-    view.push(container_snap(id, c));
-}
-
-/// Removes the entry at `pos` (swap-remove); returns the container moved into `pos`, whose
-/// `view_pos` the caller updates.
-pub(crate) fn view_remove(t: &mut Attempt, pos: u32) -> Option<ContainerId> {
-    let view = Arc::make_mut(&mut t.preempt_view);
-    let pos = pos as usize;
-    if pos >= view.len() {
-        return None;
-    }
-    view.swap_remove(pos);
-    view.get(pos).map(|m| ContainerId::from_u64(m.id))
 }
 
 impl CapacityScheduler {

@@ -166,6 +166,17 @@ pub struct CompletedContainer {
     pub diagnostics: String,
 }
 
+/// The opportunistic part of a node's heartbeat (`OpportunisticContainersStatus`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct NodeQueueReport {
+    pub queued_opportunistic: i32,
+    /// Queued guaranteed plus queued opportunistic.
+    pub wait_queue_length: i32,
+    pub running_opportunistic: i32,
+    pub opportunistic_resource: Resource,
+    pub queue_capacity: i32,
+}
+
 /// A NodeManager heartbeat's content.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct NodeStatus {
@@ -174,7 +185,7 @@ pub struct NodeStatus {
     pub completed: Vec<CompletedContainer>,
     /// `OpportunisticContainersStatus`: the node's queue, for the least-loaded list and the
     /// queue limit (spec O4). `None` from a node that does not report one.
-    pub opportunistic: Option<crate::opportunistic::node_queue::NodeQueueReport>,
+    pub opportunistic: Option<NodeQueueReport>,
 }
 
 /// A container a NodeManager reports when it (re)registers: work-preserving recovery.

@@ -10,7 +10,7 @@
 //! pulls it in an allocate response; pulling is what bumps the version, as YARN issues the new
 //! token then.
 
-use super::preemption::{view_add, view_remove};
+use super::preempt_view::{view_add, view_remove};
 use super::types::{
     ContainerUpdateType, ExecutionType, UpdateContainerError, UpdateContainerRequest,
 };

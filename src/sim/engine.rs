@@ -11,8 +11,6 @@
 //! can ever happen again and jobs remain, the run stops with an error naming the stuck jobs and
 //! what they ask for (the watchdog), instead of spinning.
 
-use crate::sync::Arc;
-use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::time::Instant;
 
@@ -20,83 +18,23 @@ use rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::am::{AmSim, AmState};
+use super::error::SimError;
+use super::faults::{fault, node_back};
 use super::idle::skip_if_idle;
 use super::jobs::{am_heartbeat, start_job};
-use super::metrics::{JobRecord, Sample, SeriesStats};
+use super::metrics::{JobRecord, LeafInfo, Sample, SeriesStats};
 use super::nm::NmSim;
 use super::observer::{NoObserver, Progress, SimObserver};
+use super::options::{SimulationInput, SimulationOptions};
 use super::sampling::sample;
-use super::setup::{check_input, check_opportunistic_can_be_placed, task_groups};
-use super::trace::{SimDefaults, TraceJob, TraceNode};
-use crate::config::CapacitySchedulerConfiguration;
-use crate::ids::{ContainerId, NodeId};
+use super::setup::{check_input, check_opportunistic_can_be_placed, rack_name, task_groups};
+use super::state::{schedule_ends, Event, Periodic, Periods, Sim, Work};
 use crate::preempt::policy::PreemptionPolicy;
 use crate::resource::Resource;
 use crate::scheduler::nodes::NodeSpec;
 use crate::scheduler::types::ExecutionType;
 use crate::scheduler::CapacityScheduler;
 use crate::state::queue::QueueId;
-
-/// What to simulate.
-pub struct SimulationInput {
-    pub conf: Arc<CapacitySchedulerConfiguration>,
-    pub nodes: Vec<TraceNode>,
-    pub jobs: Vec<TraceJob>,
-}
-
-#[derive(Debug, Clone)]
-pub struct SimulationOptions {
-    pub seed: u64,
-    pub defaults: SimDefaults,
-    /// Tracking interval (SLS: 1 s).
-    pub track_interval_ms: i64,
-    /// Stop here even if jobs remain. `None`: 30 days of simulated time after the trace's
-    /// horizon (its last submission plus its longest request delay and task), a safety net
-    /// for runs that keep working without ever finishing.
-    pub max_time_ms: Option<i64>,
-    /// Run the invariant checker after every event (tests; slow on big traces).
-    pub check_invariants: bool,
-    /// Run the preemption monitor every `monitoring_interval`: `None` follows the
-    /// configuration (`yarn.resourcemanager.scheduler.monitor.enable` and `.policies`).
-    pub preemption: Option<bool>,
-    /// Percentage of each job's maps asked for as OPPORTUNISTIC (MapReduce's
-    /// `mapreduce.job.num-opportunistic-maps-percent`), on top of what the trace marks.
-    pub opportunistic_percent: u32,
-    /// AMs promote each opportunistic container once started (the distributed shell's
-    /// `-promote_opportunistic_after_start`).
-    pub promote_opportunistic_after_start: bool,
-    /// Faults to inject (node losses, AM crashes, lost launches, refreshes, moves).
-    pub chaos: Option<super::chaos::Chaos>,
-    /// Jump over stretches where nothing can happen (on by default; off, every heartbeat of
-    /// every second runs, which gives the same decisions at a cost that grows with simulated
-    /// time — tests compare the two). The watchdog works either way.
-    pub skip_idle: bool,
-}
-
-impl Default for SimulationOptions {
-    fn default() -> Self {
-        SimulationOptions {
-            seed: 1,
-            defaults: SimDefaults::default(),
-            track_interval_ms: 1000,
-            max_time_ms: None,
-            check_invariants: false,
-            preemption: None,
-            opportunistic_percent: 0,
-            promote_opportunistic_after_start: false,
-            skip_idle: true,
-            chaos: None,
-        }
-    }
-}
-
-/// A leaf queue as reported: path and its guaranteed and maximum shares of the cluster.
-#[derive(Debug, Clone)]
-pub struct LeafInfo {
-    pub path: String,
-    pub guaranteed_share: f64,
-    pub max_share: f64,
-}
 
 /// Everything a run produced.
 #[derive(Debug, Clone)]
@@ -148,182 +86,6 @@ pub struct SimulationResult {
     pub warnings: Vec<String>,
 }
 
-/// A heartbeat, sample or monitor round: repeats at its period while jobs remain.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) enum Periodic {
-    Track,
-    NodeHeartbeat(usize),
-    AmHeartbeat(usize),
-    /// The preemption monitor's round (SchedulingMonitor, every `monitoring_interval`).
-    PreemptionRound,
-}
-
-/// What makes something happen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) enum Work {
-    JobStart(usize),
-    /// The fault injector's next fault.
-    Fault,
-    /// A lost NodeManager registers again.
-    NodeBack(usize),
-    /// A container on NodeManager `usize` reaches its end time.
-    ContainerEnd(usize, ContainerId),
-}
-
-#[derive(Debug, Clone, Copy)]
-enum Event {
-    Periodic(Periodic),
-    Work(Work),
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum SimError {
-    #[error("{0}")]
-    Input(String),
-    #[error("invariant violated at {time_ms} ms after {event}: {violations}")]
-    Invariant {
-        time_ms: i64,
-        event: String,
-        violations: String,
-    },
-    /// Nothing can ever happen again and jobs remain: which, and what they wait for.
-    #[error("{0}")]
-    Stalled(String),
-    /// The observer failed to take a sample (writing the outputs).
-    #[error("writing the outputs: {0}")]
-    Output(#[from] std::io::Error),
-}
-
-/// Splits SLS's `/rack/host` names; a bare name has no rack.
-pub fn split_rack_host(name: &str) -> (Option<String>, String) {
-    match name.rfind('/') {
-        Some(i) if i > 0 => (Some(name[..i].to_string()), name[i + 1..].to_string()),
-        Some(_) => (None, name[1..].to_string()),
-        None => (None, name.to_string()),
-    }
-}
-
-pub(super) fn rack_name(rack: &str) -> String {
-    if rack.starts_with('/') {
-        rack.to_string()
-    } else {
-        format!("/{rack}")
-    }
-}
-
-/// The periodic events' periods, ms (each at least 1).
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Periods {
-    pub(super) nm: i64,
-    pub(super) am: i64,
-    pub(super) track: i64,
-    pub(super) monitor: i64,
-}
-
-impl Periods {
-    pub(super) fn of(&self, e: Periodic) -> i64 {
-        match e {
-            Periodic::Track => self.track,
-            Periodic::NodeHeartbeat(_) => self.nm,
-            Periodic::AmHeartbeat(_) => self.am,
-            Periodic::PreemptionRound => self.monitor,
-        }
-    }
-}
-
-pub(super) struct Sim {
-    pub(super) cs: CapacityScheduler,
-    pub(super) periodic: BinaryHeap<Reverse<(i64, u64, Periodic)>>,
-    pub(super) work: BinaryHeap<Reverse<(i64, u64, Work)>>,
-    pub(super) seq: u64,
-    pub(super) periods: Periods,
-    pub(super) nms: Vec<NmSim>,
-    pub(super) nm_by_node: HashMap<NodeId, usize>,
-    /// Each NodeManager's host and rack (to register it again after a fault).
-    pub(super) hosts: Vec<(String, String)>,
-    pub(super) chaos: Option<super::chaos::ChaosState>,
-    pub(super) rack_of_host: HashMap<String, String>,
-    pub(super) ams: Vec<AmSim>,
-    pub(super) leaves: Vec<QueueId>,
-    pub(super) opts: SimulationOptions,
-    pub(super) samples: Vec<Sample>,
-    /// Samples taken since the last one kept, and how many a kept one stands for.
-    pub(super) since_kept: usize,
-    pub(super) stride: usize,
-    pub(super) series: SeriesStats,
-    pub(super) unfinished: usize,
-    pub(super) tasks_total: u64,
-    pub(super) tasks_completed: u64,
-    pub(super) containers_allocated: u64,
-    pub(super) node_updates: u64,
-    pub(super) allocate_calls: u64,
-    /// Wall time and call counts since the last sample.
-    pub(super) nu_ns: u128,
-    pub(super) nu_calls: u64,
-    pub(super) al_ns: u128,
-    pub(super) al_calls: u64,
-    pub(super) opportunistic_as_guaranteed: u64,
-    pub(super) opportunistic_allocated: u64,
-    pub(super) promotions: u64,
-    /// AMs go through a `DistributedScheduler` (yarn.nodemanager.distributed-scheduling.enabled).
-    pub(super) distributed: bool,
-    pub(super) policy: Option<PreemptionPolicy>,
-    pub(super) preemption_rounds: u64,
-    pub(super) containers_marked: u64,
-    pub(super) containers_preempted: u64,
-    pub(super) am_restarts: u64,
-    pub(super) preemption_ns: u128,
-    /// When something last changed (an allocation, an ask, a container's start or end, a job's,
-    /// a preemption mark or kill): the watchdog's measure.
-    pub(super) last_activity_ms: i64,
-    /// How long nothing may happen, with something asked for, before the state is taken as a
-    /// fixed point.
-    pub(super) fixed_point_ms: i64,
-    pub(super) skipped_ms: i64,
-    /// A skip just happened: the next sample first repeats the last one just before it, so a
-    /// kept series shows the flat stretch as flat.
-    pub(super) skipped: bool,
-    /// The last sample, not yet shown to the observer.
-    pub(super) unsent: Option<Sample>,
-    pub(super) warnings: Vec<String>,
-}
-
-impl Sim {
-    pub(super) fn push_periodic(&mut self, at: i64, e: Periodic) {
-        self.seq += 1;
-        self.periodic.push(Reverse((at, self.seq, e)));
-    }
-
-    pub(super) fn push_work(&mut self, at: i64, e: Work) {
-        self.seq += 1;
-        self.work.push(Reverse((at, self.seq, e)));
-    }
-
-    /// The next event in time (then insertion) order over both queues.
-    fn pop(&mut self) -> Option<(i64, Event)> {
-        let p = self.periodic.peek().map(|Reverse((t, s, _))| (*t, *s));
-        let w = self.work.peek().map(|Reverse((t, s, _))| (*t, *s));
-        match (p, w) {
-            (None, None) => None,
-            (Some(p), Some(w)) if w < p => self.pop_work(),
-            (Some(_), _) => {
-                let Reverse((t, _, e)) = self.periodic.pop()?;
-                Some((t, Event::Periodic(e)))
-            }
-            (None, Some(_)) => self.pop_work(),
-        }
-    }
-
-    fn pop_work(&mut self) -> Option<(i64, Event)> {
-        let Reverse((t, _, e)) = self.work.pop()?;
-        Some((t, Event::Work(e)))
-    }
-
-    pub(super) fn active(&mut self, now: i64) {
-        self.last_activity_ms = now;
-    }
-}
-
 /// Replays `input` to the end (every job finished, rejected or failed) or to the time limit.
 pub fn simulate(
     input: SimulationInput,
@@ -339,7 +101,7 @@ pub fn simulate_with(
     observer: &mut dyn SimObserver,
 ) -> Result<SimulationResult, SimError> {
     let started = Instant::now();
-    check_input(&input)?;
+    check_input(&input.nodes, &input.jobs)?;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(opts.seed);
     let mut cs = CapacityScheduler::new(input.conf.clone(), 1_000_000, opts.seed);
     let opp = input.conf.opportunistic().clone();
@@ -543,8 +305,8 @@ pub fn simulate_with(
                 }
             }
             Event::Work(Work::JobStart(j)) => start_job(&mut sim, now, j),
-            Event::Work(Work::Fault) => super::chaos::fault(&mut sim, now),
-            Event::Work(Work::NodeBack(i)) => super::chaos::node_back(&mut sim, now, i),
+            Event::Work(Work::Fault) => fault(&mut sim, now),
+            Event::Work(Work::NodeBack(i)) => node_back(&mut sim, now, i),
             Event::Work(Work::ContainerEnd(i, c)) => {
                 let started = sim.nms[i].container_end(now, c);
                 schedule_ends(&mut sim, i, started);
@@ -689,15 +451,6 @@ pub(super) fn node_heartbeat(sim: &mut Sim, now: i64, i: usize) {
         started.extend(sim.nms[i].shed_to(now, limit.max_queue_length));
     }
     schedule_ends(sim, i, started);
-}
-
-/// Schedules the end of each container that started on NodeManager `i`.
-pub(super) fn schedule_ends(sim: &mut Sim, i: usize, started: Vec<super::nm::Started>) {
-    for (c, end) in started {
-        if end != super::nm::UNTIL_KILLED {
-            sim.push_work(end, Work::ContainerEnd(i, c));
-        }
-    }
 }
 
 /// One round of ProportionalCapacityPreemptionPolicy over the scheduler's current state.

@@ -6,7 +6,8 @@
 use std::cmp::Reverse;
 
 use super::am::{AmSim, AmState};
-use super::engine::{Periodic, Sim, SimError};
+use super::error::SimError;
+use super::state::{Periodic, Sim};
 use crate::resource::Resource;
 use crate::scheduler::types::ExecutionType;
 

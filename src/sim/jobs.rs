@@ -6,7 +6,7 @@
 use std::time::Instant;
 
 use super::am::AmState;
-use super::engine::{schedule_ends, Periodic, Sim};
+use super::state::{schedule_ends, Periodic, Sim};
 use crate::ids::AppId;
 use crate::scheduler::apps::{AppSubmission, AttemptSubmission};
 use crate::scheduler::types::{

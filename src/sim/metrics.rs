@@ -3,6 +3,14 @@
 
 use serde::Serialize;
 
+/// A leaf queue as reported: path and its guaranteed and maximum shares of the cluster.
+#[derive(Debug, Clone)]
+pub struct LeafInfo {
+    pub path: String,
+    pub guaranteed_share: f64,
+    pub max_share: f64,
+}
+
 /// One tracking sample.
 #[derive(Debug, Clone, Serialize)]
 pub struct Sample {

@@ -6,19 +6,24 @@ pub mod chaos;
 pub mod charts;
 pub mod default_workload;
 mod engine;
+mod error;
+mod faults;
 mod idle;
 mod jobs;
 pub mod limits;
 pub mod metrics;
 mod nm;
 pub mod observer;
+mod options;
 pub mod output;
 mod sampling;
 mod setup;
+mod state;
 pub mod trace;
 
-pub use engine::{
-    simulate, simulate_with, split_rack_host, LeafInfo, SimError, SimulationInput,
-    SimulationOptions, SimulationResult,
-};
+pub use engine::{simulate, simulate_with, SimulationResult};
+pub use error::SimError;
+pub use metrics::LeafInfo;
 pub use observer::{NoObserver, Progress, SimObserver};
+pub use options::{SimulationInput, SimulationOptions};
+pub use setup::split_rack_host;

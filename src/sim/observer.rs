@@ -3,8 +3,7 @@
 
 use std::io;
 
-use super::engine::LeafInfo;
-use super::metrics::Sample;
+use super::metrics::{LeafInfo, Sample};
 
 /// How far a run has come.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

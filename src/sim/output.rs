@@ -17,8 +17,8 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Map, Value};
 
 use super::charts;
-use super::engine::{LeafInfo, SimulationResult};
-use super::metrics::{percentile, QueueSample, Sample};
+use super::engine::SimulationResult;
+use super::metrics::{percentile, LeafInfo, QueueSample, Sample};
 use super::observer::SimObserver;
 
 /// The file that marks a directory as a capsched run's output.

@@ -3,10 +3,11 @@
 //! series.
 
 use super::am::AmState;
-use super::engine::{Sim, SimError};
+use super::error::SimError;
 use super::limits;
 use super::metrics::{QueueSample, Sample};
 use super::observer::SimObserver;
+use super::state::Sim;
 use crate::resource::Resource;
 use crate::scheduler::types::ContainerState;
 

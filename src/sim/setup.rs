@@ -3,25 +3,26 @@
 //! opportunistic configuration checked for a workload that asks for such containers.
 
 use super::am::TaskGroup;
-use super::engine::{rack_name, split_rack_host, SimError, SimulationInput};
+use super::error::SimError;
 use super::limits;
+use super::trace::{TraceJob, TraceNode};
 use crate::opportunistic::load_monitor::LoadComparator;
 use crate::opportunistic::node_queue::QueuePolicy;
 use crate::resource::Resource;
 use crate::scheduler::types::ExecutionType;
 
 /// A hand-built input within the simulator's limits (the trace readers check while reading).
-pub(super) fn check_input(input: &SimulationInput) -> Result<(), SimError> {
+pub(super) fn check_input(nodes: &[TraceNode], jobs: &[TraceJob]) -> Result<(), SimError> {
     let input_err = |m: String| SimError::Input(m);
-    if input.nodes.len() > limits::MAX_NODES {
+    if nodes.len() > limits::MAX_NODES {
         return Err(input_err(limits::too_many(
             "nodes",
-            input.nodes.len(),
+            nodes.len(),
             limits::MAX_NODES,
         )));
     }
     let mut tally = limits::Tally::default();
-    for job in &input.jobs {
+    for job in jobs {
         let tasks = job
             .tasks
             .iter()
@@ -139,4 +140,21 @@ pub(super) fn check_opportunistic_can_be_placed(
         )));
     }
     Ok(())
+}
+
+/// Splits SLS's `/rack/host` names; a bare name has no rack.
+pub fn split_rack_host(name: &str) -> (Option<String>, String) {
+    match name.rfind('/') {
+        Some(i) if i > 0 => (Some(name[..i].to_string()), name[i + 1..].to_string()),
+        Some(_) => (None, name[1..].to_string()),
+        None => (None, name.to_string()),
+    }
+}
+
+pub(super) fn rack_name(rack: &str) -> String {
+    if rack.starts_with('/') {
+        rack.to_string()
+    } else {
+        format!("/{rack}")
+    }
 }

@@ -1,6 +1,7 @@
 //! Conformance harness: Apache Hadoop's preemption unit tests, transcribed as data in
-//! `preemption-vectors.json`, rebuilt as [`PreemptionSnapshot`](super::snapshot::PreemptionSnapshot)s
-//! and run through [`PreemptionPolicy`](super::policy::PreemptionPolicy).
+//! `preemption-vectors.json`, rebuilt as [`PreemptionSnapshot`](crate::preempt::snapshot::PreemptionSnapshot)s
+//! and run through [`PreemptionPolicy`](crate::preempt::policy::PreemptionPolicy). A tool beside
+//! the simulator and the CLI, not part of the policy.
 //!
 //! * [`vectors`] — serde model of the file.
 //! * [`setup`] — the tests' base configuration and `config_overrides`.

@@ -1,0 +1,48 @@
+//! Each attempt's running containers a second time, in the preemption policy's form
+//! (`Attempt::preempt_view`, copy-on-write): kept where `live_containers` is, so that a policy
+//! snapshot shares it in O(1) per application. Every path that adds or ends a running
+//! container (allocation, recovery, adoption, promotion and demotion, completion) goes
+//! through here.
+
+use crate::ids::ContainerId;
+use crate::preempt::snapshot::ContainerSnap;
+use crate::state::app::Attempt;
+use crate::state::container::RmContainer;
+use crate::sync::Arc;
+
+/// A container in the policy's form. `node` is the node's slab slot, which is also its index
+/// in the snapshot's `nodes`.
+pub(crate) fn container_snap(id: ContainerId, c: &RmContainer) -> ContainerSnap {
+    let node = c.node.index();
+    ContainerSnap {
+        id: id.as_u64(),
+        sequence: c.yarn_id.sequence(),
+        resource: c.resource,
+        priority: c.key.priority,
+        allocation_request_id: c.key.allocation_request_id,
+        is_am: c.is_am,
+        node,
+        partition: 0,
+        ignore_exclusivity: false,
+        created_ms: c.created_ms,
+    }
+}
+
+/// Adds a running container to its attempt's preemption view.
+pub(crate) fn view_add(t: &mut Attempt, id: ContainerId, c: &mut RmContainer) {
+    let view = Arc::make_mut(&mut t.preempt_view);
+    c.view_pos = view.len() as u32;
+    view.push(container_snap(id, c));
+}
+
+/// Removes the entry at `pos` (swap-remove); returns the container moved into `pos`, whose
+/// `view_pos` the caller updates.
+pub(crate) fn view_remove(t: &mut Attempt, pos: u32) -> Option<ContainerId> {
+    let view = Arc::make_mut(&mut t.preempt_view);
+    let pos = pos as usize;
+    if pos >= view.len() {
+        return None;
+    }
+    view.swap_remove(pos);
+    view.get(pos).map(|m| ContainerId::from_u64(m.id))
+}

@@ -1,0 +1,166 @@
+//! A run's state while it goes: the scheduler, the simulated NodeManagers and AMs, the two
+//! event queues, and the figures gathered on the way. Every step of the run (jobs.rs,
+//! idle.rs, sampling.rs, faults.rs, engine.rs) works on it.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+
+use super::am::AmSim;
+use super::chaos::ChaosState;
+use super::metrics::{Sample, SeriesStats};
+use super::nm::NmSim;
+use super::options::SimulationOptions;
+use crate::ids::{ContainerId, NodeId};
+use crate::preempt::policy::PreemptionPolicy;
+use crate::scheduler::CapacityScheduler;
+use crate::state::queue::QueueId;
+
+/// A heartbeat, sample or monitor round: repeats at its period while jobs remain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Periodic {
+    Track,
+    NodeHeartbeat(usize),
+    AmHeartbeat(usize),
+    /// The preemption monitor's round (SchedulingMonitor, every `monitoring_interval`).
+    PreemptionRound,
+}
+
+/// What makes something happen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Work {
+    JobStart(usize),
+    /// The fault injector's next fault.
+    Fault,
+    /// A lost NodeManager registers again.
+    NodeBack(usize),
+    /// A container on NodeManager `usize` reaches its end time.
+    ContainerEnd(usize, ContainerId),
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Event {
+    Periodic(Periodic),
+    Work(Work),
+}
+
+/// The periodic events' periods, ms (each at least 1).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Periods {
+    pub(super) nm: i64,
+    pub(super) am: i64,
+    pub(super) track: i64,
+    pub(super) monitor: i64,
+}
+
+impl Periods {
+    pub(super) fn of(&self, e: Periodic) -> i64 {
+        match e {
+            Periodic::Track => self.track,
+            Periodic::NodeHeartbeat(_) => self.nm,
+            Periodic::AmHeartbeat(_) => self.am,
+            Periodic::PreemptionRound => self.monitor,
+        }
+    }
+}
+
+pub(super) struct Sim {
+    pub(super) cs: CapacityScheduler,
+    pub(super) periodic: BinaryHeap<Reverse<(i64, u64, Periodic)>>,
+    pub(super) work: BinaryHeap<Reverse<(i64, u64, Work)>>,
+    pub(super) seq: u64,
+    pub(super) periods: Periods,
+    pub(super) nms: Vec<NmSim>,
+    pub(super) nm_by_node: HashMap<NodeId, usize>,
+    /// Each NodeManager's host and rack (to register it again after a fault).
+    pub(super) hosts: Vec<(String, String)>,
+    pub(super) chaos: Option<ChaosState>,
+    pub(super) rack_of_host: HashMap<String, String>,
+    pub(super) ams: Vec<AmSim>,
+    pub(super) leaves: Vec<QueueId>,
+    pub(super) opts: SimulationOptions,
+    pub(super) samples: Vec<Sample>,
+    /// Samples taken since the last one kept, and how many a kept one stands for.
+    pub(super) since_kept: usize,
+    pub(super) stride: usize,
+    pub(super) series: SeriesStats,
+    pub(super) unfinished: usize,
+    pub(super) tasks_total: u64,
+    pub(super) tasks_completed: u64,
+    pub(super) containers_allocated: u64,
+    pub(super) node_updates: u64,
+    pub(super) allocate_calls: u64,
+    /// Wall time and call counts since the last sample.
+    pub(super) nu_ns: u128,
+    pub(super) nu_calls: u64,
+    pub(super) al_ns: u128,
+    pub(super) al_calls: u64,
+    pub(super) opportunistic_as_guaranteed: u64,
+    pub(super) opportunistic_allocated: u64,
+    pub(super) promotions: u64,
+    /// AMs go through a `DistributedScheduler` (yarn.nodemanager.distributed-scheduling.enabled).
+    pub(super) distributed: bool,
+    pub(super) policy: Option<PreemptionPolicy>,
+    pub(super) preemption_rounds: u64,
+    pub(super) containers_marked: u64,
+    pub(super) containers_preempted: u64,
+    pub(super) am_restarts: u64,
+    pub(super) preemption_ns: u128,
+    /// When something last changed (an allocation, an ask, a container's start or end, a job's,
+    /// a preemption mark or kill): the watchdog's measure.
+    pub(super) last_activity_ms: i64,
+    /// How long nothing may happen, with something asked for, before the state is taken as a
+    /// fixed point.
+    pub(super) fixed_point_ms: i64,
+    pub(super) skipped_ms: i64,
+    /// A skip just happened: the next sample first repeats the last one just before it, so a
+    /// kept series shows the flat stretch as flat.
+    pub(super) skipped: bool,
+    /// The last sample, not yet shown to the observer.
+    pub(super) unsent: Option<Sample>,
+    pub(super) warnings: Vec<String>,
+}
+
+impl Sim {
+    pub(super) fn push_periodic(&mut self, at: i64, e: Periodic) {
+        self.seq += 1;
+        self.periodic.push(Reverse((at, self.seq, e)));
+    }
+
+    pub(super) fn push_work(&mut self, at: i64, e: Work) {
+        self.seq += 1;
+        self.work.push(Reverse((at, self.seq, e)));
+    }
+
+    /// The next event in time (then insertion) order over both queues.
+    pub(super) fn pop(&mut self) -> Option<(i64, Event)> {
+        let p = self.periodic.peek().map(|Reverse((t, s, _))| (*t, *s));
+        let w = self.work.peek().map(|Reverse((t, s, _))| (*t, *s));
+        match (p, w) {
+            (None, None) => None,
+            (Some(p), Some(w)) if w < p => self.pop_work(),
+            (Some(_), _) => {
+                let Reverse((t, _, e)) = self.periodic.pop()?;
+                Some((t, Event::Periodic(e)))
+            }
+            (None, Some(_)) => self.pop_work(),
+        }
+    }
+
+    fn pop_work(&mut self) -> Option<(i64, Event)> {
+        let Reverse((t, _, e)) = self.work.pop()?;
+        Some((t, Event::Work(e)))
+    }
+
+    pub(super) fn active(&mut self, now: i64) {
+        self.last_activity_ms = now;
+    }
+}
+
+/// Schedules the end of each container that started on NodeManager `i`.
+pub(super) fn schedule_ends(sim: &mut Sim, i: usize, started: Vec<super::nm::Started>) {
+    for (c, end) in started {
+        if end != super::nm::UNTIL_KILLED {
+            sim.push_work(end, Work::ContainerEnd(i, c));
+        }
+    }
+}
