@@ -566,8 +566,13 @@ fn outputs_are_checked_before_the_run_and_never_written_through_links() {
             .unwrap();
     assert!(!track.as_array().unwrap().is_empty());
 
-    // Again: refused at once, before simulating, unless --force.
-    let (code, stdout, stderr) = capsched_cli(&args(false), &[]);
+    // The same run again replaces its own outputs; another run is refused at once, before
+    // simulating, unless --force.
+    let (code, _, stderr) = capsched_cli(&args(false), &[]);
+    assert_eq!(code, 0, "{stderr}");
+    let mut other = args(false);
+    other.extend(["--seed", "2"]);
+    let (code, stdout, stderr) = capsched_cli(&other, &[]);
     assert_eq!(code, 1);
     assert!(stderr.contains("--force") && stdout.is_empty(), "{stderr}");
     // A link planted among the outputs is replaced, its target untouched.

@@ -47,7 +47,7 @@ pub struct SimulateArgs {
     /// SLS nodes file (default: nodes named by the trace, or the built-in cluster).
     #[arg(long)]
     nodes: Option<PathBuf>,
-    /// Where the outputs go: a new or empty directory, or an earlier run's (with --force).
+    /// Where the outputs go: a new or empty directory, or this run's earlier outputs (another run's with --force).
     #[arg(long, default_value = "capsched-out")]
     output: PathBuf,
     /// Replace the outputs of an earlier run in the output directory.
@@ -224,7 +224,7 @@ pub fn run(args: SimulateArgs) -> ExitCode {
         ..SimulationOptions::default()
     };
     // The output directory is checked (and claimed) before the run, not after it.
-    let dir = match OutputDir::prepare(&args.output, args.force) {
+    let dir = match OutputDir::prepare(&args.output, &run_id(&args), args.force) {
         Ok(d) => d,
         Err(e) => {
             eprintln!("error: {e}");
@@ -271,6 +271,25 @@ pub fn run(args: SimulateArgs) -> ExitCode {
         }
         Err(e) => fail(format!("writing {}: {e}", dir.path().display())),
     }
+}
+
+/// What identifies a run in its output directory: the command line that asked for it, so the
+/// same run may replace its own outputs but never mix with another's (without `--force`).
+fn run_id(args: &SimulateArgs) -> String {
+    format!(
+        "simulate config={:?} trace={:?} trace-type={:?} nodes={:?} scenario={:?} seed={} \
+         preemption={:?} opportunistic-percent={} promote={} max-time-ms={:?}",
+        args.config,
+        args.trace,
+        args.trace_type,
+        args.nodes,
+        args.scenario,
+        args.seed,
+        args.preemption,
+        args.opportunistic_percent,
+        args.promote_opportunistic_after_start,
+        args.max_time_ms
+    )
 }
 
 type Workload = (Vec<trace::TraceNode>, Vec<trace::TraceJob>);

@@ -44,15 +44,17 @@ pub const FILES: [&str; 12] = [
 #[derive(Debug)]
 pub struct OutputDir {
     path: PathBuf,
+    run: String,
 }
 
 impl OutputDir {
     /// Checks `path` before anything is simulated: it is created if missing; an existing one
     /// must be a directory that is empty, or that holds an earlier run's outputs (its
-    /// [`MARKER`]) and `replace` is set — that run's files are then removed (links among them
+    /// [`MARKER`]) — of the same run (`run`: what the run was asked, e.g. its command line), or
+    /// of another when `replace` is set. That run's files are then removed (links among them
     /// are removed, never followed). A non-empty directory that is not a run's output (`/`,
     /// a home directory) is refused whatever `replace` says. The marker is written at once.
-    pub fn prepare(path: &Path, replace: bool) -> Result<OutputDir, String> {
+    pub fn prepare(path: &Path, run: &str, replace: bool) -> Result<OutputDir, String> {
         let shown = path.display();
         match fs::symlink_metadata(path) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
@@ -77,9 +79,14 @@ impl OutputDir {
                              ({MARKER}); give a new or empty directory"
                         ));
                     }
-                    if !replace {
+                    let same_run =
+                        crate::files::read_regular_file(&path.join(MARKER), 1 << 20, "a marker")
+                            .ok()
+                            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+                            .is_some_and(|m| m["run"].as_str() == Some(run));
+                    if !same_run && !replace {
                         return Err(format!(
-                            "{shown}: holds the outputs of an earlier run; pass --force to replace \
+                            "{shown}: holds the outputs of another run; pass --force to replace \
                              them, or give another directory"
                         ));
                     }
@@ -95,10 +102,17 @@ impl OutputDir {
         }
         let dir = OutputDir {
             path: path.to_path_buf(),
+            run: run.to_string(),
         };
-        dir.write(MARKER, "{\"complete\": false}\n")
+        dir.mark(false)
             .map_err(|e| format!("{shown}/{MARKER}: {e}"))?;
         Ok(dir)
+    }
+
+    /// The marker: which run the outputs are of, and whether they are all written.
+    fn mark(&self, complete: bool) -> io::Result<()> {
+        let marker = json!({"run": self.run, "complete": complete});
+        self.write(MARKER, &format!("{marker}\n"))
     }
 
     pub fn path(&self) -> &Path {
@@ -514,7 +528,7 @@ pub fn write_all(dir: &OutputDir, r: &SimulationResult) -> io::Result<Value> {
     for (name, svg) in charts::render_charts(r)? {
         dir.write(name, &svg)?;
     }
-    dir.write(MARKER, "{\"complete\": true}\n")?;
+    dir.mark(true)?;
     Ok(s)
 }
 
@@ -531,13 +545,17 @@ mod tests {
     #[test]
     fn a_new_or_empty_directory_is_taken_a_foreign_one_never() {
         let d = temp("new");
-        OutputDir::prepare(&d, false).unwrap();
+        OutputDir::prepare(&d, "run a", false).unwrap();
         assert!(d.join(MARKER).is_file());
-        // An earlier run: refused without --force, replaced with it.
+        // The same run again replaces its own outputs.
         fs::write(d.join("summary.json"), "{}").unwrap();
-        let e = OutputDir::prepare(&d, false).unwrap_err();
+        OutputDir::prepare(&d, "run a", false).unwrap();
+        assert!(!d.join("summary.json").exists());
+        // Another run: refused without --force, replaced with it.
+        fs::write(d.join("summary.json"), "{}").unwrap();
+        let e = OutputDir::prepare(&d, "run b", false).unwrap_err();
         assert!(e.contains("--force"), "{e}");
-        OutputDir::prepare(&d, true).unwrap();
+        OutputDir::prepare(&d, "run b", true).unwrap();
         assert!(
             !d.join("summary.json").exists(),
             "the earlier run's files are gone"
@@ -547,17 +565,17 @@ mod tests {
         fs::create_dir_all(&foreign).unwrap();
         fs::write(foreign.join("notes.txt"), "mine").unwrap();
         for force in [false, true] {
-            let e = OutputDir::prepare(&foreign, force).unwrap_err();
+            let e = OutputDir::prepare(&foreign, "run a", force).unwrap_err();
             assert!(e.contains("not empty"), "{e}");
         }
         assert_eq!(
             fs::read_to_string(foreign.join("notes.txt")).unwrap(),
             "mine"
         );
-        let e = OutputDir::prepare(Path::new("/"), true).unwrap_err();
+        let e = OutputDir::prepare(Path::new("/"), "run a", true).unwrap_err();
         assert!(e.contains("not empty"), "{e}");
         let file = foreign.join("notes.txt");
-        assert!(OutputDir::prepare(&file, true)
+        assert!(OutputDir::prepare(&file, "run a", true)
             .unwrap_err()
             .contains("not a directory"));
         let _ = fs::remove_dir_all(&d);
@@ -572,7 +590,7 @@ mod tests {
         fs::create_dir_all(&outside).unwrap();
         let victim = outside.join("precious.txt");
         fs::write(&victim, "keep me").unwrap();
-        let dir = OutputDir::prepare(&d, false).unwrap();
+        let dir = OutputDir::prepare(&d, "run a", false).unwrap();
         std::os::unix::fs::symlink(&victim, d.join("jobruntime.csv")).unwrap();
         // Writing a file whose name is a planted link replaces the link, not its target.
         dir.write("jobruntime.csv", "JobID\n").unwrap();
@@ -585,7 +603,7 @@ mod tests {
         assert!(TrackWriter::create(&dir).is_err());
         assert_eq!(fs::read_to_string(&victim).unwrap(), "keep me");
         // Replacing a run removes links among its files without following them.
-        OutputDir::prepare(&d, true).unwrap();
+        OutputDir::prepare(&d, "run b", true).unwrap();
         assert_eq!(fs::read_to_string(&victim).unwrap(), "keep me");
         let _ = fs::remove_dir_all(&d);
         let _ = fs::remove_dir_all(&outside);
