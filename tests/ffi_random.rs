@@ -13,7 +13,7 @@ use std::ptr;
 
 use capsched::ffi::capsched_status::*;
 use capsched::ffi::*;
-use common::ffi::{engine_state, last_error, s};
+use common::ffi::{engine_state, last_error, manual_engine, s};
 use common::rng::SplitMix;
 
 fn xml(props: &[(&str, &str)]) -> String {
@@ -49,21 +49,7 @@ const AM: capsched_resource = capsched_resource {
 };
 
 unsafe fn new_engine() -> *mut capsched_engine {
-    let mut cfg = ptr::null_mut();
-    assert_eq!(
-        capsched_config_from_xml(s(&config(50)), &mut cfg),
-        CAPSCHED_OK
-    );
-    let mut opts = std::mem::zeroed();
-    assert_eq!(capsched_engine_options_default(&mut opts), CAPSCHED_OK);
-    opts.mode = CAPSCHED_MODE_MANUAL;
-    opts.preemption = 1;
-    opts.manual_clock = 1;
-    opts.clock_start_ms = 0;
-    let mut e = ptr::null_mut();
-    assert_eq!(capsched_engine_new(cfg, &opts, &mut e), CAPSCHED_OK);
-    capsched_config_free(cfg);
-    e
+    manual_engine(&config(50))
 }
 
 /// The second engine's ids: a live node, application and container of every kind, whose

@@ -21,6 +21,10 @@ use capsched::sim::trace::{self, SimDefaults, TraceJob, TraceNode};
 use capsched::sim::{simulate, SimError, SimulationInput, SimulationOptions};
 use capsched::state::queue::QueueTree;
 
+/// The C ABI test helpers (string arguments, a manual engine), shared with tests/ffi_random.rs.
+#[path = "../../tests/common/ffi.rs"]
+mod ffi_support;
+
 /// A target: its name (the cargo-fuzz binary's) and its body.
 pub type Target = (&'static str, fn(&[u8]));
 
@@ -200,14 +204,9 @@ impl Bytes<'_> {
 pub fn ffi_commands(data: &[u8]) {
     use capsched::ffi::capsched_status::*;
     use capsched::ffi::*;
+    use ffi_support::{manual_engine, s};
     use std::ptr;
 
-    fn s(t: &str) -> capsched_str {
-        capsched_str {
-            ptr: t.as_ptr().cast(),
-            len: t.len(),
-        }
-    }
     fn conf_xml(a: u32) -> String {
         let props = [
             ("yarn.scheduler.capacity.root.queues", "a,b".to_string()),
@@ -262,20 +261,7 @@ pub fn ffi_commands(data: &[u8]) {
     let mut b = Bytes(data);
     // SAFETY: every pointer passed below points to live, correctly sized values for the call.
     unsafe {
-        let mut cfg = ptr::null_mut();
-        assert_eq!(
-            capsched_config_from_xml(s(&conf_xml(50)), &mut cfg),
-            CAPSCHED_OK
-        );
-        let mut opts = std::mem::zeroed();
-        assert_eq!(capsched_engine_options_default(&mut opts), CAPSCHED_OK);
-        opts.mode = CAPSCHED_MODE_MANUAL;
-        opts.preemption = 1;
-        opts.manual_clock = 1;
-        opts.clock_start_ms = 0;
-        let mut e = ptr::null_mut();
-        assert_eq!(capsched_engine_new(cfg, &opts, &mut e), CAPSCHED_OK);
-        capsched_config_free(cfg);
+        let e = manual_engine(&conf_xml(50));
 
         let mut now: i64 = 0;
         let mut nodes: Vec<u64> = Vec::new();

@@ -5,9 +5,10 @@ use std::ffi::CStr;
 
 use capsched::ffi::capsched_status::CAPSCHED_OK;
 use capsched::ffi::{
-    capsched_cluster_info, capsched_engine, capsched_engine_check_invariants,
-    capsched_engine_cluster_info, capsched_engine_scheduler_json, capsched_last_error,
-    capsched_owned_str, capsched_str, capsched_string_free,
+    capsched_cluster_info, capsched_config_free, capsched_config_from_xml, capsched_engine,
+    capsched_engine_check_invariants, capsched_engine_cluster_info, capsched_engine_new,
+    capsched_engine_options_default, capsched_engine_scheduler_json, capsched_last_error,
+    capsched_owned_str, capsched_str, capsched_string_free, CAPSCHED_MODE_MANUAL,
 };
 
 /// A borrowed Rust string as the ABI's pointer + length.
@@ -16,6 +17,25 @@ pub fn s(text: &str) -> capsched_str {
         ptr: text.as_ptr().cast(),
         len: text.len(),
     }
+}
+
+/// A manual engine with preemption and a manual clock at 0, on the configuration `xml`.
+///
+/// # Safety
+/// The caller frees the engine with `capsched_engine_free`.
+pub unsafe fn manual_engine(xml: &str) -> *mut capsched_engine {
+    let mut cfg = std::ptr::null_mut();
+    assert_eq!(capsched_config_from_xml(s(xml), &mut cfg), CAPSCHED_OK);
+    let mut opts = std::mem::zeroed();
+    assert_eq!(capsched_engine_options_default(&mut opts), CAPSCHED_OK);
+    opts.mode = CAPSCHED_MODE_MANUAL;
+    opts.preemption = 1;
+    opts.manual_clock = 1;
+    opts.clock_start_ms = 0;
+    let mut e = std::ptr::null_mut();
+    assert_eq!(capsched_engine_new(cfg, &opts, &mut e), CAPSCHED_OK);
+    capsched_config_free(cfg);
+    e
 }
 
 /// The calling thread's `capsched_last_error()`.
