@@ -127,7 +127,7 @@ pub fn simulate_with(
             }
             // The ResourceManager refuses a NodeManager (too small for the smallest
             // container, a host already registered): the run goes on without it.
-            Err(e) => warnings.push(format!("node {}{}: {e}", rack, format_args!("/{}", n.host))),
+            Err(e) => warnings.push(format!("node {rack}/{}: {e}", n.host)),
         }
     }
     if nms.is_empty() {
@@ -402,7 +402,7 @@ pub fn simulate_with(
     })
 }
 
-pub(super) fn leaf_infos(sim: &Sim) -> Vec<LeafInfo> {
+fn leaf_infos(sim: &Sim) -> Vec<LeafInfo> {
     let tree = sim.cs.queue_tree();
     sim.leaves
         .iter()
@@ -414,7 +414,7 @@ pub(super) fn leaf_infos(sim: &Sim) -> Vec<LeafInfo> {
         .collect()
 }
 
-pub(super) fn progress(sim: &Sim, now: i64) -> Progress {
+fn progress(sim: &Sim, now: i64) -> Progress {
     Progress {
         sim_ms: now,
         jobs_done: sim.ams.len() - sim.unfinished,
@@ -424,7 +424,7 @@ pub(super) fn progress(sim: &Sim, now: i64) -> Progress {
     }
 }
 
-pub(super) fn node_heartbeat(sim: &mut Sim, now: i64, i: usize) {
+fn node_heartbeat(sim: &mut Sim, now: i64, i: usize) {
     if sim.chaos.as_ref().is_some_and(|c| c.down[i]) {
         return;
     }
@@ -454,7 +454,7 @@ pub(super) fn node_heartbeat(sim: &mut Sim, now: i64, i: usize) {
 }
 
 /// One round of ProportionalCapacityPreemptionPolicy over the scheduler's current state.
-pub(super) fn preemption_round(sim: &mut Sim, now: i64) {
+fn preemption_round(sim: &mut Sim, now: i64) {
     let Some(policy) = sim.policy.as_mut() else {
         return;
     };

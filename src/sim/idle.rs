@@ -67,7 +67,7 @@ pub(super) fn skip_if_idle(sim: &mut Sim, now: i64) -> Result<bool, SimError> {
 /// Nothing would change until the next piece of work: the scheduler is quiescent, every AM
 /// has nothing to send or pull (and is not about to register or unregister), and no
 /// NodeManager has anything to report or waiting in its queue.
-pub(super) fn idle(sim: &Sim) -> bool {
+fn idle(sim: &Sim) -> bool {
     sim.ams.iter().all(|a| match a.state {
         AmState::Waiting | AmState::Finished | AmState::Rejected(_) | AmState::Failed(_) => true,
         AmState::Submitted => false,
@@ -77,7 +77,7 @@ pub(super) fn idle(sim: &Sim) -> bool {
 }
 
 /// The watchdog's report: the jobs that cannot finish and what each still waits for.
-pub(super) fn stall_report(sim: &Sim, now: i64) -> String {
+fn stall_report(sim: &Sim, now: i64) -> String {
     let stuck: Vec<&AmSim> = sim
         .ams
         .iter()

@@ -50,7 +50,7 @@ pub(super) fn start_job(sim: &mut Sim, now: i64, j: usize) {
 
 /// The job ends — finished, rejected or failed: its application leaves the scheduler (its
 /// containers are killed on their nodes) and it stops heartbeating.
-pub(super) fn end_job(sim: &mut Sim, now: i64, j: usize, state: AmState) {
+fn end_job(sim: &mut Sim, now: i64, j: usize, state: AmState) {
     if let Some(app) = sim.ams[j].app {
         // Removing what is there: an attempt (if one runs), then the application.
         let _ = sim.cs.remove_attempt(now, app, false);
@@ -192,12 +192,7 @@ pub(super) fn am_heartbeat(sim: &mut Sim, now: i64, j: usize) {
 }
 
 /// Completed statuses to the AM, counting successful tasks. True when its own container ended.
-pub(super) fn take_completions(
-    sim: &mut Sim,
-    now: i64,
-    j: usize,
-    response: &AllocateResponse,
-) -> bool {
+fn take_completions(sim: &mut Sim, now: i64, j: usize, response: &AllocateResponse) -> bool {
     if response.completed.is_empty() {
         return false;
     }
@@ -209,7 +204,7 @@ pub(super) fn take_completions(
 }
 
 /// Every guaranteed task size of job `j` against the largest container its queue can be given.
-pub(super) fn check_task_sizes(sim: &Sim, j: usize, app: AppId) -> Result<(), String> {
+fn check_task_sizes(sim: &Sim, j: usize, app: AppId) -> Result<(), String> {
     let Some(queue) = sim.cs.application(app).map(|a| a.queue) else {
         return Ok(());
     };

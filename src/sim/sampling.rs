@@ -119,7 +119,7 @@ pub(super) fn sample(
 /// One sample: to the summary's integrals and (one sample late, so that a second sample at the
 /// same time replaces the first, as at the very end) to the observer always; to the kept series
 /// while it is short, then every `stride`-th, halving the kept series whenever it fills up.
-pub(super) fn record(
+fn record(
     sim: &mut Sim,
     s: Sample,
     last: bool,
