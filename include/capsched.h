@@ -263,6 +263,7 @@ typedef struct capsched_engine_options {
   // 0 off, 1 on, CAPSCHED_FROM_CONFIG (schedule-asynchronously.enable).
   int32_t async_scheduling;
   // 0 off, 1 on, CAPSCHED_FROM_CONFIG (yarn.resourcemanager.scheduler.monitor.enable).
+  // 0 and 1 hold whatever the configuration says, refreshes included.
   int32_t preemption;
   // Events kept before new ones are dropped (and counted); 0 means 65536.
   uint32_t event_capacity;

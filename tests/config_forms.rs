@@ -219,3 +219,31 @@ fn opportunistic_keys_have_yarns_defaults_and_refuse_bad_values() {
         "{e}"
     );
 }
+
+#[test]
+fn lazy_preemption_is_read_under_yarns_key_and_the_monitors_prefix() {
+    let lazy = |extra: &[(&'static str, &'static str)]| {
+        let mut p = vec![("root.queues", "a"), ("root.a.capacity", "100")];
+        p.extend_from_slice(extra);
+        ok(&p).settings().lazy_preemption_enabled
+    };
+    const YARN: &str = "lazy-preemption-enabled";
+    const ALIAS: &str = "yarn.resourcemanager.monitor.capacity.preemption.lazy-preemption-enabled";
+    assert!(!lazy(&[]), "off by default, as in YARN");
+    assert!(lazy(&[(YARN, "true")]));
+    assert!(lazy(&[(ALIAS, "TRUE")]));
+    assert!(
+        !lazy(&[(YARN, "false"), (ALIAS, "true")]),
+        "YARN's key wins"
+    );
+    // The protection is on by default, and off only when asked.
+    let conf = ok(&[("root.queues", "a"), ("root.a.capacity", "100")]);
+    assert!(conf.settings().freed_space_protect);
+    assert_eq!(conf.settings().freed_space_hold_ms, 30_000);
+    let exact = ok(&[
+        ("root.queues", "a"),
+        ("root.a.capacity", "100"),
+        ("capsched.preemption.freed-space.protect", "false"),
+    ]);
+    assert!(!exact.settings().freed_space_protect);
+}

@@ -711,13 +711,14 @@ fn meaningless_numbers_are_refused_naming_the_key_and_the_value() {
         ("yarn.resourcemanager.nm-container-queuing.sorting-nodes-interval-ms", "0", "milliseconds from 1"),
         ("yarn.resourcemanager.nm-container-queuing.queue-limit-stdev", "NaN", "a finite number"),
         ("yarn.resourcemanager.nm-container-queuing.min-queue-length", "-1", "from 0 up"),
+        ("capsched.preemption.freed-space.hold-ms", "-5", "milliseconds from 0 to 1000000000000"),
     ];
     for (key, value, expected) in refused {
         let e = match with(key, value) {
             Ok(_) => panic!("{key}={value} was accepted"),
             Err(e) => e,
         };
-        let full = if key.starts_with("yarn.") {
+        let full = if common::is_full_key(key) {
             key.to_string()
         } else {
             format!("{P}{key}")

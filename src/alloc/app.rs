@@ -14,6 +14,8 @@ enum KeyResult {
     Allocate {
         node_type: NodeType,
         unreserve: Option<ContainerId>,
+        /// Lazy preemption: killable containers on the node make the room (killed at commit).
+        kill_for_room: bool,
     },
     Reserve {
         node_type: NodeType,
@@ -69,7 +71,17 @@ impl CapacityScheduler {
             KeyResult::Allocate {
                 node_type,
                 unreserve,
+                kill_for_room,
             } => {
+                if kill_for_room {
+                    let capability = self.capability_of(app, key);
+                    match self.room_by_killing(ctx.node, capability) {
+                        Some(victims) if self.accepts_after_kills(app, capability, &victims) => {
+                            self.kill_for_room(now_ms, victims)
+                        }
+                        _ => return Outcome::Null,
+                    }
+                }
                 match self.commit_allocation(now_ms, app, key, ctx, node_type, unreserve, reserved)
                 {
                     Some(_) => Outcome::Allocated { node_type },
@@ -308,7 +320,19 @@ impl CapacityScheduler {
             return KeyResult::LocalitySkipped;
         }
         let should_new = self.should_alloc_or_reserve_new(app, &key, &capability);
-        let available = rc.compute_available_containers(&ctx.unallocated, &capability);
+        let leaf = self.apps[app].queue;
+        // Room preemption freed for queues below their guarantee is not this queue's
+        // (capsched's protection; nothing held when it is off or the queue is below its own).
+        let held = self.held_from(ctx.node, leaf);
+        let available =
+            rc.compute_available_containers(&(ctx.unallocated - held).non_negative(), &capability);
+        // Lazy preemption: a queue below its guarantee may count killable containers' room.
+        let kill_for_room = available == 0
+            && s.lazy_preemption_enabled
+            && !ctx.killable.is_zero()
+            && self.below_guarantee(leaf)
+            && rc.fits_in(&capability, &(ctx.unallocated + ctx.killable));
+        let available = if kill_for_room { 1 } else { available };
         let mut need_unreserve = rc.max(
             &cluster,
             &(capability - limits.headroom),
@@ -330,7 +354,12 @@ impl CapacityScheduler {
             return KeyResult::Allocate {
                 node_type,
                 unreserve,
+                kill_for_room,
             };
+        }
+        // Nor does it reserve a node where such room is held.
+        if !held.is_zero() {
+            return KeyResult::LocalitySkipped;
         }
         if should_new || reserved.is_some() {
             if continue_looking && reserved.is_none() && need_to_unreserve {
@@ -339,6 +368,16 @@ impl CapacityScheduler {
             return KeyResult::Reserve { node_type };
         }
         KeyResult::LocalitySkipped
+    }
+
+    /// The capability `app` asks at `key` (zero if the key is gone).
+    fn capability_of(&self, app: AppId, key: SchedulerKey) -> Resource {
+        self.apps[app]
+            .attempt
+            .as_ref()
+            .and_then(|t| t.requests.get(&key))
+            .map(|k| k.capability())
+            .unwrap_or(Resource::ZERO)
     }
 
     /// `findNodeToUnreserve`: a reservation of this key on another node, at least `need`.

@@ -32,18 +32,21 @@ impl CapacityScheduler {
         if from_reservation {
             return true;
         }
+        self.fits_queue_maxima(self.apps[app].queue, capability - released)
+            && self.user_within_limit(app, released)
+    }
+
+    /// The user-limit half of `accept`: `app`'s user, less `released` of its own, is not over
+    /// its limit (YARN checks the user before this container, so one may take it over).
+    pub(crate) fn user_within_limit(&self, app: AppId, released: Resource) -> bool {
         let a = &self.apps[app];
-        if !self.fits_queue_maxima(a.queue, capability - released) {
-            return false;
-        }
-        let cluster = self.tree.cluster_resource();
         let user_used = self
             .leaf(a.queue)
             .and_then(|l| l.users.get(&a.user))
             .map(|u| u.used)
             .unwrap_or(Resource::ZERO);
-        !rc.greater_than(
-            &cluster,
+        !self.tree.settings().resource_calculator.greater_than(
+            &self.tree.cluster_resource(),
             &(user_used - released),
             &self.user_limit(a.queue, &a.user).unwrap_or_default(),
         )
@@ -124,6 +127,8 @@ impl CapacityScheduler {
         if let Some(r) = unreserve {
             self.unreserve(now_ms, r);
         }
+        // What was free before it, for the freed-space accounting.
+        let unallocated = self.nodes[ctx.node].unallocated();
         let is_am = {
             let t = self.apps[app].attempt.as_ref().expect("attempt");
             key == Self::AM_KEY && t.am_pending && !t.unmanaged_am
@@ -166,6 +171,7 @@ impl CapacityScheduler {
                     view_pos: 0,
                     version: 0,
                     remotely_allocated: false,
+                    killable: false,
                 })
             }
         };
@@ -193,6 +199,8 @@ impl CapacityScheduler {
         let (delta, satisfied) = t.requests.allocate(&key, node_type, ctx.host, ctx.rack);
         self.containers[id].satisfied = satisfied;
         self.apply_pending_delta(app, delta);
+        // A reservation fulfilled from freed room takes it as surely as a new container.
+        self.consume_freed(ctx.node, leaf, capability, unallocated);
         Some(id)
     }
 
@@ -245,6 +253,7 @@ impl CapacityScheduler {
             view_pos: 0,
             version: 0,
             remotely_allocated: false,
+            killable: false,
         });
         self.nodes[ctx.node].reserved = Some(id);
         self.add_app_used(app, capability);

@@ -57,6 +57,8 @@ pub(crate) struct NodeCtx {
     pub rack: u32,
     pub total: Resource,
     pub unallocated: Resource,
+    /// Killable containers' room (lazy preemption): free for a queue below its guarantee.
+    pub killable: Resource,
 }
 
 impl CapacityScheduler {
@@ -68,6 +70,17 @@ impl CapacityScheduler {
             rack: n.rack_name,
             total: n.total,
             unallocated: n.unallocated(),
+            killable: n.killable_resource,
+        }
+    }
+
+    /// What a queue may count as free on the node: with lazy preemption the killable room too
+    /// (for a queue below its guarantee; YARN's `canAssign` adds it for everyone).
+    fn assignable(&self, ctx: &NodeCtx) -> Resource {
+        if self.tree.settings().lazy_preemption_enabled {
+            ctx.unallocated + ctx.killable
+        } else {
+            ctx.unallocated
         }
     }
 
@@ -82,6 +95,7 @@ impl CapacityScheduler {
         if !self.nodes.contains(node) {
             return 0;
         }
+        self.expire_freed(node, now_ms);
         // Promotions and increases waiting for this node go first: they rank ahead of new
         // requests (spec O8).
         let mut assigned = if self.opportunistic.pending_increases.is_empty() {
@@ -107,7 +121,7 @@ impl CapacityScheduler {
         loop {
             let ctx = self.node_ctx(node);
             if self.nodes[node].reserved.is_some()
-                || rc.compute_available_containers(&ctx.unallocated, &min) == 0
+                || rc.compute_available_containers(&self.assignable(&ctx), &min) == 0
             {
                 break;
             }
@@ -172,7 +186,13 @@ impl CapacityScheduler {
             &self.tree.queue(q).capacities.effective_max,
             &limits.limit,
         );
-        let used = self.tree.queue(q).used;
+        // A parent counts its killable containers (lazy preemption) as room it can give; a
+        // leaf cannot preempt itself.
+        let used = if s.lazy_preemption_enabled && !self.tree.is_leaf(q) {
+            self.tree.queue(q).used - self.queue_killable[q]
+        } else {
+            self.tree.queue(q).used
+        };
         limits.headroom = current_limit - used;
         if rc.greater_than_or_equal(&cluster, &used, &current_limit) {
             return s.reservations_continue_look_all_nodes
@@ -191,8 +211,12 @@ impl CapacityScheduler {
         limits: &mut Limits,
     ) -> Outcome {
         let s = self.tree.settings();
-        let (rc, min) = (s.resource_calculator, s.minimum_allocation);
-        if !self.has_pending(q) || !rc.fits_in(&min, &ctx.unallocated) {
+        let (rc, min, lazy) = (
+            s.resource_calculator,
+            s.minimum_allocation,
+            s.lazy_preemption_enabled,
+        );
+        if !self.has_pending(q) || !rc.fits_in(&min, &self.assignable(ctx)) {
             return Outcome::Null;
         }
         if !self.can_assign_to_queue(q, limits, self.queue_reserved[q]) {
@@ -200,7 +224,13 @@ impl CapacityScheduler {
         }
         let cluster = self.tree.cluster_resource();
         let parent_max = self.tree.queue(q).capacities.effective_max;
-        let parent_used = self.tree.queue(q).used;
+        // Lazy preemption: killable containers' room counts as the parent's to give
+        // (getResourceLimitsOfChild deducts killable from used).
+        let parent_used = if lazy {
+            self.tree.queue(q).used - self.queue_killable[q]
+        } else {
+            self.tree.queue(q).used
+        };
         let mut blocked = Resource::ZERO;
         for child in self.sorted_children(q) {
             // getResourceLimitsOfChild: min(parent limit − blocked, parent max) − parent used + child used.
@@ -366,6 +396,14 @@ impl CapacityScheduler {
             return false;
         };
         let (app, key) = (c.app, c.key);
+        // Space freed by preemption for queues below their guarantee is not this queue's to
+        // wait for: a reservation of a queue at or above its guarantee on such a node goes.
+        if let Some(leaf) = self.apps.get(app).map(|a| a.queue) {
+            if !self.held_from(node, leaf).is_zero() {
+                self.unreserve(now_ms, reserved);
+                return false;
+            }
+        }
         let outstanding = self
             .apps
             .get(app)
@@ -406,6 +444,7 @@ impl CapacityScheduler {
             return 0;
         }
         nodes.sort_by_key(|id| id.index());
+        self.killed_for_room.clear();
         let start = (self.rng.next_u64() % nodes.len() as u64) as usize;
         let silence = 2 * self.tree.settings().node_heartbeat_interval_ms;
         let mut allocated = 0;

@@ -97,6 +97,23 @@ impl CapacitySchedulerConfiguration {
         &self.preemption
     }
 
+    /// This configuration with the preemption monitor forced on or off, whatever the file says
+    /// (`capsched simulate --preemption`, the engine's and the C ABI's preemption option).
+    /// On: `yarn.resourcemanager.scheduler.monitor.enable` true and
+    /// `ProportionalCapacityPreemptionPolicy` among the monitor's policies — which is also what
+    /// makes queues preemptable (YARN treats every queue as non-preemptable while the monitor
+    /// is off). Off: the monitor disabled. Everything else stays as configured.
+    pub fn with_preemption_monitor(&self, on: bool) -> CapacitySchedulerConfiguration {
+        let mut c = self.clone();
+        c.preemption.monitor_enabled = on;
+        if on && !c.preemption.proportional_policy_enabled() {
+            c.preemption
+                .monitor_policies
+                .push(crate::config::keys::DEFAULT_RM_SCHEDULER_MONITOR_POLICIES.to_string());
+        }
+        c
+    }
+
     /// Opportunistic containers' keys (spec O1).
     pub fn opportunistic(&self) -> &OpportunisticSettings {
         &self.opportunistic

@@ -59,7 +59,17 @@ pub const YARN_DEFAULT_SCHEDULE_ASYNCHRONOUSLY_INTERVAL_MS: i64 = 5;
 pub const SCHEDULE_ASYNCHRONOUSLY_MAXIMUM_THREADS: &str = "schedule-asynchronously.maximum-threads";
 pub const SCHEDULE_ASYNCHRONOUSLY_MAXIMUM_PENDING_BACKLOGS: &str =
     "schedule-asynchronously.maximum-pending-backlogs";
+/// YARN's key for lazy preemption (YARN-4108) is `yarn.scheduler.capacity.lazy-preemption-enabled`.
 pub const LAZY_PREEMPTION_ENABLED: &str = "lazy-preemption-enabled";
+/// The same switch under the preemption monitor's prefix, the name operators look for beside
+/// the monitor's other keys; YARN's own key wins when both are set.
+pub const LAZY_PREEMPTION_ENABLED_MONITOR_ALIAS: &str =
+    "yarn.resourcemanager.monitor.capacity.preemption.lazy-preemption-enabled";
+/// capsched's own: space freed by preemption kills is held for queues below their guarantee
+/// (docs/SEMANTICS.md, "Space freed by preemption"); `false` is YARN's exact behaviour.
+pub const FREED_SPACE_PROTECT: &str = "capsched.preemption.freed-space.protect";
+/// How long such space stays held if no queue below its guarantee takes it.
+pub const FREED_SPACE_HOLD_MS: &str = "capsched.preemption.freed-space.hold-ms";
 pub const UNDERUTILIZED_PREEMPTION_ENABLED: &str =
     "ordering-policy.priority-utilization.underutilized-preemption.enabled";
 pub const UNDERUTILIZED_PREEMPTION_RESERVED_CONTAINER_DELAY_MS: &str =

@@ -59,6 +59,11 @@ pub struct SchedulerSettings {
     pub container_allocation_expiry_interval_ms: i64,
     pub work_preserving_recovery_scheduling_wait_ms: i64,
     pub lazy_preemption_enabled: bool,
+    /// capsched's protection of space freed by preemption for the queues it was freed for
+    /// (`capsched.preemption.freed-space.protect`, default true; false = YARN exactly).
+    pub freed_space_protect: bool,
+    /// `capsched.preemption.freed-space.hold-ms` (default 30 s).
+    pub freed_space_hold_ms: i64,
 }
 
 /// `intra-queue-preemption.preemption-order-policy`.
@@ -100,6 +105,43 @@ pub struct PreemptionSettings {
 impl PreemptionSettings {
     /// Whether the RM would run `ProportionalCapacityPreemptionPolicy`: monitors enabled and
     /// the policy among `yarn.resourcemanager.scheduler.monitor.policies`.
+    /// What a round runs, for reports: the policy, its selectors in YARN's order, and how a
+    /// container whose wait is over is taken (killed, or made killable with lazy preemption).
+    pub fn describe(&self, lazy: bool) -> Vec<String> {
+        let mut out = vec!["ProportionalCapacityPreemptionPolicy".to_string()];
+        if self.underutilized_preemption_enabled {
+            out.push("queue-priority (underutilized-preemption)".into());
+        }
+        if self.select_based_on_reserved_containers {
+            out.push("reserved-container".into());
+        }
+        out.push("FIFO candidates".into());
+        if self.preemption_to_balance_enabled {
+            out.push("preempt-to-balance".into());
+        }
+        if self.intra_queue_enabled {
+            out.push(format!(
+                "intra-queue ({})",
+                match self.intra_queue_order {
+                    IntraQueuePreemptionOrder::PriorityFirst => "priority_first",
+                    IntraQueuePreemptionOrder::UserLimitFirst => "userlimit_first",
+                }
+            ));
+        }
+        if self.observe_only {
+            out.push("observe-only".into());
+        }
+        out.push(
+            if lazy {
+                "lazy (killable)"
+            } else {
+                "kill after max_wait_before_kill"
+            }
+            .into(),
+        );
+        out
+    }
+
     pub fn proportional_policy_enabled(&self) -> bool {
         self.monitor_enabled
             && self
@@ -370,7 +412,12 @@ pub(crate) fn read_scheduler_settings(r: &mut Reader) -> SchedulerSettings {
             DEFAULT_RM_WORK_PRESERVING_RECOVERY_SCHEDULING_WAIT_MS,
             0,
         ),
-        lazy_preemption_enabled: r.boolean(&global_key(LAZY_PREEMPTION_ENABLED), false),
+        lazy_preemption_enabled: r
+            .opt_bool(&global_key(LAZY_PREEMPTION_ENABLED))
+            .or_else(|| r.opt_bool(LAZY_PREEMPTION_ENABLED_MONITOR_ALIAS))
+            .unwrap_or(false),
+        freed_space_protect: r.boolean(FREED_SPACE_PROTECT, true),
+        freed_space_hold_ms: duration(r, FREED_SPACE_HOLD_MS, 30_000, 0),
     }
 }
 

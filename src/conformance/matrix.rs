@@ -371,6 +371,7 @@ pub fn build(
                     partition: 0,
                     ignore_exclusivity: false,
                     created_ms: 0,
+                    killable: false,
                 };
                 seq += 1;
                 c

@@ -715,6 +715,7 @@ fn run_unit(v: &Vector, ctx: &mut Ctx) -> Result<(), String> {
             partition: 0,
             ignore_exclusivity: false,
             created_ms: 0,
+            killable: false,
         })
         .collect();
     let mut order: Vec<usize> = (0..containers.len()).collect();

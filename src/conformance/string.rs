@@ -714,6 +714,7 @@ pub fn build(
                         && !partitions[partition].name.is_empty(),
                     // The mock never stubs creation times.
                     created_ms: 0,
+                    killable: false,
                 };
                 if g.reserved {
                     app.reserved.push(c);

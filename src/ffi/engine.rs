@@ -48,6 +48,7 @@ pub struct capsched_engine_options {
     /// 0 off, 1 on, CAPSCHED_FROM_CONFIG (schedule-asynchronously.enable).
     pub async_scheduling: i32,
     /// 0 off, 1 on, CAPSCHED_FROM_CONFIG (yarn.resourcemanager.scheduler.monitor.enable).
+    /// 0 and 1 hold whatever the configuration says, refreshes included.
     pub preemption: i32,
     /// Events kept before new ones are dropped (and counted); 0 means 65536.
     pub event_capacity: u32,

@@ -191,7 +191,8 @@ pub fn select(
                     break;
                 }
                 let c = &app.live[i];
-                if state.selected.contains(&c.id) {
+                // Already killable (lazy preemption): its queue's `killable` counts it.
+                if state.selected.contains(&c.id) || c.killable {
                     continue;
                 }
                 if c.is_am {

@@ -474,7 +474,7 @@ fn select_containers(
                     if to_obtain.is_empty() {
                         break;
                     }
-                    if state.selected.contains(&c.id) || c.is_am {
+                    if state.selected.contains(&c.id) || c.is_am || c.killable {
                         continue;
                     }
                     // `skipContainerBasedOnIntraQueuePolicy`: stop at a container that would

@@ -265,6 +265,7 @@ mod tests {
                     partition: 0,
                     ignore_exclusivity: false,
                     created_ms: 0,
+                    killable: false,
                 })
                 .collect::<Vec<_>>()
                 .into();

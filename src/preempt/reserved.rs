@@ -13,12 +13,13 @@ struct Plan {
     cost: f32,
 }
 
-/// The node's running containers, newest first (container id descending), AMs excluded.
+/// The node's running containers, newest first (container id descending), AMs and killable
+/// ones (already counted in the node's killable room) excluded.
 fn candidates(snap: &PreemptionSnapshot, on_node: &[(usize, usize)]) -> Vec<(usize, usize)> {
     let mut cs: Vec<(usize, usize)> = on_node
         .iter()
         .copied()
-        .filter(|&(a, i)| !snap.apps[a].live[i].is_am)
+        .filter(|&(a, i)| !snap.apps[a].live[i].is_am && !snap.apps[a].live[i].killable)
         .collect();
     cs.sort_by(|&(a, i), &(b, j)| {
         let (x, y) = (&snap.apps[a], &snap.apps[b]);

@@ -119,6 +119,9 @@ pub struct ContainerSnap {
     pub ignore_exclusivity: bool,
     /// When it was allocated (or reserved), on the snapshot's clock.
     pub created_ms: i64,
+    /// Already killable (lazy preemption): the selectors pass it by, its queue's `killable`
+    /// counts it.
+    pub killable: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]

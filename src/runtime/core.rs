@@ -26,6 +26,9 @@ pub struct EngineCore {
     last_expiry_ms: Option<i64>,
     /// Snapshots made so far (each is numbered).
     snapshots: std::cell::Cell<u64>,
+    /// The host's preemption option when it overrides the configuration: applied to every
+    /// refreshed configuration too, so a refresh cannot switch the monitor back.
+    pub preemption_override: Option<bool>,
 }
 
 impl EngineCore {
@@ -37,6 +40,7 @@ impl EngineCore {
             async_scheduling,
             last_expiry_ms: None,
             snapshots: std::cell::Cell::new(0),
+            preemption_override: None,
         }
     }
 
@@ -119,7 +123,11 @@ impl EngineCore {
         node: NodeId,
         status: &NodeStatus,
     ) -> Result<NodeUpdateResponse, SchedulerError> {
-        self.cs.node_update(now_ms, node, status)
+        let r = self.cs.node_update(now_ms, node, status)?;
+        for id in &r.preempted {
+            self.events.push(EngineEvent::Preempted { container: *id });
+        }
+        Ok(r)
     }
 
     pub fn refresh_queues(
@@ -127,6 +135,10 @@ impl EngineCore {
         now_ms: i64,
         conf: Arc<CapacitySchedulerConfiguration>,
     ) -> Result<(), SchedulerError> {
+        let conf = match self.preemption_override {
+            Some(on) => Arc::new(conf.with_preemption_monitor(on)),
+            None => conf,
+        };
         self.cs.refresh_queues(now_ms, conf)?;
         self.events.push(EngineEvent::QueueRefreshed);
         Ok(())
@@ -163,7 +175,11 @@ impl EngineCore {
     /// One asynchronous scheduling pass (the async thread's loop body), if enabled.
     pub fn schedule(&mut self, now_ms: i64) -> u32 {
         if self.async_scheduling {
-            self.cs.schedule_pass(now_ms)
+            let n = self.cs.schedule_pass(now_ms);
+            for id in self.cs.take_killed_for_room() {
+                self.events.push(EngineEvent::Preempted { container: id });
+            }
+            n
         } else {
             0
         }

@@ -301,16 +301,21 @@ impl Engine {
         let async_scheduling = opts
             .async_scheduling
             .unwrap_or(conf.settings().async_scheduling.enabled);
-        let preemption = opts
-            .preemption
-            .unwrap_or_else(|| conf.preemption().proportional_policy_enabled());
+        // An explicit preemption option overrides the configuration, fully: the monitor runs
+        // (or not) and queues are preemptable (or not) as it says.
+        let conf = match opts.preemption {
+            Some(on) => Arc::new(conf.with_preemption_monitor(on)),
+            None => conf,
+        };
+        let preemption = conf.preemption().proportional_policy_enabled();
         let tick_ms = conf.settings().async_scheduling.interval_ms.max(1);
         let monitor_interval_ms = conf.preemption().monitoring_interval_ms.max(1);
         let policy = preemption.then(|| PreemptionPolicy::new(conf.preemption().clone()));
         let events = Arc::new(EventQueue::new(opts.event_capacity.max(1)));
         let cs = CapacityScheduler::new(conf, opts.cluster_timestamp, opts.seed);
         let now = opts.clock.now_ms();
-        let core = EngineCore::new(cs, events.clone(), async_scheduling);
+        let mut core = EngineCore::new(cs, events.clone(), async_scheduling);
+        core.preemption_override = opts.preemption;
         let first = core.snapshot(now, 0);
         let shared = Arc::new(Shared {
             mode: opts.mode,

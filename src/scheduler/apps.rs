@@ -360,21 +360,9 @@ impl CapacityScheduler {
                 a.attempt
                     .as_ref()
                     .is_some_and(|t| t.state != AttemptState::NonRunnable)
-                    && self.is_ancestor_or_self(q, a.queue)
+                    && self.tree.is_ancestor_or_self(q, a.queue)
             })
             .count() as i32
-    }
-
-    fn is_ancestor_or_self(&self, ancestor: QueueId, mut q: QueueId) -> bool {
-        loop {
-            if q == ancestor {
-                return true;
-            }
-            match self.tree.parent(q) {
-                Some(p) => q = p,
-                None => return false,
-            }
-        }
     }
 
     /// `LeafQueue.activateApplications` (spec §3.2): pending attempts become active while the
@@ -706,6 +694,20 @@ impl CapacityScheduler {
             .sum();
         let total_used = used + reserved + kept_used;
         let had_demand = !pending.is_zero();
+        // Killable containers (lazy preemption) move with the application.
+        let killable: Resource = self.apps[app]
+            .attempt
+            .as_ref()
+            .map(|t| {
+                t.live_containers
+                    .iter()
+                    .filter_map(|c| self.containers.get(*c))
+                    .filter(|c| c.killable)
+                    .map(|c| c.resource)
+                    .sum()
+            })
+            .unwrap_or_default();
+        self.add_queue_killable(source, -killable);
         self.add_app_used(app, -total_used);
         self.add_queue_reserved(source, -reserved);
         self.apply_pending_delta(
@@ -765,6 +767,7 @@ impl CapacityScheduler {
         self.apps[app].user_slot = slot;
         self.add_app_used(app, total_used);
         self.add_queue_reserved(dest, reserved);
+        self.add_queue_killable(dest, killable);
         if had_demand {
             self.apply_pending_delta(
                 app,

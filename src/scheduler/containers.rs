@@ -40,6 +40,7 @@ impl CapacityScheduler {
         let Some(leaf) = self.apps.get(app).map(|a| a.queue) else {
             return true;
         };
+        self.forget_killable(id, &c, leaf);
         if c.is_opportunistic() {
             self.complete_opportunistic(id, &c, exit_status, diagnostics, how);
             return true;

@@ -68,6 +68,26 @@ impl CapacityScheduler {
                     ));
                 }
             }
+            // Killable containers (lazy preemption): live, killable, here, and summed right.
+            let mut killable = Resource::ZERO;
+            for c in &n.killable {
+                match self.containers.get(*c) {
+                    Some(rc) if rc.node == nid && rc.killable && !rc.is_reserved() => {
+                        killable += rc.resource
+                    }
+                    _ => v.push(format!(
+                        "node {} lists killable container {} that is not one there",
+                        n.host,
+                        c.as_u64()
+                    )),
+                }
+            }
+            if killable != n.killable_resource {
+                v.push(format!(
+                    "node {}: killable {} but its killable containers sum to {killable}",
+                    n.host, n.killable_resource
+                ));
+            }
             // The calculator decides what "fits": the default one never looks at vcores (§8.4).
             if !rc.fits_in(&n.allocated, &n.total) {
                 v.push(format!(
@@ -178,6 +198,24 @@ impl CapacityScheduler {
         let mut queue_pending = vec![Resource::ZERO; n];
         let mut queue_reserved = vec![Resource::ZERO; n];
         let mut apps_in = vec![0i32; n];
+        let mut queue_killable = vec![Resource::ZERO; n];
+        for (cid, c) in self.containers.iter().filter(|(_, c)| c.killable) {
+            if !self
+                .nodes
+                .get(c.node)
+                .is_some_and(|n| n.killable.contains(&cid))
+            {
+                v.push(format!(
+                    "killable container {} not listed by its node",
+                    c.yarn_id
+                ));
+            }
+            let mut at = self.apps.get(c.app).map(|a| a.queue);
+            while let Some(q) = at {
+                queue_killable[q] += c.resource;
+                at = self.tree.parent(q);
+            }
+        }
         let mut user_used: HashMap<(usize, &str), Resource> = HashMap::new();
         for (aid, a) in self.apps.iter() {
             let used = per_app_used.get(&aid).copied().unwrap_or_default();
@@ -281,6 +319,14 @@ impl CapacityScheduler {
                     self.tree.path(q),
                     self.queue_pending[q],
                     queue_pending[q]
+                ));
+            }
+            if self.queue_killable[q] != queue_killable[q] {
+                v.push(format!(
+                    "queue {}: killable {} but its killable containers sum to {}",
+                    self.tree.path(q),
+                    self.queue_killable[q],
+                    queue_killable[q]
                 ));
             }
             if self.queue_reserved[q] != queue_reserved[q] {

@@ -6,6 +6,7 @@
 
 mod am;
 pub mod apps;
+pub(crate) mod freed_space;
 
 pub(crate) mod containers;
 pub mod error;
@@ -74,6 +75,11 @@ pub struct CapacityScheduler {
     /// (YARN allows all three; an allocation never does it). Such a queue may stay above its
     /// maximum until its usage falls back under it; the invariant checker allows exactly that.
     pub(crate) over_max_by_event: Vec<bool>,
+    /// Killable containers (lazy preemption) per queue subtree; included in `Queue::used`.
+    pub(crate) queue_killable: Vec<Resource>,
+    /// Containers lazy preemption killed to make room during the current node update or
+    /// scheduling pass (cleared when the next one starts), for the host's events.
+    pub(crate) killed_for_room: Vec<ContainerId>,
     pub(crate) nodes: GenSlab<NodeId, SchedulerNode>,
     pub(crate) node_by_host: HashMap<String, NodeId>,
     /// Registered nodes per interned rack name.
@@ -121,6 +127,8 @@ impl CapacityScheduler {
             leaves,
             num_applications: vec![0; n],
             over_max_by_event: vec![false; n],
+            queue_killable: vec![Resource::ZERO; n],
+            killed_for_room: Vec::new(),
             queue_pending: vec![Resource::ZERO; n],
             queue_reserved: vec![Resource::ZERO; n],
             nodes: GenSlab::default(),

@@ -88,6 +88,9 @@ impl CapacityScheduler {
             last_heartbeat_ms: now_ms,
             to_kill: Vec::new(),
             orphans: Vec::new(),
+            freed: Vec::new(),
+            killable: BTreeSet::new(),
+            killable_resource: Resource::ZERO,
         });
         self.node_by_host.insert(spec.host.clone(), id);
         *self.rack_sizes.entry(rack_name).or_default() += 1;
@@ -137,6 +140,7 @@ impl CapacityScheduler {
             view_pos: 0,
             version: 0,
             remotely_allocated: false,
+            killable: false,
         });
         let n = &mut self.nodes[node];
         n.allocated += report.resource;
@@ -229,6 +233,7 @@ impl CapacityScheduler {
     ) -> Result<NodeUpdateResponse, SchedulerError> {
         self.node_or_err(node)?;
         self.nodes[node].last_heartbeat_ms = now_ms;
+        self.killed_for_room.clear();
         for id in &status.launched {
             if let Some(c) = self.containers.get_mut(*id) {
                 if c.node == node
@@ -280,6 +285,7 @@ impl CapacityScheduler {
             orphans,
             queuing_limit: self.container_queuing_limit(),
             least_loaded,
+            preempted: std::mem::take(&mut self.killed_for_room),
         })
     }
 }

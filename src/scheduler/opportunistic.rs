@@ -337,6 +337,7 @@ impl CapacityScheduler {
             view_pos: 0,
             version: 0,
             remotely_allocated,
+            killable: false,
         });
         let n = &mut self.nodes[node];
         n.opportunistic.insert(id);

@@ -25,6 +25,7 @@ pub(crate) fn container_snap(id: ContainerId, c: &RmContainer) -> ContainerSnap 
         partition: 0,
         ignore_exclusivity: false,
         created_ms: c.created_ms,
+        killable: c.killable,
     }
 }
 

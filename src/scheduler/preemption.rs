@@ -4,11 +4,8 @@
 
 use crate::sync::Arc;
 
-use super::containers::Completion;
 use super::preempt_view::container_snap;
-use super::types::{
-    diagnostics, exit_status, PreemptionMessage, ResourceRequest, ANY, PRIORITY_UNDEFINED,
-};
+use super::types::{PreemptionMessage, ResourceRequest, ANY, PRIORITY_UNDEFINED};
 use super::CapacityScheduler;
 use crate::config::QueueOrderingPolicy;
 use crate::ids::{AppId, ContainerId};
@@ -26,6 +23,8 @@ pub struct PreemptionOutcome {
     pub unreserved: u32,
     /// Events about containers that no longer exist (or changed state) and were skipped.
     pub stale: u32,
+    /// Lazy preemption: containers whose wait was over and that became killable instead.
+    pub made_killable: u32,
     /// The containers marked and killed, in plan order.
     pub marked_ids: Vec<ContainerId>,
     pub killed_ids: Vec<ContainerId>,
@@ -86,7 +85,7 @@ impl CapacityScheduler {
                 name: Arc::clone(&n.host),
                 partition: 0,
                 unallocated: n.unallocated(),
-                killable: Resource::ZERO,
+                killable: n.killable_resource,
                 reservation: None,
             });
         }
@@ -212,7 +211,7 @@ impl CapacityScheduler {
                     max: queue.capacities.effective_max,
                     used: queue.used,
                     reserved: self.queue_reserved(q),
-                    killable: Resource::ZERO,
+                    killable: self.queue_killable[q],
                     pending: Resource::ZERO,
                     pending_deduct_reserved: Resource::ZERO,
                     absolute_capacity: queue.capacities.absolute_capacity,
@@ -266,13 +265,15 @@ impl CapacityScheduler {
         events: &[PreemptionEvent],
     ) -> PreemptionOutcome {
         let mut out = PreemptionOutcome::default();
+        let lazy = self.tree.settings().lazy_preemption_enabled;
         for e in events {
             let id = ContainerId::from_u64(e.container);
             let Some(c) = self.containers.get(id) else {
                 out.stale += 1;
                 continue;
             };
-            let (app, reserved) = (c.app, c.is_reserved());
+            let (app, reserved, node, resource) = (c.app, c.is_reserved(), c.node, c.resource);
+            let leaf = self.apps.get(app).map(|a| a.queue);
             match e.kind {
                 PreemptionEventKind::MarkForPreemption if !reserved => {
                     match self.apps.get_mut(app).and_then(|a| a.attempt.as_mut()) {
@@ -280,19 +281,23 @@ impl CapacityScheduler {
                             t.to_preempt.insert(id);
                             out.marked += 1;
                             out.marked_ids.push(id);
+                            if let Some(leaf) = leaf {
+                                self.count_preemption(leaf, |s| s.marked += 1);
+                            }
                         }
                         // No attempt to tell (kept across attempts): nothing to mark.
                         None => out.stale += 1,
                     }
                 }
+                // Lazy preemption: killed only when a queue below its guarantee needs the room.
+                PreemptionEventKind::MarkKillable if !reserved && lazy => {
+                    self.mark_killable(id);
+                    out.made_killable += 1;
+                }
                 PreemptionEventKind::MarkKillable if !reserved => {
-                    self.complete_container(
-                        now_ms,
-                        id,
-                        exit_status::PREEMPTED,
-                        diagnostics::PREEMPTED,
-                        Completion::Killed,
-                    );
+                    if let Some(leaf) = self.kill_preempted(now_ms, id) {
+                        self.record_freed(node, leaf, resource, now_ms);
+                    }
                     out.killed += 1;
                     out.killed_ids.push(id);
                 }

@@ -140,8 +140,17 @@ impl CapacityScheduler {
         }
         self.tree = tree;
         self.leaves = leaves;
-        // Queue ids are new: flags are taken afresh (cluster_resource_changed notes them).
+        // Queue ids are new: flags are taken afresh (cluster_resource_changed notes them), and
+        // space freed by earlier kills is released (it names queues of the old tree).
         self.over_max_by_event = vec![false; n];
+        for (_, node) in self.nodes.iter_mut() {
+            node.freed.clear();
+        }
+        // Lazy preemption switched off: killable containers are ordinary ones again, for the
+        // next rounds to select (and kill) afresh.
+        if !self.tree.settings().lazy_preemption_enabled {
+            self.unmark_all_killable();
+        }
         self.rebuild_queue_aggregates();
         self.cluster_resource_changed(now_ms);
         self.drain_stopped_queues();
@@ -153,6 +162,7 @@ impl CapacityScheduler {
         let n = self.tree.len();
         let mut used = vec![Resource::ZERO; n];
         let mut reserved = vec![Resource::ZERO; n];
+        let mut killable = vec![Resource::ZERO; n];
         let mut pending = vec![Resource::ZERO; n];
         let mut apps = vec![0i32; n];
         for (_, c) in self.containers.iter() {
@@ -168,6 +178,9 @@ impl CapacityScheduler {
                 used[q] += c.resource;
                 if c.is_reserved() {
                     reserved[q] += c.resource;
+                }
+                if c.killable {
+                    killable[q] += c.resource;
                 }
                 at = self.tree.parent(q);
             }
@@ -191,6 +204,7 @@ impl CapacityScheduler {
             self.tree.queue_mut(q).used = u;
         }
         self.queue_reserved = reserved;
+        self.queue_killable = killable;
         self.queue_pending = pending;
         self.num_applications = apps;
         self.usage_epoch += 1;

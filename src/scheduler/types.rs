@@ -361,4 +361,7 @@ pub struct NodeUpdateResponse {
     /// The least-loaded nodes for the node's `DistributedScheduler` (distributed scheduling
     /// only).
     pub least_loaded: Vec<RemoteNode>,
+    /// Containers of other queues killed on this node (−102) to make room for this
+    /// heartbeat's allocations (lazy preemption); they are in `to_kill` too.
+    pub preempted: Vec<ContainerId>,
 }

@@ -28,6 +28,10 @@ pub struct RmContainer {
     pub version: i32,
     /// Placed by a node's `DistributedScheduler` (spec O7), not by the RM.
     pub remotely_allocated: bool,
+    /// Lazy preemption: the monitor's wait is over and the container may be killed as soon as
+    /// a queue below its guarantee needs its room on this node (YARN's killable containers);
+    /// it runs on until then, or until it finishes by itself.
+    pub killable: bool,
 }
 
 impl RmContainer {

@@ -20,6 +20,18 @@ pub struct LeafRuntime {
     /// The queue-wide user limit and the usage epoch it was computed at: YARN caches it the
     /// same way, invalidated by any usage or user change.
     pub user_limit_cache: Option<(u64, Resource)>,
+    /// What the preemption monitor did to this leaf's containers so far.
+    pub preemption: PreemptionStats,
+}
+
+/// Preemption in a leaf: containers marked (the AM told), killed (−102, also killable ones a
+/// queue below its guarantee took the room of), and killed whose room went back to this same
+/// leaf ("wasted").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PreemptionStats {
+    pub marked: u64,
+    pub killed: u64,
+    pub wasted: u64,
 }
 
 /// FIFO order key: higher priority first, then lower application id.

@@ -5,6 +5,16 @@ use std::collections::BTreeSet;
 use crate::ids::ContainerId;
 use crate::resource::Resource;
 use crate::scheduler::types::ContainerReport;
+use crate::state::queue::QueueId;
+
+/// Room a preemption kill freed on a node: the leaf it was taken from, how much, and when
+/// (docs/SEMANTICS.md, "Space freed by preemption").
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FreedSpace {
+    pub leaf: QueueId,
+    pub resource: Resource,
+    pub at_ms: i64,
+}
 
 #[derive(Debug, Clone)]
 pub struct SchedulerNode {
@@ -29,10 +39,23 @@ pub struct SchedulerNode {
     /// Containers the NM reported on registration that belong to no live attempt: the NM must
     /// kill them (`killOrphanContainerOnNode`); handed back with the next heartbeat.
     pub orphans: Vec<ContainerReport>,
+    /// Room freed here by preemption kills, oldest first, until a queue takes it or it ages
+    /// out (`capsched.preemption.freed-space.hold-ms`): held for queues below their guarantee
+    /// while `capsched.preemption.freed-space.protect` is on, and always the measure of kills
+    /// whose room went back to the queue it was taken from (docs/SEMANTICS.md).
+    pub freed: Vec<FreedSpace>,
+    /// Killable containers here (lazy preemption), and their total.
+    pub killable: BTreeSet<ContainerId>,
+    pub killable_resource: Resource,
 }
 
 impl SchedulerNode {
     pub fn unallocated(&self) -> Resource {
         self.total - self.allocated
+    }
+
+    /// The room freed by preemption kills still held here.
+    pub fn freed_total(&self) -> Resource {
+        self.freed.iter().map(|f| f.resource).sum()
     }
 }

@@ -10,7 +10,7 @@ pub const P: &str = "yarn.scheduler.capacity.";
 pub fn props(pairs: &[(&str, &str)]) -> String {
     let mut s = String::new();
     for (k, v) in pairs {
-        if k.starts_with("yarn.") {
+        if is_full_key(k) {
             s.push_str(&format!("{k}={v}\n"));
         } else {
             s.push_str(&format!("{P}{k}={v}\n"));
@@ -19,11 +19,16 @@ pub fn props(pairs: &[(&str, &str)]) -> String {
     s
 }
 
+/// A key given whole (YARN's other prefixes, capsched's own), not under `yarn.scheduler.capacity.`.
+pub fn is_full_key(key: &str) -> bool {
+    key.starts_with("yarn.") || key.starts_with("capsched.")
+}
+
 /// The same pairs as Hadoop configuration XML.
 pub fn xml(pairs: &[(&str, &str)]) -> String {
     let mut s = String::from("<?xml version=\"1.0\"?>\n<configuration>\n");
     for (k, v) in pairs {
-        let key = if k.starts_with("yarn.") {
+        let key = if is_full_key(k) {
             k.to_string()
         } else {
             format!("{P}{k}")
@@ -73,3 +78,4 @@ pub fn assert_error(errors: &ConfigErrors, message: &str, queue: Option<&str>, k
 pub mod cluster;
 pub mod ffi;
 pub mod rng;
+pub mod sim;

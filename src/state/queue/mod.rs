@@ -165,6 +165,19 @@ impl QueueTree {
         self.conf(id).parent
     }
 
+    /// Whether `q` is `ancestor` or lies under it.
+    pub fn is_ancestor_or_self(&self, ancestor: QueueId, mut q: QueueId) -> bool {
+        loop {
+            if q == ancestor {
+                return true;
+            }
+            match self.parent(q) {
+                Some(p) => q = p,
+                None => return false,
+            }
+        }
+    }
+
     pub fn children(&self, id: QueueId) -> &[QueueId] {
         &self.conf(id).children
     }
