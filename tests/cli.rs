@@ -349,3 +349,84 @@ fn the_error_report_survives_a_closed_stderr() {
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(1), "a panic exits with 101");
 }
+
+/// The operator's case of issue 14: a configuration without
+/// `yarn.resourcemanager.scheduler.monitor.enable`, an SLS trace whose tasks name hosts, and
+/// `--preemption on`: the monitor runs, marks and kills, the summary names the policies, and
+/// `--preemption off` runs none.
+#[test]
+fn simulate_preemption_on_with_a_configuration_that_does_not_enable_it() {
+    let conf = write_temp(
+        "two-halves.properties",
+        "yarn.scheduler.capacity.root.queues=q1,q2\n\
+         yarn.scheduler.capacity.root.q1.capacity=50\n\
+         yarn.scheduler.capacity.root.q1.maximum-capacity=100\n\
+         yarn.scheduler.capacity.root.q1.user-limit-factor=2\n\
+         yarn.scheduler.capacity.root.q2.capacity=50\n\
+         yarn.scheduler.capacity.root.q2.maximum-capacity=100\n\
+         yarn.scheduler.capacity.root.q2.user-limit-factor=2\n",
+    );
+    let job = |id: &str, queue: &str, start: i64, n: usize, ms: i64| {
+        let tasks: Vec<String> = (0..n)
+            .map(|i| {
+                format!(
+                    "{{\"container.duration.ms\": {ms}, \"container.host\": \"/rack{}/node{}\"}}",
+                    (i % 10) / 5,
+                    i % 10
+                )
+            })
+            .collect();
+        format!(
+            "{{\"job.id\": \"{id}\", \"job.queue.name\": \"{queue}\", \"job.user\": \"u_{queue}\", \
+             \"job.start.ms\": {start}, \"job.tasks\": [{}]}}\n",
+            tasks.join(", ")
+        )
+    };
+    let trace = write_temp(
+        "node-local.json",
+        &format!(
+            "{}{}",
+            job("app1", "q1", 0, 200, 180_000),
+            job("app2", "q2", 20_000, 50, 20_000)
+        ),
+    );
+    let run = |mode: &str| {
+        let out_dir =
+            std::env::temp_dir().join(format!("capsched-cli-pre-{mode}-{}", std::process::id()));
+        let (code, out, err) = capsched(&[
+            "simulate",
+            "--config",
+            conf.to_str().unwrap(),
+            "--trace",
+            trace.to_str().unwrap(),
+            "--preemption",
+            mode,
+            "--output",
+            out_dir.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let summary: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out_dir.join("summary.json")).unwrap())
+                .unwrap();
+        let _ = std::fs::remove_dir_all(&out_dir);
+        (out, summary["preemption"].clone())
+    };
+    let (text, on) = run("on");
+    assert_eq!(on["enabled"], true);
+    assert_eq!(on["policies"][0], "ProportionalCapacityPreemptionPolicy");
+    assert!(on["containers_marked"].as_u64().unwrap() > 0, "{on}");
+    assert!(on["containers_preempted"].as_u64().unwrap() > 0, "{on}");
+    assert!(on["containers_wasted"].as_u64().unwrap() <= 2, "{on}");
+    assert_eq!(on["freed_space_protected"], true);
+    assert!(
+        text.contains("preemption ran: ProportionalCapacityPreemptionPolicy"),
+        "{text}"
+    );
+    assert!(
+        text.contains("root.q1") && text.contains("killed"),
+        "{text}"
+    );
+    let (text, off) = run("off");
+    assert_eq!(off["enabled"], false);
+    assert!(!text.contains("preemption ran"), "{text}");
+}

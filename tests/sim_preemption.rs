@@ -3,33 +3,21 @@
 //! (T3' < T3) and both queues converge to their 50% guarantee; without it App2 waits for App1's
 //! tasks to end. The invariant checker runs after every event.
 
-use std::sync::Arc;
+mod common;
 
-use capsched::config::CapacitySchedulerConfiguration;
 use capsched::sim::default_workload::{self, PREEMPTION_PROPERTIES};
 use capsched::sim::metrics::JobRecord;
 use capsched::sim::trace::SimDefaults;
-use capsched::sim::{simulate, SimulationInput, SimulationOptions, SimulationResult};
+use capsched::sim::SimulationResult;
+use common::sim::run_checked;
 
 fn run(properties: &str, preemption: Option<bool>) -> SimulationResult {
-    let conf = CapacitySchedulerConfiguration::from_properties_str(properties).unwrap();
-    let input = SimulationInput {
-        conf: Arc::new(conf),
-        nodes: default_workload::nodes(&SimDefaults::default()),
-        jobs: default_workload::preemption_jobs(),
-    };
-    let opts = SimulationOptions {
-        check_invariants: true,
+    run_checked(
+        properties,
+        default_workload::nodes(&SimDefaults::default()),
+        default_workload::preemption_jobs(),
         preemption,
-        ..SimulationOptions::default()
-    };
-    let r = simulate(input, opts).unwrap();
-    assert!(!r.timed_out);
-    assert!(
-        r.jobs.iter().all(|j| j.finish_ms.is_some()),
-        "every job finishes"
-    );
-    r
+    )
 }
 
 fn job<'a>(r: &'a SimulationResult, id: &str) -> &'a JobRecord {
@@ -175,9 +163,24 @@ fn the_cli_runs_the_scenario_both_ways() {
     assert_eq!(on["preemption"]["enabled"], true);
     assert_eq!(on["preemption"]["containers_preempted"], 50);
     assert!(
-        text_on.contains("preemption: ") && text_on.contains("50 preempted, 0 AM restarts"),
+        text_on.contains("preemption: ")
+            && text_on.contains("50 preempted, 0 wasted, 0 AM restarts")
+            && text_on.contains("preemption ran: ProportionalCapacityPreemptionPolicy"),
         "{text_on}"
     );
+    // Per queue: what was taken from q1, and how long q2 waited for its guarantee.
+    let q1 = &on["preemption"]["queues"]["root.q1"];
+    assert_eq!(
+        (
+            &q1["containers_marked"],
+            &q1["containers_killed"],
+            &q1["containers_wasted"]
+        ),
+        (&50.into(), &50.into(), &0.into())
+    );
+    let q2 = &on["preemption"]["queues"]["root.q2"];
+    assert_eq!(q2["starved"][0]["from_ms"], 60_000, "from App2's arrival");
+    assert_eq!(q2["starved"][0]["reached"], "guarantee");
     assert_eq!(off["preemption"]["enabled"], false);
     assert!(!text_off.contains("preemption: "), "{text_off}");
     assert!(t3_on < t3_off, "T3' = {t3_on} ms, T3 = {t3_off} ms");

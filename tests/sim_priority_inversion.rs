@@ -4,34 +4,21 @@
 //! of the monitor's rounds and finishes long before the batch job's first wave ends; without
 //! the monitor it waits for that wave. The invariant checker runs after every event.
 
-use std::sync::Arc;
+mod common;
 
-use capsched::config::CapacitySchedulerConfiguration;
 use capsched::sim::default_workload::{self, PRIORITY_INVERSION_PROPERTIES};
 use capsched::sim::metrics::JobRecord;
 use capsched::sim::trace::SimDefaults;
-use capsched::sim::{simulate, SimulationInput, SimulationOptions, SimulationResult};
+use capsched::sim::SimulationResult;
+use common::sim::run_checked;
 
 fn run(preemption: bool) -> SimulationResult {
-    let conf =
-        CapacitySchedulerConfiguration::from_properties_str(PRIORITY_INVERSION_PROPERTIES).unwrap();
-    let input = SimulationInput {
-        conf: Arc::new(conf),
-        nodes: default_workload::nodes(&SimDefaults::default()),
-        jobs: default_workload::priority_inversion_jobs(),
-    };
-    let opts = SimulationOptions {
-        check_invariants: true,
-        preemption: Some(preemption),
-        ..SimulationOptions::default()
-    };
-    let r = simulate(input, opts).unwrap();
-    assert!(!r.timed_out);
-    assert!(
-        r.jobs.iter().all(|j| j.finish_ms.is_some()),
-        "every job finishes"
-    );
-    r
+    run_checked(
+        PRIORITY_INVERSION_PROPERTIES,
+        default_workload::nodes(&SimDefaults::default()),
+        default_workload::priority_inversion_jobs(),
+        Some(preemption),
+    )
 }
 
 fn job<'a>(r: &'a SimulationResult, id: &str) -> &'a JobRecord {

@@ -6,7 +6,7 @@ use std::process::Command;
 use std::sync::Arc;
 
 use capsched::config::CapacitySchedulerConfiguration;
-use capsched::sim::trace::{self, SimDefaults, TraceExecutionType, TraceJob, TraceNode, TraceTask};
+use capsched::sim::trace::{self, SimDefaults, TraceJob, TraceNode, TraceTask};
 use capsched::sim::{simulate, SimError, SimulationInput, SimulationOptions, SimulationResult};
 
 fn data(name: &str) -> PathBuf {
@@ -58,31 +58,14 @@ fn checked() -> SimulationOptions {
 fn task(count: u64, duration_ms: i64, memory_mb: i64) -> TraceTask {
     TraceTask {
         count,
-        host: None,
-        rack: None,
-        start_ms: None,
-        duration_ms,
-        priority: 20,
-        task_type: "map".into(),
-        memory_mb,
-        vcores: 1,
-        execution_type: TraceExecutionType::Guaranteed,
-        request_delay_ms: 0,
+        ..TraceTask::map(duration_ms, memory_mb, 1)
     }
 }
 
 fn job(id: &str, queue: &str, start_ms: i64, am_memory_mb: i64, tasks: Vec<TraceTask>) -> TraceJob {
     TraceJob {
-        id: id.into(),
-        queue: queue.into(),
-        user: "u".into(),
-        start_ms,
-        end_ms: None,
-        job_type: "mapreduce".into(),
         am_memory_mb,
-        am_vcores: 1,
-        tasks,
-        priority: 0,
+        ..TraceJob::mapreduce(id, queue, "u", start_ms, tasks)
     }
 }
 

@@ -42,13 +42,16 @@ yarn.resourcemanager.opportunistic-container-allocation.enabled=true
 yarn.nodemanager.opportunistic-containers-max-queue-length=6
 ";
 
-/// The refreshes alternate with this: the same queues, other capacities and limits.
+/// The refreshes alternate with this: the same queues, other capacities and limits, and lazy
+/// preemption.
 fn alternate() -> String {
     CONF.replace("root.a.capacity=30", "root.a.capacity=50")
         .replace("root.b.capacity=30", "root.b.capacity=20")
         .replace("root.c.capacity=40", "root.c.capacity=30")
         .replace("root.b.b1.capacity=50", "root.b.b1.capacity=70")
         .replace("root.b.b2.capacity=50", "root.b.b2.capacity=30")
+        // Killable containers outlive a switch of the mode either way.
+        + "yarn.scheduler.capacity.lazy-preemption-enabled=true\n"
 }
 
 const LEAVES: [&str; 4] = ["a", "b1", "b2", "c"];

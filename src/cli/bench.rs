@@ -591,7 +591,7 @@ fn memory(nodes: usize, containers: usize, asks: usize, json: bool) {
 }
 
 fn simulate_at_scale(nodes: usize, containers: usize, jobs: usize, json: bool) {
-    use capsched::sim::trace::{SimDefaults, TraceExecutionType, TraceJob, TraceNode, TraceTask};
+    use capsched::sim::trace::{SimDefaults, TraceJob, TraceNode, TraceTask};
     use capsched::sim::{simulate, SimulationInput, SimulationOptions};
     let d = SimDefaults::default();
     let trace_nodes: Vec<TraceNode> = (0..nodes)
@@ -618,18 +618,10 @@ fn simulate_at_scale(nodes: usize, containers: usize, jobs: usize, json: bool) {
             tasks: (0..per_job)
                 .map(|t| {
                     let node = (j * 131 + t * 17) % nodes;
+                    let duration_ms = 10_000 + ((j * 7919 + t * 104_729) % 50_001) as i64;
                     TraceTask {
-                        count: 1,
                         host: (t % 2 == 0).then(|| format!("/rack{}/node{node}", node / 40)),
-                        rack: None,
-                        start_ms: None,
-                        duration_ms: 10_000 + ((j * 7919 + t * 104_729) % 50_001) as i64,
-                        priority: 20,
-                        task_type: "map".to_string(),
-                        memory_mb: d.container_memory_mb,
-                        vcores: d.container_vcores,
-                        execution_type: TraceExecutionType::Guaranteed,
-                        request_delay_ms: 0,
+                        ..TraceTask::map(duration_ms, d.container_memory_mb, d.container_vcores)
                     }
                 })
                 .collect(),

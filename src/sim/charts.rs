@@ -26,12 +26,13 @@ fn to_io<E: std::error::Error + Send + Sync + 'static>(e: E) -> io::Error {
     io::Error::other(e.to_string())
 }
 
-/// One plotted line with its legend entry.
+/// One plotted line with its legend entry, and points on it to mark (kills by preemption).
 struct Line {
     label: String,
     color: RGBColor,
     width: u32,
     points: Vec<(f64, f64)>,
+    marks: Vec<(f64, f64)>,
 }
 
 /// A horizontal reference line: (colour, y, dash length, gap).
@@ -93,6 +94,13 @@ fn draw_into(
             .map_err(to_io)?
             .label(line.label.clone())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style));
+        chart
+            .draw_series(
+                line.marks
+                    .iter()
+                    .map(|&p| TriangleMarker::new(p, 5, line.color.filled())),
+            )
+            .map_err(to_io)?;
     }
     chart
         .configure_series_labels()
@@ -136,6 +144,18 @@ pub fn render_charts(r: &SimulationResult) -> io::Result<Vec<(&'static str, Stri
                     )
                 })
                 .collect(),
+            // Where the preemption monitor killed this leaf's containers.
+            marks: r
+                .samples
+                .iter()
+                .filter(|s| s.queues[i].killed > 0)
+                .map(|s| {
+                    (
+                        t(s.time_ms),
+                        s.queues[i].allocated_memory as f64 * 100.0 / mem,
+                    )
+                })
+                .collect(),
         })
         .collect();
     let guides: Vec<Guide> = r
@@ -150,7 +170,7 @@ pub fn render_charts(r: &SimulationResult) -> io::Result<Vec<(&'static str, Stri
         })
         .collect();
     let queue_usage = draw(
-        "Queue usage: share of cluster memory (guaranteed dashed, maximum dotted)",
+        "Queue usage: share of cluster memory (guaranteed dashed, maximum dotted, ▲ containers preempted)",
         "% of cluster memory",
         105.0,
         end,
@@ -169,6 +189,7 @@ pub fn render_charts(r: &SimulationResult) -> io::Result<Vec<(&'static str, Stri
                 .iter()
                 .map(|s| (t(s.time_ms), s.allocated_memory as f64 * 100.0 / mem))
                 .collect(),
+            marks: Vec::new(),
         },
         Line {
             label: "vcores".into(),
@@ -179,6 +200,7 @@ pub fn render_charts(r: &SimulationResult) -> io::Result<Vec<(&'static str, Stri
                 .iter()
                 .map(|s| (t(s.time_ms), s.allocated_vcores as f64 * 100.0 / vc))
                 .collect(),
+            marks: Vec::new(),
         },
     ];
     let utilization = draw(
@@ -204,6 +226,7 @@ pub fn render_charts(r: &SimulationResult) -> io::Result<Vec<(&'static str, Stri
                 .iter()
                 .map(|s| (t(s.time_ms), s.queues[i].pending_containers as f64))
                 .collect(),
+            marks: Vec::new(),
         })
         .collect();
     let top = lines
@@ -252,6 +275,7 @@ pub fn render_comparison(
                     .iter()
                     .map(|s| (t(s.time_ms), s.nm_used_memory as f64 * 100.0 / mem))
                     .collect(),
+                marks: Vec::new(),
             }
         })
         .collect();
@@ -275,6 +299,7 @@ pub fn render_comparison(
                 .iter()
                 .map(|s| (t(s.time_ms), s.tasks_completed as f64))
                 .collect(),
+            marks: Vec::new(),
         })
         .collect();
     let top = lines

@@ -12,7 +12,7 @@
 //!   urgent high-priority job of the same user a minute later. Intra-queue preemption
 //!   (`priority_first`) takes containers back from the batch job; compare `--preemption off`.
 
-use super::trace::{SimDefaults, TraceExecutionType, TraceJob, TraceNode, TraceTask};
+use super::trace::{SimDefaults, TraceJob, TraceNode, TraceTask};
 use crate::config::CapacitySchedulerConfiguration;
 
 pub fn nodes(defaults: &SimDefaults) -> Vec<TraceNode> {
@@ -43,18 +43,10 @@ fn tasks_lasting(
     (0..n)
         .map(|i| {
             let node = (i * 7 + salt) % 10;
+            let duration_ms = base_ms + ((i * 7919 + salt * 104_729) as i64 % (spread_ms + 1));
             TraceTask {
-                count: 1,
                 host: (located && i % 2 == 0).then(|| format!("/rack{}/node{node}", node / 5)),
-                rack: None,
-                start_ms: None,
-                duration_ms: base_ms + ((i * 7919 + salt * 104_729) as i64 % (spread_ms + 1)),
-                priority: 20,
-                task_type: "map".to_string(),
-                memory_mb: 1024,
-                vcores: 1,
-                execution_type: TraceExecutionType::Guaranteed,
-                request_delay_ms: 0,
+                ..TraceTask::map(duration_ms, 1024, 1)
             }
         })
         .collect()
@@ -65,18 +57,7 @@ fn job(id: &str, queue: &str, user: &str, start_ms: i64, n: usize, salt: usize) 
 }
 
 fn job_with(id: &str, queue: &str, user: &str, start_ms: i64, tasks: Vec<TraceTask>) -> TraceJob {
-    TraceJob {
-        id: id.to_string(),
-        queue: queue.to_string(),
-        user: user.to_string(),
-        start_ms,
-        end_ms: None,
-        job_type: "mapreduce".to_string(),
-        am_memory_mb: 1024,
-        am_vcores: 1,
-        tasks,
-        priority: 0,
-    }
+    TraceJob::mapreduce(id, queue, user, start_ms, tasks)
 }
 
 pub fn jobs() -> Vec<TraceJob> {

@@ -11,6 +11,7 @@
 //! can ever happen again and jobs remain, the run stops with an error naming the stuck jobs and
 //! what they ask for (the watchdog), instead of spinning.
 
+use crate::sync::Arc;
 use std::collections::{BinaryHeap, HashMap};
 use std::time::Instant;
 
@@ -22,7 +23,9 @@ use super::error::SimError;
 use super::faults::{fault, node_back};
 use super::idle::skip_if_idle;
 use super::jobs::{am_heartbeat, start_job};
-use super::metrics::{JobRecord, LeafInfo, Sample, SeriesStats};
+use super::metrics::{
+    JobRecord, LeafInfo, QueuePreemption, Reached, Sample, SeriesStats, Starvation,
+};
 use super::nm::NmSim;
 use super::observer::{NoObserver, Progress, SimObserver};
 use super::options::{SimulationInput, SimulationOptions};
@@ -71,6 +74,14 @@ pub struct SimulationResult {
     pub containers_preempted: u64,
     /// Attempts restarted because their AM container was preempted or lost.
     pub am_restarts: u64,
+    /// What ran: the policy, its selectors, how a container is taken (docs/SIMULATOR.md);
+    /// empty when the monitor is off.
+    pub preemption_policies: Vec<String>,
+    /// Whether space freed by preemption was held for queues below their guarantee
+    /// (`capsched.preemption.freed-space.protect`).
+    pub freed_space_protected: bool,
+    /// Per leaf (as `leaves`): containers marked, killed and wasted, and each starvation.
+    pub queue_preemption: Vec<super::metrics::QueuePreemption>,
     /// Wall time of the preemption rounds (snapshot, policy, apply), in total.
     pub preemption_wall_ms: f64,
     /// Simulated time skipped because nothing could happen in it.
@@ -102,6 +113,15 @@ pub fn simulate_with(
 ) -> Result<SimulationResult, SimError> {
     let started = Instant::now();
     check_input(&input.nodes, &input.jobs)?;
+    // `--preemption on|off` overrides the configuration fully: queues are preemptable only
+    // while the monitor is on (YARN), so the flag switches the monitor, not just the rounds.
+    let input = match opts.preemption {
+        Some(on) => SimulationInput {
+            conf: Arc::new(input.conf.with_preemption_monitor(on)),
+            ..input
+        },
+        None => input,
+    };
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(opts.seed);
     let mut cs = CapacityScheduler::new(input.conf.clone(), 1_000_000, opts.seed);
     let opp = input.conf.opportunistic().clone();
@@ -164,10 +184,10 @@ pub fn simulate_with(
         check_opportunistic_can_be_placed(&opp)?;
     }
     let leaves: Vec<QueueId> = cs.queue_tree().leaves().collect();
+    let leaves_count = leaves.len();
     let preemption = input.conf.preemption().clone();
-    let policy = opts
-        .preemption
-        .unwrap_or_else(|| preemption.proportional_policy_enabled())
+    let policy = preemption
+        .proportional_policy_enabled()
         .then(|| PreemptionPolicy::new(preemption.clone()));
     let periods = Periods {
         nm: opts.defaults.nm_heartbeat_ms.max(1),
@@ -238,6 +258,7 @@ pub fn simulate_with(
         opts,
         samples: Vec::new(),
         since_kept: 0,
+        killed_unkept: vec![0; leaves_count],
         stride: 1,
         series: SeriesStats::default(),
         tasks_total,
@@ -256,7 +277,6 @@ pub fn simulate_with(
         policy,
         preemption_rounds: 0,
         containers_marked: 0,
-        containers_preempted: 0,
         am_restarts: 0,
         preemption_ns: 0,
         last_activity_ms: 0,
@@ -265,6 +285,9 @@ pub fn simulate_with(
         skipped: false,
         unsent: None,
         warnings,
+        killed_at_sample: vec![0; leaves_count],
+        starving_since: vec![None; leaves_count],
+        starved: vec![Vec::new(); leaves_count],
     };
     for i in 0..sim.nms.len() {
         // NodeManagers start out of phase, as real ones do.
@@ -341,6 +364,31 @@ pub fn simulate_with(
     }
     sample(&mut sim, now, true, observer)?;
     observer.progress(&progress(&sim, now));
+    let queue_preemption: Vec<QueuePreemption> = sim
+        .leaves
+        .iter()
+        .enumerate()
+        .map(|(i, &q)| {
+            let mut starved = std::mem::take(&mut sim.starved[i]);
+            if let Some(from_ms) = sim.starving_since[i] {
+                starved.push(Starvation {
+                    from_ms,
+                    to_ms: now,
+                    reached: Reached::EndOfRun,
+                });
+            }
+            QueuePreemption {
+                stats: sim.cs.preemption_stats(q),
+                starved,
+            }
+        })
+        .collect();
+    let preemption_policies = match &sim.policy {
+        Some(p) => p
+            .settings()
+            .describe(sim.cs.configuration().settings().lazy_preemption_enabled),
+        None => Vec::new(),
+    };
     let cluster = sim.cs.cluster_resource();
     let jobs = sim
         .ams
@@ -391,8 +439,14 @@ pub fn simulate_with(
         preemption_enabled: sim.policy.is_some(),
         preemption_rounds: sim.preemption_rounds,
         containers_marked: sim.containers_marked,
-        containers_preempted: sim.containers_preempted,
+        // Killed by the rounds, and (lazy preemption) when a starved queue took the room.
+        containers_preempted: queue_preemption.iter().map(|q| q.stats.killed).sum(),
         am_restarts: sim.am_restarts,
+        preemption_policies,
+        freed_space_protected: sim.policy.is_some()
+            && !sim.cs.configuration().settings().lazy_preemption_enabled
+            && sim.cs.configuration().settings().freed_space_protect,
+        queue_preemption,
         preemption_wall_ms: sim.preemption_ns as f64 / 1e6,
         skipped_ms: sim.skipped_ms,
         events,
@@ -465,8 +519,7 @@ fn preemption_round(sim: &mut Sim, now: i64) {
     sim.preemption_ns += t.elapsed().as_nanos();
     sim.preemption_rounds += 1;
     sim.containers_marked += outcome.marked as u64;
-    sim.containers_preempted += outcome.killed as u64;
-    if outcome.marked > 0 || outcome.killed > 0 {
+    if outcome.marked > 0 || outcome.killed > 0 || outcome.made_killable > 0 {
         sim.active(now);
     }
 }

@@ -44,6 +44,32 @@ pub struct QueueSample {
     pub allocated_vcores: i64,
     pub pending_memory: i64,
     pub pending_containers: u64,
+    /// This leaf's containers the preemption monitor killed since the previous sample.
+    pub killed: u64,
+}
+
+/// A stretch when a leaf had pending demand while using less than its guarantee, and how it
+/// ended: it reached its guarantee, its demand was met, or the run ended first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Starvation {
+    pub from_ms: i64,
+    pub to_ms: i64,
+    pub reached: Reached,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reached {
+    Guarantee,
+    Demand,
+    EndOfRun,
+}
+
+/// What preemption did for and to one leaf over a run.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct QueuePreemption {
+    pub stats: crate::state::leaf::PreemptionStats,
+    pub starved: Vec<Starvation>,
 }
 
 /// One job's times (simulated and, from the trace, "real").

@@ -18,7 +18,7 @@ use serde_json::{json, Map, Value};
 
 use super::charts;
 use super::engine::SimulationResult;
-use super::metrics::{percentile, LeafInfo, QueueSample, Sample};
+use super::metrics::{percentile, LeafInfo, QueueSample, Reached, Sample};
 use super::observer::SimObserver;
 
 /// The file that marks a directory as a capsched run's output.
@@ -219,9 +219,13 @@ pub fn summary(r: &SimulationResult) -> Value {
         },
         "preemption": {
             "enabled": r.preemption_enabled,
+            "policies": r.preemption_policies,
+            "freed_space_protected": r.freed_space_protected,
             "rounds": r.preemption_rounds,
             "containers_marked": r.containers_marked,
             "containers_preempted": r.containers_preempted,
+            "containers_wasted": r.queue_preemption.iter().map(|q| q.stats.wasted).sum::<u64>(),
+            "queues": preemption_by_queue(r),
             "am_restarts": r.am_restarts,
             "wall_ms_per_round": round3(if r.preemption_rounds > 0 { r.preemption_wall_ms / r.preemption_rounds as f64 } else { 0.0 }),
         },
@@ -232,6 +236,31 @@ pub fn summary(r: &SimulationResult) -> Value {
         "wall_ms": round3(r.wall_ms),
         "wall_allocations_per_sec": round3(if r.wall_ms > 0.0 { r.containers_allocated as f64 / (r.wall_ms / 1000.0) } else { 0.0 }),
     })
+}
+
+/// Per leaf: containers marked, killed and wasted (killed, their room then taken by the same
+/// leaf), and each starvation (pending demand below the guarantee) with how long it lasted.
+fn preemption_by_queue(r: &SimulationResult) -> Value {
+    let mut out = Map::new();
+    for (leaf, q) in r.leaves.iter().zip(&r.queue_preemption) {
+        let longest = q.starved.iter().map(|s| s.to_ms - s.from_ms).max();
+        out.insert(
+            leaf.path.clone(),
+            json!({
+                "containers_marked": q.stats.marked,
+                "containers_killed": q.stats.killed,
+                "containers_wasted": q.stats.wasted,
+                "starved": q.starved.iter().take(MAX_LISTED).map(|s| json!({
+                    "from_ms": s.from_ms,
+                    "to_ms": s.to_ms,
+                    "took_ms": s.to_ms - s.from_ms,
+                    "reached": s.reached,
+                })).collect::<Vec<_>>(),
+                "longest_starved_ms": longest,
+            }),
+        );
+    }
+    Value::Object(out)
 }
 
 /// Rejected or failed jobs and warnings listed by name in the summaries (the counts are
@@ -324,11 +353,49 @@ pub fn summary_text(r: &SimulationResult, s: &Value) -> String {
         }
     }
     if r.preemption_enabled {
+        let wasted: u64 = r.queue_preemption.iter().map(|q| q.stats.wasted).sum();
         let _ = writeln!(
             out,
-            "preemption: {} rounds, {} containers marked, {} preempted, {} AM restarts",
-            r.preemption_rounds, r.containers_marked, r.containers_preempted, r.am_restarts
+            "preemption: {} rounds, {} containers marked, {} preempted, {} wasted, {} AM restarts",
+            r.preemption_rounds, r.containers_marked, r.containers_preempted, wasted, r.am_restarts
         );
+        let _ = writeln!(
+            out,
+            "preemption ran: {}; freed space {}",
+            r.preemption_policies.join(", "),
+            if r.freed_space_protected {
+                "held for queues below their guarantee"
+            } else {
+                "open to every queue (YARN's behaviour)"
+            }
+        );
+        for (leaf, q) in r.leaves.iter().zip(&r.queue_preemption) {
+            if q.stats == Default::default() && q.starved.is_empty() {
+                continue;
+            }
+            let longest = q.starved.iter().max_by_key(|s| s.to_ms - s.from_ms);
+            let _ = writeln!(
+                out,
+                "  {:<26} marked {:>5}, killed {:>5}, wasted {:>5}; {}",
+                leaf.path,
+                q.stats.marked,
+                q.stats.killed,
+                q.stats.wasted,
+                match longest {
+                    Some(s) => format!(
+                        "starved {} time(s), longest {:.0} s (until its {})",
+                        q.starved.len(),
+                        (s.to_ms - s.from_ms) as f64 / 1000.0,
+                        match s.reached {
+                            Reached::Guarantee => "guarantee",
+                            Reached::Demand => "demand was met",
+                            Reached::EndOfRun => "end of the run",
+                        }
+                    ),
+                    None => "never starved".to_string(),
+                }
+            );
+        }
         let _ = writeln!(
             out,
             "preemption rounds took {:.3} ms each of wall time",

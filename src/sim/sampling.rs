@@ -5,11 +5,15 @@
 use super::am::AmState;
 use super::error::SimError;
 use super::limits;
-use super::metrics::{QueueSample, Sample};
+use super::metrics::{QueueSample, Reached, Sample, Starvation};
 use super::observer::SimObserver;
 use super::state::Sim;
 use crate::resource::Resource;
 use crate::scheduler::types::ContainerState;
+
+/// A leaf whose demand was met and comes back within this long is still in the same
+/// starvation (docs/SIMULATOR.md, "Preemption in the summary").
+const STARVATION_PAUSE_MS: i64 = 10_000;
 
 pub(super) fn sample(
     sim: &mut Sim,
@@ -70,20 +74,54 @@ pub(super) fn sample(
         }
     }
     let pending_total = sim.leaves.iter().map(|&q| pending_by_queue[q]).sum();
-    let queues = sim
-        .leaves
-        .iter()
-        .map(|&q| {
-            let used = tree.queue(q).used - sim.cs.queue_reserved(q);
-            let pending = sim.cs.queue_pending(q);
-            QueueSample {
-                allocated_memory: used.memory_mb(),
-                allocated_vcores: used.vcores(),
-                pending_memory: pending.memory_mb(),
-                pending_containers: pending_by_queue[q],
+    let mut queues = Vec::with_capacity(sim.leaves.len());
+    for (i, &q) in sim.leaves.iter().enumerate() {
+        let used = tree.queue(q).used - sim.cs.queue_reserved(q);
+        let pending = sim.cs.queue_pending(q);
+        let killed = sim.cs.preemption_stats(q).killed;
+        queues.push(QueueSample {
+            allocated_memory: used.memory_mb(),
+            allocated_vcores: used.vcores(),
+            pending_memory: pending.memory_mb(),
+            pending_containers: pending_by_queue[q],
+            killed: killed.saturating_sub(sim.killed_at_sample[i]),
+        });
+        sim.killed_at_sample[i] = killed;
+        // A starvation: pending demand while below the guarantee; it ends when the leaf
+        // reaches its guarantee or its demand is met.
+        let starving = !pending.is_zero() && sim.cs.below_guarantee(q);
+        match (sim.starving_since[i], starving) {
+            (None, true) => {
+                // Demand that pauses briefly (an AM between its container and its first asks,
+                // or between two waves of tasks) is one wait, not two.
+                let from_ms = match sim.starved[i].last() {
+                    Some(s)
+                        if s.reached == Reached::Demand && now - s.to_ms <= STARVATION_PAUSE_MS =>
+                    {
+                        let from_ms = s.from_ms;
+                        sim.starved[i].pop();
+                        from_ms
+                    }
+                    _ => now,
+                };
+                sim.starving_since[i] = Some(from_ms);
             }
-        })
-        .collect();
+            (Some(from_ms), false) => {
+                let reached = if pending.is_zero() && sim.cs.below_guarantee(q) {
+                    Reached::Demand
+                } else {
+                    Reached::Guarantee
+                };
+                sim.starved[i].push(Starvation {
+                    from_ms,
+                    to_ms: now,
+                    reached,
+                });
+                sim.starving_since[i] = None;
+            }
+            _ => {}
+        }
+    }
     let per_call = |ns: u128, calls: u64| {
         if calls == 0 {
             0.0
@@ -143,23 +181,101 @@ fn record(
             observer.sample(&s)?;
         }
     }
+    let mut s = s;
     if sim.samples.last().is_some_and(|l| l.time_ms == s.time_ms) {
-        sim.samples.pop();
+        let replaced = sim.samples.pop().expect("a last sample");
+        add_killed(
+            &mut s,
+            &replaced.queues.iter().map(|q| q.killed).collect::<Vec<_>>(),
+        );
     } else {
         sim.since_kept += 1;
         if sim.since_kept < sim.stride && !last {
+            for (acc, q) in sim.killed_unkept.iter_mut().zip(&s.queues) {
+                *acc += q.killed;
+            }
             return Ok(());
         }
     }
     sim.since_kept = 0;
+    add_killed(&mut s, &sim.killed_unkept);
+    sim.killed_unkept.iter_mut().for_each(|k| *k = 0);
     sim.samples.push(s);
     if sim.samples.len() >= limits::MAX_KEPT_SAMPLES {
-        let mut i = 0;
-        sim.samples.retain(|_| {
-            i += 1;
-            i % 2 == 1
-        });
+        halve(&mut sim.samples);
         sim.stride *= 2;
     }
     Ok(())
+}
+
+fn add_killed(s: &mut Sample, killed: &[u64]) {
+    for (q, k) in s.queues.iter_mut().zip(killed) {
+        q.killed += k;
+    }
+}
+
+/// Keeps every other sample (the first, the third…); each one left out hands its kills to the
+/// next one kept (the last one, having none after it, to the one before).
+fn halve(samples: &mut Vec<Sample>) {
+    let mut kept: Vec<Sample> = Vec::with_capacity(samples.len() / 2 + 1);
+    let mut carry: Option<Vec<u64>> = None;
+    for (i, mut s) in std::mem::take(samples).into_iter().enumerate() {
+        if i % 2 == 0 {
+            if let Some(k) = carry.take() {
+                add_killed(&mut s, &k);
+            }
+            kept.push(s);
+        } else {
+            carry = Some(s.queues.iter().map(|q| q.killed).collect());
+        }
+    }
+    if let (Some(k), Some(last)) = (carry, kept.last_mut()) {
+        add_killed(last, &k);
+    }
+    *samples = kept;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(time_ms: i64, killed: u64) -> Sample {
+        Sample {
+            time_ms,
+            running_applications: 0,
+            running_containers: 0,
+            allocated_memory: 0,
+            allocated_vcores: 0,
+            available_memory: 0,
+            available_vcores: 0,
+            pending_containers: 0,
+            nm_used_memory: 0,
+            nm_used_vcores: 0,
+            queued_containers: 0,
+            opportunistic_containers: 0,
+            tasks_completed: 0,
+            queues: vec![QueueSample {
+                allocated_memory: 0,
+                allocated_vcores: 0,
+                pending_memory: 0,
+                pending_containers: 0,
+                killed,
+            }],
+            node_update_ms: 0.0,
+            allocate_ms: 0.0,
+        }
+    }
+
+    #[test]
+    fn halving_the_kept_samples_keeps_every_kill() {
+        // Kills in samples 1, 2, 3 and 4 (of 0..5): 1's go to 2, 3's to 4, and the last
+        // sample's, left out with nothing after it, to the one before.
+        let mut s: Vec<Sample> = [0, 1, 2, 3, 4, 5]
+            .iter()
+            .map(|&i| sample(i * 1000, [0, 3, 1, 2, 0, 5][i as usize]))
+            .collect();
+        halve(&mut s);
+        let got: Vec<(i64, u64)> = s.iter().map(|x| (x.time_ms, x.queues[0].killed)).collect();
+        assert_eq!(got, [(0, 0), (2000, 4), (4000, 7)]);
+    }
 }

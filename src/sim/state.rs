@@ -81,6 +81,9 @@ pub(super) struct Sim {
     pub(super) samples: Vec<Sample>,
     /// Samples taken since the last one kept, and how many a kept one stands for.
     pub(super) since_kept: usize,
+    /// Per leaf: kills in samples left out of the kept series, carried into the next kept one
+    /// so that the chart still marks them.
+    pub(super) killed_unkept: Vec<u64>,
     pub(super) stride: usize,
     pub(super) series: SeriesStats,
     pub(super) unfinished: usize,
@@ -102,7 +105,6 @@ pub(super) struct Sim {
     pub(super) policy: Option<PreemptionPolicy>,
     pub(super) preemption_rounds: u64,
     pub(super) containers_marked: u64,
-    pub(super) containers_preempted: u64,
     pub(super) am_restarts: u64,
     pub(super) preemption_ns: u128,
     /// When something last changed (an allocation, an ask, a container's start or end, a job's,
@@ -118,6 +120,11 @@ pub(super) struct Sim {
     /// The last sample, not yet shown to the observer.
     pub(super) unsent: Option<Sample>,
     pub(super) warnings: Vec<String>,
+    /// Per leaf (in `leaves` order): kills counted at the last sample, since when it has been
+    /// starved (pending demand, below its guarantee), and its finished starvations.
+    pub(super) killed_at_sample: Vec<u64>,
+    pub(super) starving_since: Vec<Option<i64>>,
+    pub(super) starved: Vec<Vec<super::metrics::Starvation>>,
 }
 
 impl Sim {

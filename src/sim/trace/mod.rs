@@ -209,6 +209,50 @@ pub struct TraceTask {
     pub request_delay_ms: i64,
 }
 
+impl TraceJob {
+    /// A MapReduce job as SLS submits it by default: a 1 GB / 1 vcore AM, priority 0.
+    pub fn mapreduce(
+        id: &str,
+        queue: &str,
+        user: &str,
+        start_ms: i64,
+        tasks: Vec<TraceTask>,
+    ) -> Self {
+        TraceJob {
+            id: id.to_string(),
+            queue: queue.to_string(),
+            user: user.to_string(),
+            start_ms,
+            end_ms: None,
+            job_type: "mapreduce".to_string(),
+            am_memory_mb: 1024,
+            am_vcores: 1,
+            tasks,
+            priority: 0,
+        }
+    }
+}
+
+impl TraceTask {
+    /// One guaranteed map container (priority 20, asked as soon as the AM registers) of
+    /// `memory_mb` and `vcores`, lasting `duration_ms`, with no preferred host.
+    pub fn map(duration_ms: i64, memory_mb: i64, vcores: i64) -> Self {
+        TraceTask {
+            count: 1,
+            host: None,
+            rack: None,
+            start_ms: None,
+            duration_ms,
+            priority: 20,
+            task_type: "map".to_string(),
+            memory_mb,
+            vcores,
+            execution_type: TraceExecutionType::Guaranteed,
+            request_delay_ms: 0,
+        }
+    }
+}
+
 /// A malformed input: which file, which job (0-based index of the JSON value in the file), which
 /// key, and what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
