@@ -268,7 +268,9 @@ typedef struct capsched_engine_options {
   // Events kept before new ones are dropped (and counted); 0 means 65536.
   uint32_t event_capacity;
   // Non-zero: the engine's clock is manual, starting at `clock_start_ms`, and moves only
-  // with `capsched_engine_tick(engine, now_ms, …)`. Zero: the system clock.
+  // with `capsched_engine_tick(engine, now_ms, …)`; a threaded engine then also takes all
+  // its timed work (passes, expiry, preemption rounds) from that clock, not from wall time.
+  // Zero: the system clock.
   int32_t manual_clock;
   int64_t clock_start_ms;
 } capsched_engine_options;
@@ -548,8 +550,8 @@ capsched_status capsched_engine_stop(const struct capsched_engine *engine);
 // `engine` must be NULL or a live handle, not freed before.
 void capsched_engine_free(struct capsched_engine *engine);
 
-// One tick: expiry, the asynchronous pass when enabled, and (manual mode) the preemption
-// round when due. With a manual clock, `now_ms` sets the time first (it may not go
+// One tick: expiry, the asynchronous pass when enabled, and (manual mode, or any engine on a
+// manual clock) the preemption round when due on the engine's clock. With a manual clock, `now_ms` sets the time first (it may not go
 // backwards); pass -1 to keep the clock. `out_allocated` (may be NULL) gets the containers
 // allocated (manual mode; threaded engines tick by themselves and report 0).
 //

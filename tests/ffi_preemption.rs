@@ -45,14 +45,14 @@ fn xml(extra: &[(&str, &str)]) -> String {
     format!("<configuration>{body}</configuration>")
 }
 
-/// A manual engine with a manual clock; `preemption` is the option (CAPSCHED_FROM_CONFIG,
+/// An engine in `mode` with a manual clock; `preemption` is the option (CAPSCHED_FROM_CONFIG,
 /// 0 or 1).
-unsafe fn engine(xml: &str, preemption: i32) -> *mut capsched_engine {
+unsafe fn engine(mode: i32, xml: &str, preemption: i32) -> *mut capsched_engine {
     let mut cfg = ptr::null_mut();
     assert_eq!(capsched_config_from_xml(s(xml), &mut cfg), CAPSCHED_OK);
     let mut opts = std::mem::zeroed();
     assert_eq!(capsched_engine_options_default(&mut opts), CAPSCHED_OK);
-    opts.mode = CAPSCHED_MODE_MANUAL;
+    opts.mode = mode;
     opts.preemption = preemption;
     opts.manual_clock = 1;
     opts.clock_start_ms = 0;
@@ -158,7 +158,15 @@ unsafe fn events(e: *mut capsched_engine, kind: i32) -> Vec<u64> {
 /// App1 in a holds all of one 8 GB node; App2 in b asks for 4 GB. Returns (engine, node,
 /// app1, app2).
 unsafe fn a_full_b_asks(xml: &str, preemption: i32) -> (*mut capsched_engine, u64, u64, u64) {
-    let e = engine(xml, preemption);
+    a_full_b_asks_in(CAPSCHED_MODE_MANUAL, xml, preemption)
+}
+
+unsafe fn a_full_b_asks_in(
+    mode: i32,
+    xml: &str,
+    preemption: i32,
+) -> (*mut capsched_engine, u64, u64, u64) {
+    let e = engine(mode, xml, preemption);
     let mut node = 0;
     let size = capsched_resource {
         memory_mb: 8 * GB,
@@ -229,6 +237,38 @@ fn the_preemption_option_turns_the_monitor_on_whatever_the_configuration_says() 
         let (e, _node, app1, _app2) = a_full_b_asks(&on, CAPSCHED_FROM_CONFIG);
         run_monitor(e, 0, 10_000);
         assert_eq!(allocate(e, app1, 0).2, 4);
+        capsched_engine_free(e);
+    }
+}
+
+/// A threaded engine on the host's clock (the RM plug-in's tests, a simulator driving a real
+/// engine) runs its monitor on that clock: rounds come with `tick`, every
+/// `monitoring_interval` of the host's time, exactly as a manual engine's do.
+#[test]
+fn a_threaded_engine_on_a_manual_clock_runs_the_monitor_on_that_clock() {
+    unsafe {
+        let (e, node, app1, app2) = a_full_b_asks_in(CAPSCHED_MODE_THREADED, &xml(&[]), 1);
+        // 2.5 s of the host's time: still before the first round (monitoring_interval 3 s).
+        let now = run_monitor(e, 0, 2_500);
+        assert_eq!(
+            allocate(e, app1, 0),
+            (0, 0, 0),
+            "no round before its interval"
+        );
+        // Two rounds later App1 has been told and then lost b's 4 GB, as in manual mode.
+        run_monitor(e, now, 7_500);
+        let (_, warned, killed) = allocate(e, app1, 0);
+        assert_eq!((warned + killed, killed), (4, 4));
+        for _ in 0..4 {
+            heartbeat(e, node);
+        }
+        assert_eq!(allocate(e, app2, 0).0, 4, "b got the room");
+        assert_eq!(
+            capsched_engine_check_invariants(e),
+            CAPSCHED_OK,
+            "{}",
+            last_error()
+        );
         capsched_engine_free(e);
     }
 }

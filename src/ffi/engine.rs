@@ -53,7 +53,9 @@ pub struct capsched_engine_options {
     /// Events kept before new ones are dropped (and counted); 0 means 65536.
     pub event_capacity: u32,
     /// Non-zero: the engine's clock is manual, starting at `clock_start_ms`, and moves only
-    /// with `capsched_engine_tick(engine, now_ms, …)`. Zero: the system clock.
+    /// with `capsched_engine_tick(engine, now_ms, …)`; a threaded engine then also takes all
+    /// its timed work (passes, expiry, preemption rounds) from that clock, not from wall time.
+    /// Zero: the system clock.
     pub manual_clock: i32,
     pub clock_start_ms: i64,
 }
@@ -180,8 +182,8 @@ pub unsafe extern "C" fn capsched_engine_free(engine: *mut capsched_engine) {
     }
 }
 
-/// One tick: expiry, the asynchronous pass when enabled, and (manual mode) the preemption
-/// round when due. With a manual clock, `now_ms` sets the time first (it may not go
+/// One tick: expiry, the asynchronous pass when enabled, and (manual mode, or any engine on a
+/// manual clock) the preemption round when due on the engine's clock. With a manual clock, `now_ms` sets the time first (it may not go
 /// backwards); pass -1 to keep the clock. `out_allocated` (may be NULL) gets the containers
 /// allocated (manual mode; threaded engines tick by themselves and report 0).
 ///

@@ -10,6 +10,11 @@
 //! policy's plan off the engine thread, and sends the plan back to be re-checked and applied
 //! (propose, then commit).
 //!
+//! A threaded engine on a host's manual clock ([`EngineOptions::with_manual_clock`]) keeps the
+//! engine thread but takes all its time from that clock: the thread ticks only when
+//! [`Engine::tick_at`] moves the clock, and the preemption round runs there when its interval
+//! has passed on that clock, not on wall time.
+//!
 //! In [`Mode::Manual`] there are no threads: calls run on the caller's thread under a mutex, and
 //! the host advances time with [`Engine::tick`] and [`Engine::step`].
 //!
@@ -48,7 +53,8 @@ use crate::sync::{oneshot, thread, Arc, AtomicBool, AtomicU64, Mutex, Ordering, 
 /// How the engine runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
-    /// An engine thread (and a preemption monitor thread when preemption is on).
+    /// An engine thread (and a preemption monitor thread when preemption is on, unless the
+    /// host brings a manual clock: then its `tick_at` runs the rounds).
     Threaded,
     /// No threads: the host drives time with `tick` and `step`.
     Manual,
@@ -170,8 +176,8 @@ pub(crate) struct Shared {
     commands: Mutex<Option<Sender<Command>>>,
     /// Manual mode: the core itself.
     manual: Mutex<Option<EngineCore>>,
-    /// The preemption policy and when it last ran, when the host runs rounds (manual mode, and
-    /// loom models); the monitor thread owns its own otherwise.
+    /// The preemption policy and when it last ran, when the host runs rounds (manual mode, a
+    /// manual clock, and loom models); the monitor thread owns its own otherwise.
     manual_policy: Mutex<Option<(PreemptionPolicy, i64)>>,
     monitor_interval_ms: i64,
     manual_clock: Option<Arc<clock::ManualClock>>,
@@ -348,10 +354,13 @@ impl Engine {
                 let s = shared.clone();
                 #[cfg_attr(loom, allow(unused_mut))]
                 let mut threads = vec![thread::spawn(move || worker::run(core, rx, s, tick_ms))];
-                // Loom cannot wait with a timeout: there the host (the model) runs rounds with
-                // `preemption_round`, on the same propose-then-commit path.
+                // Loom cannot wait with a timeout, and a host's manual clock moves only when
+                // it ticks: there the host runs rounds (`tick_at` when due, or
+                // `preemption_round`), on the same propose-then-commit path.
                 #[cfg(not(loom))]
-                if let Some(policy) = policy {
+                if shared.manual_clock.is_some() {
+                    *shared.manual_policy.lock() = policy.map(|p| (p, now));
+                } else if let Some(policy) = policy {
                     let (stop_tx, stop_rx) = crate::sync::channel();
                     *engine.monitor_stop.lock() = Some(stop_tx);
                     let s = shared.clone();
@@ -495,8 +504,9 @@ impl Engine {
         self.shared.events.dropped()
     }
 
-    /// One tick now: expiry and, when enabled, the asynchronous pass; in manual mode also the
-    /// preemption round when its interval has passed. Threaded engines tick by themselves;
+    /// One tick now: expiry and, when enabled, the asynchronous pass; in manual mode, and for
+    /// a threaded engine on a manual clock, also the preemption round when its interval has
+    /// passed on the engine's clock. Threaded engines on the system clock tick by themselves;
     /// this asks for an extra one. Returns containers allocated (manual mode; 0 when threaded).
     pub fn tick(&self) -> Result<u32, EngineError> {
         if inside_engine() {
@@ -507,11 +517,15 @@ impl Engine {
         }
         match self.shared.mode {
             Mode::Threaded => {
-                let commands = self.shared.commands.lock();
-                let sender = commands.as_ref().ok_or(EngineError::Stopped)?;
-                sender
-                    .send(Command::Tick)
-                    .map_err(|_| self.shared.error_now())?;
+                {
+                    let commands = self.shared.commands.lock();
+                    let sender = commands.as_ref().ok_or(EngineError::Stopped)?;
+                    sender
+                        .send(Command::Tick)
+                        .map_err(|_| self.shared.error_now())?;
+                }
+                // Under a manual clock the round runs here, after the tick, when due.
+                self.manual_preemption()?;
                 Ok(0)
             }
             Mode::Manual => {
@@ -547,7 +561,7 @@ impl Engine {
 
     /// A preemption round now, whatever the interval: snapshot, policy, then the plan
     /// re-checked and applied. `None` when preemption is off, or when the monitor thread owns
-    /// the policy (threaded mode runs rounds by itself).
+    /// the policy (a threaded engine on the system clock runs rounds by itself).
     pub fn preemption_round(&self) -> Result<Option<PreemptionOutcome>, EngineError> {
         self.host_round(false)
     }

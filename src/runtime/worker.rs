@@ -3,8 +3,8 @@
 //! It waits on one wake-or-tick source: the command channel, with the time left until the next
 //! tick as its timeout. A command wakes it at once; when the command brought work (any call)
 //! and asynchronous scheduling is on, a pass runs right after the batch, as YARN's async thread
-//! would find it on its next loop. Under loom there is no timeout to wait with: ticks arrive
-//! as `Command::Tick`.
+//! would find it on its next loop. Under loom there is no timeout to wait with, and under a
+//! manual clock nothing to wait for: ticks arrive as `Command::Tick`.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -23,6 +23,14 @@ enum Wake {
 #[cfg(not(loom))]
 fn wait(rx: &Receiver<Command>, shared: &Shared, next_tick_ms: i64) -> Wake {
     use crate::sync::Recv;
+    // Under the host's clock time moves only with `tick_at`, which sends its tick: waiting on
+    // wall time would run passes and expiry the host's time has not reached.
+    if shared.manual_clock.is_some() {
+        return match rx.recv() {
+            Some(c) => Wake::Command(c),
+            None => Wake::Closed,
+        };
+    }
     let left = (next_tick_ms - shared.clock.now_ms()).max(0) as u64;
     match rx.recv_timeout(std::time::Duration::from_millis(left)) {
         Recv::Got(c) => Wake::Command(c),
