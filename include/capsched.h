@@ -81,6 +81,13 @@
 
 #define CAPSCHED_EVENT_NODE_LOST 9
 
+#define CAPSCHED_EVENT_NODE_DECOMMISSIONED 10
+
+// `capsched_check_access`'s rights (YARN's `QueueACL`).
+#define CAPSCHED_ACL_SUBMIT_APPLICATIONS 0
+
+#define CAPSCHED_ACL_ADMINISTER_QUEUE 1
+
 // `ExecutionType`.
 #define CAPSCHED_GUARANTEED 0
 
@@ -284,7 +291,7 @@ typedef struct capsched_owned_str {
 // One event. An id that does not apply to the event's kind is 0, which is never an id (see
 // "Ids" in the header's preamble): ACCEPTED has `app`; REJECTED none; ALLOCATED all three;
 // RELEASED `app` and `container`; PREEMPT_WARNED, PREEMPTED and EXPIRED `container`;
-// QUEUE_REFRESHED none; NODE_LOST `node`.
+// QUEUE_REFRESHED none; NODE_LOST and NODE_DECOMMISSIONED `node`.
 typedef struct capsched_event {
   int32_t kind;
   uint64_t app;
@@ -387,7 +394,24 @@ typedef struct capsched_node_response {
   // them.
   struct capsched_container_report *orphans;
   size_t orphan_count;
+  // Non-zero: the node was decommissioning and is now DECOMMISSIONED, removed from the
+  // scheduler (its id is no longer valid); the NM is to shut down.
+  int32_t decommissioned;
 } capsched_node_response;
+
+// A submission with everything the RM knows of it. Growable: set `struct_size =
+// sizeof(capsched_submission)`.
+typedef struct capsched_submission {
+  uint32_t struct_size;
+  // Full queue path or unique short leaf name.
+  struct capsched_str queue;
+  struct capsched_str user;
+  // The user's groups, for the queue ACLs (with `yarn.acl.enable`).
+  const struct capsched_str *groups;
+  size_t group_count;
+  // CAPSCHED_DEFAULT_PRIORITY: the leaf's default.
+  int32_t priority;
+} capsched_submission;
 
 #ifdef __cplusplus
 extern "C" {
@@ -688,6 +712,85 @@ capsched_status capsched_node_update(const struct capsched_engine *engine,
 // # Safety
 // `r` must be NULL or from `capsched_node_update`, not freed before.
 void capsched_node_response_free(struct capsched_node_response *r);
+
+// NODE_RESOURCE_UPDATE (`rmadmin -updateNodeResource`): the node's total becomes `resource`.
+// A node may shrink below what it runs; then `overcommit_timeout_ms` decides, as YARN's
+// does: negative — its containers run on and it takes nothing new until they finish; 0 — the
+// containers beyond the new total are killed now (−102, CAPSCHED_EVENT_PREEMPTED, and in the
+// node's next `to_kill`); positive — their AMs are told now (the preemption message,
+// CAPSCHED_EVENT_PREEMPT_WARNED) and the node's first heartbeat after the timeout kills what
+// is still over. Non-AM containers go first, then opportunistic before guaranteed, newest
+// first.
+//
+// # Safety
+// `engine` live.
+capsched_status capsched_node_update_resource(const struct capsched_engine *engine,
+                                              uint64_t node,
+                                              struct capsched_resource resource,
+                                              int64_t overcommit_timeout_ms);
+
+// Graceful decommissioning (DECOMMISSIONING): the node takes no new containers and its
+// capacity shrinks to what it still runs. It is DECOMMISSIONED — removed, with
+// CAPSCHED_EVENT_NODE_DECOMMISSIONED and `decommissioned` set in its heartbeat's response —
+// at its first heartbeat that finds it running nothing with every application that ran
+// there finished, or once `timeout_ms` has passed (negative: no timeout; YARN's default is
+// `yarn.resourcemanager.nodemanager-graceful-decommission-timeout-secs`, 3600 s), what still
+// runs there then lost (−100). Called again on a decommissioning node it changes the timeout,
+// still counted from the start.
+//
+// # Safety
+// `engine` live.
+capsched_status capsched_node_decommission(const struct capsched_engine *engine,
+                                           uint64_t node,
+                                           int64_t timeout_ms);
+
+// RECOMMISSION: a decommissioning node is back in service with its capacity (a node that is
+// not decommissioning is left as it is).
+//
+// # Safety
+// `engine` live.
+capsched_status capsched_node_recommission(const struct capsched_engine *engine, uint64_t node);
+
+// The RM kills a container, with the exit status and diagnostics it gives (YARN's
+// CapacityScheduler uses −102 and "Container preempted by scheduler"; the other schedulers
+// −106, KILLED_BY_RESOURCEMANAGER). Its AM gets the status in its next allocate response;
+// a running container is in its node's next `to_kill`; a reservation is released.
+//
+// # Safety
+// `engine` live; `diagnostics` valid.
+capsched_status capsched_container_kill(const struct capsched_engine *engine,
+                                        uint64_t container,
+                                        int32_t exit_status,
+                                        struct capsched_str diagnostics);
+
+// `checkAccess(user, acl, queue)` as YARN's CapacityScheduler answers it: the queue by full
+// path or short name (a `root.` path that does not exist is checked at its nearest existing
+// ancestor; any other unknown queue is denied), allowed when the queue's ACL of that kind or
+// any ancestor's lists the user or one of `groups` (root's default is everyone's, every other
+// queue's nobody's). Like YARN's, it does not look at `yarn.acl.enable`: that is the RM's
+// (submission honours it). `*out_allowed` gets 1 or 0.
+//
+// # Safety
+// `engine` live; strings valid; `groups` valid for `group_count` (NULL only with 0);
+// `out_allowed` writable.
+capsched_status capsched_check_access(const struct capsched_engine *engine,
+                                      struct capsched_str user,
+                                      const struct capsched_str *groups,
+                                      size_t group_count,
+                                      int32_t acl,
+                                      struct capsched_str queue,
+                                      int32_t *out_allowed);
+
+// Submits an application as `capsched_app_submit` does, with the user's groups: with
+// `yarn.acl.enable` a user whom neither the queue's (nor an ancestor's) submit nor administer
+// ACL allows is rejected with YARN's "User … does not have permission to submit … to queue
+// …".
+//
+// # Safety
+// `engine` live; `submission` valid with its strings and array; `out_app` writable.
+capsched_status capsched_app_submit_as(const struct capsched_engine *engine,
+                                       const struct capsched_submission *submission,
+                                       uint64_t *out_app);
 
 // Frees a string the library handed out (NULL is fine).
 //

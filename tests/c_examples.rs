@@ -200,6 +200,26 @@ fn the_cpp_wrapper_runs_the_minimal_host_with_raii_and_exceptions() {
 }
 
 #[test]
+fn the_cpp_wrapper_makes_the_rms_own_calls() {
+    for exe in both("examples/cpp/rm_calls.cpp") {
+        let out = run(&exe, &[]);
+        assert!(out.contains("alice on a: 1, bob on a: 0"), "{out}");
+        assert!(
+            out.contains("bob rejected: CAPSCHED_ERR_REJECTED: User bob does not have permission to submit application_"),
+            "{out}"
+        );
+        assert!(out.contains("running on h1: 6"), "{out}");
+        assert!(out.contains("killed by the shrink: 2, NM told: 2"), "{out}");
+        assert!(
+            out.contains("decommissioned while the app runs: 0"),
+            "{out}"
+        );
+        assert!(out.contains("decommissioned after: 1"), "{out}");
+        assert!(out.contains("nodes: 1, decommission events: 1"), "{out}");
+    }
+}
+
+#[test]
 fn several_host_threads_share_one_engine() {
     for exe in both("examples/c/multithreaded.c") {
         let out = run(&exe, &[]);

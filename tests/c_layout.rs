@@ -149,8 +149,13 @@ fn struct_layouts_and_constants_match_the_header() {
                 least_loaded,
                 least_loaded_count,
                 orphans,
-                orphan_count
+                orphan_count,
+                decommissioned
             ]
+        ),
+        layout!(
+            capsched_submission,
+            [struct_size, queue, user, groups, group_count, priority]
         ),
         layout!(
             capsched_cluster_info,
@@ -255,6 +260,18 @@ fn struct_layouts_and_constants_match_the_header() {
             CAPSCHED_EVENT_QUEUE_REFRESHED as i64,
         ),
         ("CAPSCHED_EVENT_NODE_LOST", CAPSCHED_EVENT_NODE_LOST as i64),
+        (
+            "CAPSCHED_EVENT_NODE_DECOMMISSIONED",
+            CAPSCHED_EVENT_NODE_DECOMMISSIONED as i64,
+        ),
+        (
+            "CAPSCHED_ACL_SUBMIT_APPLICATIONS",
+            CAPSCHED_ACL_SUBMIT_APPLICATIONS as i64,
+        ),
+        (
+            "CAPSCHED_ACL_ADMINISTER_QUEUE",
+            CAPSCHED_ACL_ADMINISTER_QUEUE as i64,
+        ),
         ("CAPSCHED_ABI_VERSION", capsched::ABI_VERSION as i64),
         (
             "sizeof(capsched_status)",

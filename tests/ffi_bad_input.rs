@@ -352,6 +352,12 @@ unsafe fn every_call_refuses(
             "node_update",
         );
         assert_eq!(nr, ptr::dangling_mut(), "untouched on failure");
+        check(
+            capsched_node_update_resource(e, node, SIZE, -1),
+            "node_update_resource",
+        );
+        check(capsched_node_decommission(e, node, -1), "node_decommission");
+        check(capsched_node_recommission(e, node), "node_recommission");
     }
     if kind == "application" {
         let report = capsched_container_report {
@@ -386,6 +392,10 @@ unsafe fn every_call_refuses(
         check(
             capsched_container_expired(e, container),
             "container_expired",
+        );
+        check(
+            capsched_container_kill(e, container, -106, s("")),
+            "container_kill",
         );
         let ids = [container];
         let mut st = node_status();
@@ -479,7 +489,7 @@ fn ids_of_another_live_engine_are_refused_on_every_call_and_change_nothing() {
             };
             calls += every_call_refuses(b, &wb, bad, kind, |_| format!("{kind} id {bad:#x}"));
         }
-        assert_eq!(calls, 2 * 14);
+        assert_eq!(calls, 2 * 18);
         assert_eq!(engine_state(a), before_a, "engine a unchanged");
         assert_eq!(engine_state(b), before_b, "engine b unchanged");
 
@@ -517,7 +527,7 @@ fn zero_is_never_an_id() {
                 )
             });
         }
-        assert_eq!(calls, 14);
+        assert_eq!(calls, 18);
         assert_eq!(engine_state(e), before);
         capsched_engine_free(e);
     }

@@ -368,7 +368,53 @@ fn run(seed: u64, steps: usize) -> (usize, usize, usize) {
                     };
                     &[CAPSCHED_OK, CAPSCHED_ERR_CONFIG, CAPSCHED_ERR_REFUSED]
                 }
-                81..=88 => {
+                81..=82 => {
+                    what = "node resize";
+                    let id = pick(&nodes, &f.nodes, &mut rng);
+                    let size = capsched_resource {
+                        memory_mb: 1024 * rng.below(16) as i64,
+                        vcores: 1 + rng.below(8) as i64,
+                    };
+                    let timeout = [-1, 0, 2_000][rng.below(3) as usize];
+                    st = capsched_node_update_resource(e, id, size, timeout);
+                    &[CAPSCHED_OK, CAPSCHED_ERR_UNKNOWN_ID]
+                }
+                83 => {
+                    what = "decommission or recommission";
+                    let id = pick(&nodes, &f.nodes, &mut rng);
+                    st = if rng.chance(30) {
+                        capsched_node_recommission(e, id)
+                    } else {
+                        capsched_node_decommission(e, id, [-1, 0, 5_000][rng.below(3) as usize])
+                    };
+                    &[CAPSCHED_OK, CAPSCHED_ERR_UNKNOWN_ID]
+                }
+                84 => {
+                    what = "container kill";
+                    let c = match containers.get(rng.below(containers.len().max(1) as u64) as usize)
+                    {
+                        Some(&(c, _)) if !rng.chance(20) => c,
+                        _ => pick(&[], &f.containers, &mut rng),
+                    };
+                    st = capsched_container_kill(e, c, -106, s("killed by the RM"));
+                    &[CAPSCHED_OK, CAPSCHED_ERR_UNKNOWN_ID]
+                }
+                85 => {
+                    what = "check access";
+                    let queue = ["a", "root.b", "root.b.none", "nope", ""][rng.below(5) as usize];
+                    let mut allowed = 0;
+                    st = capsched_check_access(
+                        e,
+                        s("u"),
+                        ptr::null(),
+                        0,
+                        rng.below(3) as i32,
+                        s(queue),
+                        &mut allowed,
+                    );
+                    &[CAPSCHED_OK, CAPSCHED_ERR_INVALID_ARGUMENT]
+                }
+                86..=88 => {
                     what = "tick";
                     st = capsched_engine_tick(e, now, ptr::null_mut());
                     &[CAPSCHED_OK]

@@ -177,6 +177,52 @@ public:
         check(capsched_node_update(handle_.get(), node, status, &r));
         return NodeResponse(r);
     }
+    /// NODE_RESOURCE_UPDATE; `overcommit_timeout_ms` < 0: containers beyond the new total run
+    /// on, 0: killed now, > 0: their AMs told now, killed after the timeout.
+    void update_node_resource(uint64_t node, int64_t memory_mb, int64_t vcores,
+                              int64_t overcommit_timeout_ms = -1) const {
+        check(capsched_node_update_resource(handle_.get(), node, capsched_resource{memory_mb, vcores},
+                                            overcommit_timeout_ms));
+    }
+    /// Graceful decommissioning; `timeout_ms` < 0: none. The node leaves with
+    /// CAPSCHED_EVENT_NODE_DECOMMISSIONED.
+    void decommission_node(uint64_t node, int64_t timeout_ms = -1) const {
+        check(capsched_node_decommission(handle_.get(), node, timeout_ms));
+    }
+    void recommission_node(uint64_t node) const { check(capsched_node_recommission(handle_.get(), node)); }
+    /// The RM kills a container with its own exit status and diagnostics.
+    void kill_container(uint64_t container, int32_t exit_status, std::string_view diagnostics) const {
+        check(capsched_container_kill(handle_.get(), container, exit_status, str(diagnostics)));
+    }
+    /// YARN's `checkAccess(user, acl, queue)`: CAPSCHED_ACL_SUBMIT_APPLICATIONS or
+    /// CAPSCHED_ACL_ADMINISTER_QUEUE, inherited from ancestors.
+    bool check_access(std::string_view user, const std::vector<std::string> &groups, int32_t acl,
+                      std::string_view queue) const {
+        std::vector<capsched_str> g;
+        g.reserve(groups.size());
+        for (const auto &x : groups) g.push_back(str(x));
+        int32_t allowed = 0;
+        check(capsched_check_access(handle_.get(), str(user), g.data(), g.size(), acl, str(queue), &allowed));
+        return allowed != 0;
+    }
+    /// Submission with the user's groups (queue ACLs with `yarn.acl.enable`); throws
+    /// `Rejected` with YARN's reason.
+    uint64_t submit_as(std::string_view queue, std::string_view user, const std::vector<std::string> &groups,
+                       int32_t priority = CAPSCHED_DEFAULT_PRIORITY) const {
+        std::vector<capsched_str> g;
+        g.reserve(groups.size());
+        for (const auto &x : groups) g.push_back(str(x));
+        capsched_submission sub{};
+        sub.struct_size = sizeof sub;
+        sub.queue = str(queue);
+        sub.user = str(user);
+        sub.groups = g.data();
+        sub.group_count = g.size();
+        sub.priority = priority;
+        uint64_t app = 0;
+        check(capsched_app_submit_as(handle_.get(), &sub, &app));
+        return app;
+    }
     /// Throws `Rejected` with YARN's reason when the scheduler refuses the application (an
     /// empty `user` too: "Null user").
     uint64_t submit(std::string_view queue, std::string_view user, int32_t priority = CAPSCHED_DEFAULT_PRIORITY) const {

@@ -92,7 +92,13 @@ impl CapacityScheduler {
         node: NodeId,
         multiple: bool,
     ) -> u32 {
-        if !self.nodes.contains(node) {
+        // A decommissioning node takes nothing new (its total shrinks to what it runs, and a
+        // reservation there could never be fulfilled).
+        if self
+            .nodes
+            .get(node)
+            .is_none_or(|n| n.decommissioning.is_some())
+        {
             return 0;
         }
         self.expire_freed(node, now_ms);

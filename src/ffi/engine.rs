@@ -272,11 +272,12 @@ pub const CAPSCHED_EVENT_PREEMPTED: i32 = 6;
 pub const CAPSCHED_EVENT_EXPIRED: i32 = 7;
 pub const CAPSCHED_EVENT_QUEUE_REFRESHED: i32 = 8;
 pub const CAPSCHED_EVENT_NODE_LOST: i32 = 9;
+pub const CAPSCHED_EVENT_NODE_DECOMMISSIONED: i32 = 10;
 
 /// One event. An id that does not apply to the event's kind is 0, which is never an id (see
 /// "Ids" in the header's preamble): ACCEPTED has `app`; REJECTED none; ALLOCATED all three;
 /// RELEASED `app` and `container`; PREEMPT_WARNED, PREEMPTED and EXPIRED `container`;
-/// QUEUE_REFRESHED none; NODE_LOST `node`.
+/// QUEUE_REFRESHED none; NODE_LOST and NODE_DECOMMISSIONED `node`.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default)]
 pub struct capsched_event {
@@ -325,6 +326,10 @@ fn to_c(ids: Ids, e: &EngineEvent) -> capsched_event {
         EngineEvent::QueueRefreshed => c.kind = CAPSCHED_EVENT_QUEUE_REFRESHED,
         EngineEvent::NodeLost { node } => {
             c.kind = CAPSCHED_EVENT_NODE_LOST;
+            c.node = ids.node(*node);
+        }
+        EngineEvent::NodeDecommissioned { node } => {
+            c.kind = CAPSCHED_EVENT_NODE_DECOMMISSIONED;
             c.node = ids.node(*node);
         }
     }

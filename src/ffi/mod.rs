@@ -18,12 +18,14 @@ mod config;
 mod engine;
 mod ids;
 mod nodes;
+mod rm;
 mod types;
 
 pub use apps::*;
 pub use config::*;
 pub use engine::*;
 pub use nodes::*;
+pub use rm::*;
 pub use types::*;
 
 use std::cell::RefCell;

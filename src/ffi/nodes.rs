@@ -189,6 +189,9 @@ pub struct capsched_node_response {
     /// them.
     pub orphans: *mut capsched_container_report,
     pub orphan_count: usize,
+    /// Non-zero: the node was decommissioning and is now DECOMMISSIONED, removed from the
+    /// scheduler (its id is no longer valid); the NM is to shut down.
+    pub decommissioned: i32,
 }
 
 unsafe fn read_status(ids: Ids, s: &capsched_node_status) -> FfiResult<NodeStatus> {
@@ -272,6 +275,7 @@ pub unsafe extern "C" fn capsched_node_update(
             least_loaded_count,
             orphans,
             orphan_count,
+            decommissioned: i32::from(r.decommissioned),
         };
         write_out(out, Box::into_raw(Box::new(response)), "out")
     })

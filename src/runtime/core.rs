@@ -8,6 +8,7 @@ use super::snapshot::EngineSnapshot;
 use crate::config::CapacitySchedulerConfiguration;
 use crate::ids::{AppId, ContainerId, NodeId};
 use crate::preempt::policy::PreemptionEvent;
+use crate::resource::Resource;
 use crate::scheduler::apps::AppSubmission;
 use crate::scheduler::nodes::NodeSpec;
 use crate::scheduler::preemption::PreemptionOutcome;
@@ -127,7 +128,32 @@ impl EngineCore {
         for id in &r.preempted {
             self.events.push(EngineEvent::Preempted { container: *id });
         }
+        if r.decommissioned {
+            self.events.push(EngineEvent::NodeDecommissioned { node });
+        }
         Ok(r)
+    }
+
+    /// NODE_RESOURCE_UPDATE; containers beyond the new total are told or killed as the
+    /// overcommit timeout says, and the host hears of each.
+    pub fn update_node_resource(
+        &mut self,
+        now_ms: i64,
+        node: NodeId,
+        resource: Resource,
+        overcommit_timeout_ms: Option<i64>,
+    ) -> Result<(), SchedulerError> {
+        let signals =
+            self.cs
+                .update_node_resource(now_ms, node, resource, overcommit_timeout_ms)?;
+        for id in signals.marked {
+            self.events
+                .push(EngineEvent::PreemptWarned { container: id });
+        }
+        for id in signals.killed {
+            self.events.push(EngineEvent::Preempted { container: id });
+        }
+        Ok(())
     }
 
     pub fn refresh_queues(
@@ -192,6 +218,11 @@ impl EngineCore {
             self.last_expiry_ms = Some(now_ms);
             for id in self.cs.expire_containers(now_ms) {
                 self.events.push(EngineEvent::Expired { container: id });
+            }
+            // The RM's DecommissioningNodesWatcher poll: decommissioning nodes past their
+            // timeout leave, heartbeating or not.
+            for node in self.cs.decommission_timeouts(now_ms) {
+                self.events.push(EngineEvent::NodeDecommissioned { node });
             }
         }
         self.schedule(now_ms)

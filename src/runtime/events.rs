@@ -36,6 +36,10 @@ pub enum EngineEvent {
     QueueRefreshed,
     /// A node left the cluster; its containers were killed.
     NodeLost { node: NodeId },
+    /// A decommissioning node is DECOMMISSIONED and removed: it ran nothing more and every
+    /// application that ran there had finished, or its timeout passed (what still ran there
+    /// was killed as lost).
+    NodeDecommissioned { node: NodeId },
 }
 
 /// A host's event callback: called for each event instead of queueing it, on the thread

@@ -41,7 +41,8 @@ use self::snapshot::EngineSnapshot;
 use crate::config::CapacitySchedulerConfiguration;
 use crate::ids::{AppId, ContainerId, NodeId};
 use crate::preempt::policy::PreemptionPolicy;
-use crate::scheduler::apps::{AppSubmission, AttemptSubmission};
+use crate::resource::Resource;
+use crate::scheduler::apps::{AppSubmission, AttemptSubmission, QueueAcl};
 use crate::scheduler::nodes::NodeSpec;
 use crate::scheduler::preemption::PreemptionOutcome;
 use crate::scheduler::types::{
@@ -411,6 +412,60 @@ impl Engine {
 
     pub fn remove_node(&self, node: NodeId) -> Result<(), EngineError> {
         Ok(self.with_core(move |c, now| c.remove_node(now, node))??)
+    }
+
+    /// NODE_RESOURCE_UPDATE with YARN's overcommit timeout (`None`: containers beyond the new
+    /// total run on; `Some(0)`: killed now; `Some(t)`: their AMs told now, killed at the
+    /// node's first heartbeat `t` ms later if still over).
+    pub fn update_node_resource(
+        &self,
+        node: NodeId,
+        resource: Resource,
+        overcommit_timeout_ms: Option<i64>,
+    ) -> Result<(), EngineError> {
+        Ok(self.with_core(move |c, now| {
+            c.update_node_resource(now, node, resource, overcommit_timeout_ms)
+        })??)
+    }
+
+    /// Graceful decommissioning: the node takes nothing new and leaves (an event) once it is
+    /// done, or at `timeout_ms` (`None`: no timeout); again on a decommissioning node changes
+    /// the timeout.
+    pub fn decommission_node(
+        &self,
+        node: NodeId,
+        timeout_ms: Option<i64>,
+    ) -> Result<(), EngineError> {
+        Ok(self.with_core(move |c, now| c.cs.decommission_node(now, node, timeout_ms))??)
+    }
+
+    /// RECOMMISSION: a decommissioning node back in service with its capacity.
+    pub fn recommission_node(&self, node: NodeId) -> Result<(), EngineError> {
+        Ok(self.with_core(move |c, now| c.cs.recommission_node(now, node))??)
+    }
+
+    /// The RM kills a container with its own exit status and diagnostics.
+    pub fn kill_container(
+        &self,
+        container: ContainerId,
+        exit_status: i32,
+        diagnostics: String,
+    ) -> Result<(), EngineError> {
+        Ok(self.with_core(move |c, now| {
+            c.cs.kill_container(now, container, exit_status, &diagnostics)
+        })??)
+    }
+
+    /// `checkAccess(user, acl, queue)` with YARN's inheritance (see
+    /// [`CapacityScheduler::check_access`]).
+    pub fn check_access(
+        &self,
+        user: String,
+        groups: Vec<String>,
+        acl: QueueAcl,
+        queue: String,
+    ) -> Result<bool, EngineError> {
+        self.read_core(move |c, _| c.cs.check_access(&user, &groups, acl, &queue))
     }
 
     pub fn node_update(

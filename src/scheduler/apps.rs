@@ -11,6 +11,13 @@ use crate::state::app::{Attempt, AttemptState, SchedulerApp};
 use crate::state::queue::{QueueId, QueueLookupError};
 use crate::state::request::LocationRequest;
 
+/// YARN's `QueueACL`: the two rights a queue grants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QueueAcl {
+    SubmitApplications,
+    AdministerQueue,
+}
+
 /// A new application (APP_ADDED).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AppSubmission {
@@ -165,16 +172,44 @@ impl CapacityScheduler {
         Ok(id)
     }
 
-    /// Queue ACL: allowed at the queue or any ancestor, by SUBMIT_APPLICATIONS or
-    /// ADMINISTER_QUEUE (spec §1.4).
+    /// Whether `user` (with `groups`) may submit to `queue`: RMAppManager refuses only when
+    /// both SUBMIT_APPLICATIONS and ADMINISTER_QUEUE are denied.
     pub fn can_submit(&self, queue: QueueId, user: &str, groups: &[String]) -> bool {
+        self.has_access(queue, QueueAcl::SubmitApplications, user, groups)
+            || self.has_access(queue, QueueAcl::AdministerQueue, user, groups)
+    }
+
+    /// `CapacityScheduler.checkAccess(user, acl, queueName)`: the queue by full path or short
+    /// name — a `root.` path that does not exist is checked at its nearest existing ancestor —
+    /// and then `ConfiguredYarnAuthorizer`: allowed by the queue's ACL of that kind or by any
+    /// ancestor's (root's default is `*`, every other queue's nobody). An unknown queue is
+    /// denied. Like YARN's, this does not look at `yarn.acl.enable`: the RM's callers do
+    /// (submission here does).
+    pub fn check_access(&self, user: &str, groups: &[String], acl: QueueAcl, queue: &str) -> bool {
+        let mut name = queue;
+        let found = loop {
+            match self.tree.find(name) {
+                Ok(q) => break Some(q),
+                Err(_) if name.starts_with("root.") => {
+                    name = &name[..name.rfind('.').expect("has a dot")];
+                }
+                Err(_) => break None,
+            }
+        };
+        found.is_some_and(|q| self.has_access(q, acl, user, groups))
+    }
+
+    /// The ACL of kind `acl` on `queue` or any ancestor allows `user`.
+    fn has_access(&self, queue: QueueId, acl: QueueAcl, user: &str, groups: &[String]) -> bool {
         let groups: Vec<&str> = groups.iter().map(String::as_str).collect();
         let mut at = Some(queue);
         while let Some(q) = at {
             let c = self.tree.conf(q);
-            if c.acl_submit_applications.is_user_allowed(user, &groups)
-                || c.acl_administer_queue.is_user_allowed(user, &groups)
-            {
+            let list = match acl {
+                QueueAcl::SubmitApplications => &c.acl_submit_applications,
+                QueueAcl::AdministerQueue => &c.acl_administer_queue,
+            };
+            if list.is_user_allowed(user, &groups) {
                 return true;
             }
             at = self.tree.parent(q);

@@ -154,6 +154,28 @@ impl CapacityScheduler {
         }
     }
 
+    /// The RM kills a container (`ResourceScheduler.killContainer`; the RM's own reasons, an
+    /// admin's request): it completes with the exit status and diagnostics the RM gives — the
+    /// CapacityScheduler's own `killContainer` gives PREEMPTED (−102) and "Container preempted
+    /// by scheduler", the other schedulers KILLED_BY_RESOURCEMANAGER (−106) — its AM hears of
+    /// it, and the NM is told to kill it if it runs. A reservation is simply released.
+    pub fn kill_container(
+        &mut self,
+        now_ms: i64,
+        id: ContainerId,
+        exit_status: i32,
+        diagnostics: &str,
+    ) -> Result<(), SchedulerError> {
+        if self.containers.get(id).is_none() {
+            return Err(SchedulerError::UnknownContainer(format!(
+                "unknown container id {}",
+                id.as_u64()
+            )));
+        }
+        self.complete_container(now_ms, id, exit_status, diagnostics, Completion::Killed);
+        Ok(())
+    }
+
     /// CONTAINER_EXPIRED: allocated (or acquired) but never launched within
     /// `yarn.resourcemanager.rm.container-allocation.expiry-interval-ms`.
     pub fn container_expired(

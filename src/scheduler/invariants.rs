@@ -89,7 +89,9 @@ impl CapacityScheduler {
                 ));
             }
             // The calculator decides what "fits": the default one never looks at vcores (§8.4).
-            if !rc.fits_in(&n.allocated, &n.total) {
+            // A node resized below its use stays over until enough of its containers end; no
+            // allocation can add to it meanwhile (nothing fits a negative remainder).
+            if !rc.fits_in(&n.allocated, &n.total) && !n.resized_below_use {
                 v.push(format!(
                     "node {}: allocated {} exceeds total {}",
                     n.host, n.allocated, n.total

@@ -6,7 +6,9 @@
 
 mod am;
 pub mod apps;
+mod decommission;
 pub(crate) mod freed_space;
+pub mod node_resource;
 
 pub(crate) mod containers;
 pub mod error;
@@ -77,8 +79,9 @@ pub struct CapacityScheduler {
     pub(crate) over_max_by_event: Vec<bool>,
     /// Killable containers (lazy preemption) per queue subtree; included in `Queue::used`.
     pub(crate) queue_killable: Vec<Resource>,
-    /// Containers lazy preemption killed to make room during the current node update or
-    /// scheduling pass (cleared when the next one starts), for the host's events.
+    /// Containers killed with −102 during the current node update or scheduling pass (lazy
+    /// preemption making room; an overcommitted node past its timeout), cleared when the next
+    /// one starts: for the node's response and the host's events.
     pub(crate) killed_for_room: Vec<ContainerId>,
     pub(crate) nodes: GenSlab<NodeId, SchedulerNode>,
     pub(crate) node_by_host: HashMap<String, NodeId>,

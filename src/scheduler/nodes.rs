@@ -37,7 +37,7 @@ impl NodeSpec {
 }
 
 impl CapacityScheduler {
-    fn node_or_err(&self, node: NodeId) -> Result<&SchedulerNode, SchedulerError> {
+    pub(crate) fn node_or_err(&self, node: NodeId) -> Result<&SchedulerNode, SchedulerError> {
         self.nodes.get(node).ok_or_else(|| {
             SchedulerError::UnknownNode(format!("unknown node id {}", node.as_u64()))
         })
@@ -91,6 +91,9 @@ impl CapacityScheduler {
             freed: Vec::new(),
             killable: BTreeSet::new(),
             killable_resource: Resource::ZERO,
+            decommissioning: None,
+            overcommit_deadline_ms: None,
+            resized_below_use: false,
         });
         self.node_by_host.insert(spec.host.clone(), id);
         *self.rack_sizes.entry(rack_name).or_default() += 1;
@@ -204,24 +207,6 @@ impl CapacityScheduler {
         Ok(())
     }
 
-    /// NODE_RESOURCE_UPDATE: the node's total changes and the tree is recomputed.
-    pub fn update_node_resource(
-        &mut self,
-        now_ms: i64,
-        node: NodeId,
-        resource: Resource,
-    ) -> Result<(), SchedulerError> {
-        self.node_or_err(node)?;
-        if resource.any_negative() {
-            return Err(SchedulerError::InvalidArgument(format!(
-                "negative node resource {resource}"
-            )));
-        }
-        let old = std::mem::replace(&mut self.nodes[node].total, resource);
-        self.node_capacity_changed(now_ms, old, resource);
-        Ok(())
-    }
-
     /// NODE_UPDATE (spec §3.5): launched containers become RUNNING, completed ones are
     /// finished with the NM's exit status, then — unless scheduling is asynchronous — the
     /// scheduler allocates on this node.
@@ -261,6 +246,12 @@ impl CapacityScheduler {
                 );
             }
         }
+        // AbstractYarnScheduler.nodeUpdate: a decommissioning node's total follows its use,
+        // and an overcommitted node past its timeout loses containers.
+        self.shrink_to_running(now_ms, node);
+        let overcommit = self.signal_containers_if_overcommitted(now_ms, node, true);
+        self.killed_for_room.extend(overcommit.killed);
+        self.note_resized_below_use(node, false);
         if self.opportunistic_settings().enabled {
             if let Some(report) = &status.opportunistic {
                 self.record_node_queue(node, report);
@@ -279,6 +270,10 @@ impl CapacityScheduler {
         } else {
             Vec::new()
         };
+        let decommissioned = self.decommissioning_done(now_ms, node, true);
+        if decommissioned {
+            self.remove_node(now_ms, node)?;
+        }
         Ok(NodeUpdateResponse {
             to_kill,
             allocated,
@@ -286,6 +281,7 @@ impl CapacityScheduler {
             queuing_limit: self.container_queuing_limit(),
             least_loaded,
             preempted: std::mem::take(&mut self.killed_for_room),
+            decommissioned,
         })
     }
 }

@@ -95,7 +95,7 @@ impl CapacityScheduler {
             queue_capacity: report.queue_capacity,
             capability: n.total,
             allocated: n.allocated + report.opportunistic_resource,
-            decommissioning: false,
+            decommissioning: n.decommissioning.is_some(),
         };
         self.opportunistic.monitor.update_node(&node, &status);
     }

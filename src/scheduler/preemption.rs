@@ -272,21 +272,15 @@ impl CapacityScheduler {
                 out.stale += 1;
                 continue;
             };
-            let (app, reserved, node, resource) = (c.app, c.is_reserved(), c.node, c.resource);
-            let leaf = self.apps.get(app).map(|a| a.queue);
+            let (reserved, node, resource) = (c.is_reserved(), c.node, c.resource);
             match e.kind {
                 PreemptionEventKind::MarkForPreemption if !reserved => {
-                    match self.apps.get_mut(app).and_then(|a| a.attempt.as_mut()) {
-                        Some(t) => {
-                            t.to_preempt.insert(id);
-                            out.marked += 1;
-                            out.marked_ids.push(id);
-                            if let Some(leaf) = leaf {
-                                self.count_preemption(leaf, |s| s.marked += 1);
-                            }
-                        }
+                    if self.mark_for_preemption(id) {
+                        out.marked += 1;
+                        out.marked_ids.push(id);
+                    } else {
                         // No attempt to tell (kept across attempts): nothing to mark.
-                        None => out.stale += 1,
+                        out.stale += 1;
                     }
                 }
                 // Lazy preemption: killed only when a queue below its guarantee needs the room.

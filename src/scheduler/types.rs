@@ -361,7 +361,11 @@ pub struct NodeUpdateResponse {
     /// The least-loaded nodes for the node's `DistributedScheduler` (distributed scheduling
     /// only).
     pub least_loaded: Vec<RemoteNode>,
-    /// Containers of other queues killed on this node (−102) to make room for this
-    /// heartbeat's allocations (lazy preemption); they are in `to_kill` too.
+    /// Containers killed on this node with −102 during this heartbeat — of other queues, to
+    /// make room for its allocations (lazy preemption), or beyond the total of an
+    /// overcommitted node whose timeout has passed; they are in `to_kill` too.
     pub preempted: Vec<ContainerId>,
+    /// The node was decommissioning and is now DECOMMISSIONED: removed from the scheduler
+    /// (the RM tells the NM to shut down).
+    pub decommissioned: bool,
 }

@@ -16,6 +16,18 @@ pub struct FreedSpace {
     pub at_ms: i64,
 }
 
+/// A node being decommissioned gracefully (`NodeState.DECOMMISSIONING`): what it had before,
+/// when it started, how long it may take, and the applications that ran containers on it (the
+/// RM's `DecommissioningNodesWatcher` waits for them to finish too, for their shuffle data).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decommissioning {
+    pub original_total: Resource,
+    pub started_ms: i64,
+    /// `None`: no timeout.
+    pub timeout_ms: Option<i64>,
+    pub apps: BTreeSet<crate::ids::AppId>,
+}
+
 #[derive(Debug, Clone)]
 pub struct SchedulerNode {
     /// Shared: reports and preemption snapshots hand it out without copying.
@@ -47,6 +59,14 @@ pub struct SchedulerNode {
     /// Killable containers here (lazy preemption), and their total.
     pub killable: BTreeSet<ContainerId>,
     pub killable_resource: Resource,
+    /// Set while the node is decommissioned gracefully: it takes no new containers.
+    pub decommissioning: Option<Decommissioning>,
+    /// After a resource update with an overcommit timeout: when containers beyond the new
+    /// total are killed (`SchedulerNode.overcommitTimeout`). `None`: never; they run on.
+    pub overcommit_deadline_ms: Option<i64>,
+    /// Set while a resource update has left the node running more than its total: the
+    /// invariant checker allows that excess (never a new allocation) until it is gone.
+    pub resized_below_use: bool,
 }
 
 impl SchedulerNode {

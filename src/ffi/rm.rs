@@ -1,0 +1,212 @@
+//! The ResourceManager's own calls from C: a node's resource changed, graceful
+//! decommissioning and recommissioning, killing a container, queue ACL checks, and submission
+//! with the user's groups (for those ACLs).
+
+use super::engine::capsched_engine;
+use super::engine::handle;
+use super::ids::Kind;
+use super::types::*;
+use super::{capsched_status, guard, FfiError};
+use crate::scheduler::apps::{AppSubmission, QueueAcl};
+
+/// `capsched_check_access`'s rights (YARN's `QueueACL`).
+pub const CAPSCHED_ACL_SUBMIT_APPLICATIONS: i32 = 0;
+pub const CAPSCHED_ACL_ADMINISTER_QUEUE: i32 = 1;
+
+/// A timeout argument: negative means none (YARN's −1).
+fn timeout(ms: i64) -> Option<i64> {
+    (ms >= 0).then_some(ms)
+}
+
+/// NODE_RESOURCE_UPDATE (`rmadmin -updateNodeResource`): the node's total becomes `resource`.
+/// A node may shrink below what it runs; then `overcommit_timeout_ms` decides, as YARN's
+/// does: negative — its containers run on and it takes nothing new until they finish; 0 — the
+/// containers beyond the new total are killed now (−102, CAPSCHED_EVENT_PREEMPTED, and in the
+/// node's next `to_kill`); positive — their AMs are told now (the preemption message,
+/// CAPSCHED_EVENT_PREEMPT_WARNED) and the node's first heartbeat after the timeout kills what
+/// is still over. Non-AM containers go first, then opportunistic before guaranteed, newest
+/// first.
+///
+/// # Safety
+/// `engine` live.
+#[no_mangle]
+pub unsafe extern "C" fn capsched_node_update_resource(
+    engine: *const capsched_engine,
+    node: u64,
+    resource: capsched_resource,
+    overcommit_timeout_ms: i64,
+) -> capsched_status {
+    guard(|| {
+        let h = handle(engine)?;
+        let id = h.ids().take_node(node)?;
+        h.engine
+            .update_node_resource(id, resource.into(), timeout(overcommit_timeout_ms))
+            .map_err(|e| h.ids().error(e, Kind::Node, node))
+    })
+}
+
+/// Graceful decommissioning (DECOMMISSIONING): the node takes no new containers and its
+/// capacity shrinks to what it still runs. It is DECOMMISSIONED — removed, with
+/// CAPSCHED_EVENT_NODE_DECOMMISSIONED and `decommissioned` set in its heartbeat's response —
+/// at its first heartbeat that finds it running nothing with every application that ran
+/// there finished, or once `timeout_ms` has passed (negative: no timeout; YARN's default is
+/// `yarn.resourcemanager.nodemanager-graceful-decommission-timeout-secs`, 3600 s), what still
+/// runs there then lost (−100). Called again on a decommissioning node it changes the timeout,
+/// still counted from the start.
+///
+/// # Safety
+/// `engine` live.
+#[no_mangle]
+pub unsafe extern "C" fn capsched_node_decommission(
+    engine: *const capsched_engine,
+    node: u64,
+    timeout_ms: i64,
+) -> capsched_status {
+    guard(|| {
+        let h = handle(engine)?;
+        let id = h.ids().take_node(node)?;
+        h.engine
+            .decommission_node(id, timeout(timeout_ms))
+            .map_err(|e| h.ids().error(e, Kind::Node, node))
+    })
+}
+
+/// RECOMMISSION: a decommissioning node is back in service with its capacity (a node that is
+/// not decommissioning is left as it is).
+///
+/// # Safety
+/// `engine` live.
+#[no_mangle]
+pub unsafe extern "C" fn capsched_node_recommission(
+    engine: *const capsched_engine,
+    node: u64,
+) -> capsched_status {
+    guard(|| {
+        let h = handle(engine)?;
+        let id = h.ids().take_node(node)?;
+        h.engine
+            .recommission_node(id)
+            .map_err(|e| h.ids().error(e, Kind::Node, node))
+    })
+}
+
+/// The RM kills a container, with the exit status and diagnostics it gives (YARN's
+/// CapacityScheduler uses −102 and "Container preempted by scheduler"; the other schedulers
+/// −106, KILLED_BY_RESOURCEMANAGER). Its AM gets the status in its next allocate response;
+/// a running container is in its node's next `to_kill`; a reservation is released.
+///
+/// # Safety
+/// `engine` live; `diagnostics` valid.
+#[no_mangle]
+pub unsafe extern "C" fn capsched_container_kill(
+    engine: *const capsched_engine,
+    container: u64,
+    exit_status: i32,
+    diagnostics: capsched_str,
+) -> capsched_status {
+    guard(|| {
+        let h = handle(engine)?;
+        let id = h.ids().take_container(container)?;
+        let diagnostics = read_str(diagnostics, "diagnostics")?.to_string();
+        h.engine
+            .kill_container(id, exit_status, diagnostics)
+            .map_err(|e| h.ids().error(e, Kind::Container, container))
+    })
+}
+
+unsafe fn read_groups(groups: *const capsched_str, count: usize) -> Result<Vec<String>, FfiError> {
+    read_slice(groups, count, "groups")?
+        .iter()
+        .enumerate()
+        .map(|(i, g)| read_str(*g, &format!("groups[{i}]")).map(str::to_string))
+        .collect()
+}
+
+/// `checkAccess(user, acl, queue)` as YARN's CapacityScheduler answers it: the queue by full
+/// path or short name (a `root.` path that does not exist is checked at its nearest existing
+/// ancestor; any other unknown queue is denied), allowed when the queue's ACL of that kind or
+/// any ancestor's lists the user or one of `groups` (root's default is everyone's, every other
+/// queue's nobody's). Like YARN's, it does not look at `yarn.acl.enable`: that is the RM's
+/// (submission honours it). `*out_allowed` gets 1 or 0.
+///
+/// # Safety
+/// `engine` live; strings valid; `groups` valid for `group_count` (NULL only with 0);
+/// `out_allowed` writable.
+#[no_mangle]
+pub unsafe extern "C" fn capsched_check_access(
+    engine: *const capsched_engine,
+    user: capsched_str,
+    groups: *const capsched_str,
+    group_count: usize,
+    acl: i32,
+    queue: capsched_str,
+    out_allowed: *mut i32,
+) -> capsched_status {
+    guard(|| {
+        need_out(out_allowed, "out_allowed")?;
+        let h = handle(engine)?;
+        let acl = match acl {
+            CAPSCHED_ACL_SUBMIT_APPLICATIONS => QueueAcl::SubmitApplications,
+            CAPSCHED_ACL_ADMINISTER_QUEUE => QueueAcl::AdministerQueue,
+            other => return Err(FfiError::invalid(format!("unknown acl {other}"))),
+        };
+        let user = read_str(user, "user")?.to_string();
+        let queue = read_str(queue, "queue")?.to_string();
+        let groups = read_groups(groups, group_count)?;
+        let allowed = h.engine.check_access(user, groups, acl, queue)?;
+        write_out(out_allowed, i32::from(allowed), "out_allowed")
+    })
+}
+
+/// A submission with everything the RM knows of it. Growable: set `struct_size =
+/// sizeof(capsched_submission)`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct capsched_submission {
+    pub struct_size: u32,
+    /// Full queue path or unique short leaf name.
+    pub queue: capsched_str,
+    pub user: capsched_str,
+    /// The user's groups, for the queue ACLs (with `yarn.acl.enable`).
+    pub groups: *const capsched_str,
+    pub group_count: usize,
+    /// CAPSCHED_DEFAULT_PRIORITY: the leaf's default.
+    pub priority: i32,
+}
+
+const SUBMISSION_V1: usize = std::mem::size_of::<capsched_submission>();
+
+/// Submits an application as `capsched_app_submit` does, with the user's groups: with
+/// `yarn.acl.enable` a user whom neither the queue's (nor an ancestor's) submit nor administer
+/// ACL allows is rejected with YARN's "User … does not have permission to submit … to queue
+/// …".
+///
+/// # Safety
+/// `engine` live; `submission` valid with its strings and array; `out_app` writable.
+#[no_mangle]
+pub unsafe extern "C" fn capsched_app_submit_as(
+    engine: *const capsched_engine,
+    submission: *const capsched_submission,
+    out_app: *mut u64,
+) -> capsched_status {
+    guard(|| {
+        need_out(out_app, "out_app")?;
+        let s = submission
+            .as_ref()
+            .ok_or_else(|| FfiError::null("submission"))?;
+        check_struct_size(s.struct_size, SUBMISSION_V1, "capsched_submission")?;
+        let h = handle(engine)?;
+        let mut sub = AppSubmission::new(read_str(s.queue, "queue")?, read_str(s.user, "user")?);
+        sub.groups = read_groups(s.groups, s.group_count)?;
+        if s.priority != super::CAPSCHED_DEFAULT_PRIORITY {
+            sub.priority = Some(s.priority);
+        }
+        match h.engine.submit(sub)? {
+            Ok(app) => write_out(out_app, h.ids().app(app), "out_app"),
+            Err(rejection) => Err(FfiError(
+                capsched_status::CAPSCHED_ERR_REJECTED,
+                rejection.message,
+            )),
+        }
+    })
+}
