@@ -319,6 +319,8 @@ typedef struct capsched_queue_info {
   // Guaranteed and maximum shares of the cluster, 0 to 1.
   float absolute_capacity;
   float absolute_maximum_capacity;
+  // YARN's `getNumApplications`: a leaf's attempts (pending, active, or held back by
+  // max-parallel-apps), a parent's applications submitted beneath it.
   int32_t num_applications;
 } capsched_queue_info;
 
@@ -602,8 +604,8 @@ capsched_status capsched_engine_step(const struct capsched_engine *engine,
 capsched_status capsched_engine_refresh_queues(const struct capsched_engine *engine,
                                                const struct capsched_config *config);
 
-// The RM REST scheduler document (`/ws/v1/cluster/scheduler`) as JSON, fresh. Free it with
-// `capsched_string_free`.
+// The RM REST scheduler document (`/ws/v1/cluster/scheduler`) as JSON, built from the live
+// state now (applications, containers, users). Free it with `capsched_string_free`.
 //
 // # Safety
 // `engine` live; `out` writable.

@@ -430,3 +430,98 @@ fn simulate_preemption_on_with_a_configuration_that_does_not_enable_it() {
     assert_eq!(off["enabled"], false);
     assert!(!text.contains("preemption ran"), "{text}");
 }
+
+/// `--rest-at` writes the RM REST scheduler document as the simulated RM would answer at
+/// each time: what runs then, and an idle cluster after the run's end.
+#[test]
+fn simulate_rest_at_writes_the_scheduler_document_of_each_time() {
+    let conf = write_temp(
+        "rest-at.properties",
+        "yarn.scheduler.capacity.root.queues=q1,q2\n\
+         yarn.scheduler.capacity.root.q1.capacity=50\n\
+         yarn.scheduler.capacity.root.q2.capacity=50\n",
+    );
+    let job = |id: &str, queue: &str, start: i64, n: usize| {
+        let tasks: Vec<String> = (0..n)
+            .map(|i| {
+                format!(
+                    "{{\"container.duration.ms\": 60000, \"container.host\": \"/rack0/node{}\"}}",
+                    i % 2
+                )
+            })
+            .collect();
+        format!(
+            "{{\"job.id\": \"{id}\", \"job.queue.name\": \"{queue}\", \"job.user\": \"u_{queue}\", \
+             \"job.start.ms\": {start}, \"job.tasks\": [{}]}}\n",
+            tasks.join(", ")
+        )
+    };
+    let trace = write_temp(
+        "rest-at.json",
+        &format!(
+            "{}{}",
+            job("app1", "q1", 0, 4),
+            job("app2", "q2", 30_000, 2)
+        ),
+    );
+    let out_dir = std::env::temp_dir().join(format!("capsched-cli-rest-{}", std::process::id()));
+    let args = |extra: &[&'static str]| {
+        let mut a = vec![
+            "simulate".to_string(),
+            "--config".into(),
+            conf.to_str().unwrap().into(),
+            "--trace".into(),
+            trace.to_str().unwrap().into(),
+            "--output".into(),
+            out_dir.to_str().unwrap().into(),
+            "--force".into(),
+        ];
+        a.extend(extra.iter().map(|s| s.to_string()));
+        a
+    };
+    let run = |extra: &[&'static str]| {
+        let a = args(extra);
+        let refs: Vec<&str> = a.iter().map(String::as_str).collect();
+        capsched(&refs)
+    };
+    let (code, _, err) = run(&["--rest-at", "10000,45000,100000000"]);
+    assert_eq!(code, 0, "{err}");
+    let doc = |ms: i64| -> serde_json::Value {
+        let text = std::fs::read_to_string(out_dir.join(format!("scheduler-{ms}.json"))).unwrap();
+        serde_json::from_str(&text).unwrap()
+    };
+    let queue = |d: &serde_json::Value, name: &str| {
+        d["scheduler"]["schedulerInfo"]["queues"]["queue"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|q| q["queueName"] == name)
+            .unwrap()
+            .clone()
+    };
+    let early = doc(10_000);
+    let q1 = queue(&early, "q1");
+    assert_eq!(q1["numApplications"], 1);
+    assert_eq!(q1["allocatedContainers"], 5, "the AM and four tasks: {q1}");
+    assert_eq!(q1["users"]["user"][0]["username"], "u_q1");
+    assert_eq!(queue(&early, "q2")["numApplications"], 0);
+    let later = doc(45_000);
+    assert_eq!(queue(&later, "q2")["numApplications"], 1);
+    assert!(queue(&later, "q2")["allocatedContainers"].as_i64().unwrap() > 0);
+    let after = doc(100_000_000);
+    for q in ["q1", "q2"] {
+        assert_eq!(queue(&after, q)["numApplications"], 0);
+        assert_eq!(queue(&after, q)["numContainers"], 0);
+    }
+    // A run cut short says which documents it could not write; a rerun replaces the others.
+    let (code, _, err) = run(&["--max-time-ms", "20000", "--rest-at", "15000,30000"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("--rest-at 30000"), "{err}");
+    assert!(out_dir.join("scheduler-15000.json").exists());
+    assert!(!out_dir.join("scheduler-30000.json").exists());
+    assert!(
+        !out_dir.join("scheduler-10000.json").exists(),
+        "the earlier run's are gone"
+    );
+    let _ = std::fs::remove_dir_all(&out_dir);
+}

@@ -511,3 +511,40 @@ fn with_yarn_acl_enable_a_denied_submission_is_rejected_with_yarns_message() {
         capsched_engine_free(e);
     }
 }
+
+#[test]
+fn queue_info_counts_a_leafs_attempts_and_a_parents_applications() {
+    unsafe {
+        let e = engine(&xml(&[
+            ("yarn.scheduler.capacity.root.queues", "p"),
+            ("yarn.scheduler.capacity.root.p.capacity", "100"),
+            ("yarn.scheduler.capacity.root.p.queues", "default"),
+            ("yarn.scheduler.capacity.root.p.default.capacity", "100"),
+        ]));
+        add_node(e, "h1", 8);
+        Am::submit(e, "default", "alice");
+        Am::submit(e, "default", "bob");
+        let mut list = ptr::null_mut();
+        assert_eq!(capsched_engine_queues(e, &mut list), CAPSCHED_OK);
+        let counts: Vec<(String, i32)> = (0..(*list).count)
+            .map(|i| {
+                let q = &*(*list).queues.add(i);
+                let path = std::slice::from_raw_parts(q.path.ptr.cast::<u8>(), q.path.len);
+                (
+                    String::from_utf8_lossy(path).into_owned(),
+                    q.num_applications,
+                )
+            })
+            .collect();
+        capsched_queue_list_free(list);
+        assert_eq!(
+            counts,
+            [
+                ("root".to_string(), 2),
+                ("root.p".to_string(), 2),
+                ("root.p.default".to_string(), 2)
+            ]
+        );
+        capsched_engine_free(e);
+    }
+}

@@ -107,11 +107,8 @@ fn a_threaded_engine_runs_the_scheduler_and_stops_cleanly() {
     let snap = engine.refresh_snapshot().unwrap();
     assert_eq!(snap.num_nodes, 2);
     assert_eq!(snap.queue("root.a").unwrap().used, Resource::new(4 * GB, 4));
-    assert!(
-        snap.rest_json.contains("\"queueName\":\"a\""),
-        "{}",
-        &snap.rest_json[..200]
-    );
+    let rest = engine.scheduler_json().unwrap();
+    assert!(rest.contains("\"queueName\":\"a\""), "{}", &rest[..200]);
     let events = engine.poll_events(100);
     assert!(
         matches!(events[0], EngineEvent::Accepted { .. }),

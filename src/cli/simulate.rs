@@ -77,6 +77,11 @@ pub struct SimulateArgs {
     /// shell's -promote_opportunistic_after_start).
     #[arg(long)]
     promote_opportunistic_after_start: bool,
+    /// Write the RM REST scheduler document (GET /ws/v1/cluster/scheduler) as the simulated
+    /// RM would answer at each of these simulated times (ms, comma-separated) to
+    /// <output>/scheduler-<MS>.json.
+    #[arg(long = "rest-at", value_delimiter = ',', value_parser = clap::value_parser!(i64).range(0..))]
+    rest_at: Vec<i64>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -140,13 +145,22 @@ impl Reporter {
     }
 }
 
-/// What the run shows as it goes: every sample to the streamed outputs, progress to stderr.
-struct Watch {
+/// What the run shows as it goes: every sample to the streamed outputs, progress to stderr,
+/// the REST documents asked for to their files.
+struct Watch<'a> {
     track: TrackWriter,
     reporter: Reporter,
+    dir: &'a OutputDir,
 }
 
-impl SimObserver for Watch {
+impl SimObserver for Watch<'_> {
+    fn rest_document(&mut self, time_ms: i64, json: &str) -> io::Result<()> {
+        use std::io::Write;
+        let mut f = self.dir.create(&output::rest_document_name(time_ms))?;
+        f.write_all(json.as_bytes())?;
+        f.write_all(b"\n")
+    }
+
     fn start(&mut self, leaves: &[LeafInfo]) -> io::Result<()> {
         self.track.start(leaves)
     }
@@ -221,6 +235,7 @@ pub fn run(args: SimulateArgs) -> ExitCode {
         preemption: args.preemption.map(|p| matches!(p, OnOff::On)),
         opportunistic_percent: args.opportunistic_percent,
         promote_opportunistic_after_start: args.promote_opportunistic_after_start,
+        rest_at: args.rest_at.clone(),
         ..SimulationOptions::default()
     };
     // The output directory is checked (and claimed) before the run, not after it.
@@ -242,6 +257,7 @@ pub fn run(args: SimulateArgs) -> ExitCode {
     let mut watch = Watch {
         track,
         reporter: Reporter::new(),
+        dir: &dir,
     };
     let run = simulate_with(SimulationInput { conf, nodes, jobs }, opts, &mut watch);
     watch.reporter.finish();
@@ -278,7 +294,7 @@ pub fn run(args: SimulateArgs) -> ExitCode {
 fn run_id(args: &SimulateArgs) -> String {
     format!(
         "simulate config={:?} trace={:?} trace-type={:?} nodes={:?} scenario={:?} seed={} \
-         preemption={:?} opportunistic-percent={} promote={} max-time-ms={:?}",
+         preemption={:?} opportunistic-percent={} promote={} max-time-ms={:?} rest-at={:?}",
         args.config,
         args.trace,
         args.trace_type,
@@ -288,7 +304,8 @@ fn run_id(args: &SimulateArgs) -> String {
         args.preemption,
         args.opportunistic_percent,
         args.promote_opportunistic_after_start,
-        args.max_time_ms
+        args.max_time_ms,
+        args.rest_at
     )
 }
 

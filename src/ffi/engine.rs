@@ -246,8 +246,8 @@ pub unsafe extern "C" fn capsched_engine_refresh_queues(
     })
 }
 
-/// The RM REST scheduler document (`/ws/v1/cluster/scheduler`) as JSON, fresh. Free it with
-/// `capsched_string_free`.
+/// The RM REST scheduler document (`/ws/v1/cluster/scheduler`) as JSON, built from the live
+/// state now (applications, containers, users). Free it with `capsched_string_free`.
 ///
 /// # Safety
 /// `engine` live; `out` writable.
@@ -258,8 +258,8 @@ pub unsafe extern "C" fn capsched_engine_scheduler_json(
 ) -> capsched_status {
     guard(|| {
         need_out(out, "out")?;
-        let snap = engine_ref(engine)?.refresh_snapshot()?;
-        write_out(out, give_string(&snap.rest_json), "out")
+        let json = engine_ref(engine)?.scheduler_json()?;
+        write_out(out, give_string(&json), "out")
     })
 }
 
@@ -436,6 +436,8 @@ pub struct capsched_queue_info {
     /// Guaranteed and maximum shares of the cluster, 0 to 1.
     pub absolute_capacity: f32,
     pub absolute_maximum_capacity: f32,
+    /// YARN's `getNumApplications`: a leaf's attempts (pending, active, or held back by
+    /// max-parallel-apps), a parent's applications submitted beneath it.
     pub num_applications: i32,
 }
 

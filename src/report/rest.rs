@@ -11,6 +11,7 @@ use super::json::{JsonStyle, JsonWriter};
 
 use crate::config::{AccessControlList, CapacityValue, MaxCapacityValue, QueueConf};
 use crate::resource::{Resource, ResourceTypes};
+use crate::scheduler::report::{LiveQueue, LiveUser};
 use crate::state::queue::{QueueId, QueueTree};
 
 /// `Integer.MAX_VALUE`: YARN's "no max-parallel-apps limit".
@@ -20,11 +21,18 @@ const UNLIMITED_PARALLEL_APPS: i64 = i32::MAX as i64;
 /// recursion, but a value nests as deeply as the hierarchy and serde_json prints and drops
 /// values recursively: for output, [`write_scheduler_info`] streams the same document.
 pub fn scheduler_info_json(tree: &QueueTree) -> Value {
+    scheduler_info_json_live(tree, &[])
+}
+
+/// The document with the live figures of a running scheduler
+/// ([`crate::scheduler::CapacityScheduler::live_queues`], indexed by queue id); an empty
+/// `live` shows the configuration alone (no applications, no containers).
+pub fn scheduler_info_json_live(tree: &QueueTree, live: &[LiveQueue]) -> Value {
     // Children before parents: in pre-order every child's index is larger than its parent's.
     let mut built: Vec<Option<Value>> = vec![None; tree.len()];
     for id in (1..tree.len()).rev() {
         let children = (!tree.is_leaf(id)).then(|| children_value(tree, id, &mut built));
-        built[id] = Some(queue_value(queue_fields(tree, id), children));
+        built[id] = Some(queue_value(queue_fields(tree, live, id), children));
     }
     let (before, after) = root_fields(tree);
     let info = queue_value((before, after), Some(children_value(tree, 0, &mut built)));
@@ -35,6 +43,17 @@ pub fn scheduler_info_json(tree: &QueueTree) -> Value {
 /// for one queue per level of the hierarchy, no recursion, output linear in the document
 /// (pretty indentation is capped, see [`super::json`]).
 pub fn write_scheduler_info<W: Write>(tree: &QueueTree, out: W, style: JsonStyle) -> io::Result<W> {
+    write_scheduler_info_live(tree, &[], out, style)
+}
+
+/// [`write_scheduler_info`] with a running scheduler's live figures (see
+/// [`scheduler_info_json_live`]).
+pub fn write_scheduler_info_live<W: Write>(
+    tree: &QueueTree,
+    live: &[LiveQueue],
+    out: W,
+    style: JsonStyle,
+) -> io::Result<W> {
     let mut w = JsonWriter::new(out, style);
     w.begin_object()?;
     w.key("scheduler")?;
@@ -48,7 +67,7 @@ pub fn write_scheduler_info<W: Write>(tree: &QueueTree, out: W, style: JsonStyle
     while let Some(step) = steps.pop() {
         match step {
             Step::Queue(id) => {
-                let (before, after) = queue_fields(tree, id);
+                let (before, after) = queue_fields(tree, live, id);
                 w.begin_object()?;
                 w.fields(&before)?;
                 steps.push(Step::EndQueue(after));
@@ -103,7 +122,12 @@ fn open_children<W: Write>(
 
 /// The compact document as a string (what the REST API serves), streamed.
 pub fn scheduler_info_string(tree: &QueueTree) -> String {
-    let bytes = write_scheduler_info(tree, Vec::new(), JsonStyle::Compact)
+    scheduler_info_string_live(tree, &[])
+}
+
+/// The compact document of a running scheduler (see [`scheduler_info_json_live`]).
+pub fn scheduler_info_string_live(tree: &QueueTree, live: &[LiveQueue]) -> String {
+    let bytes = write_scheduler_info_live(tree, live, Vec::new(), JsonStyle::Compact)
         .expect("writing to memory cannot fail");
     String::from_utf8(bytes).expect("serde_json writes UTF-8")
 }
@@ -192,7 +216,9 @@ fn root_fields(tree: &QueueTree) -> Fields {
 }
 
 /// One queue's fields (a parent's `"queues"` goes between the two maps).
-fn queue_fields(tree: &QueueTree, id: QueueId) -> Fields {
+fn queue_fields(tree: &QueueTree, live: &[LiveQueue], id: QueueId) -> Fields {
+    let none = LiveQueue::default();
+    let l = live.get(id).unwrap_or(&none);
     let qc = tree.conf(id);
     let q = tree.queue(id);
     let c = &q.capacities;
@@ -219,7 +245,7 @@ fn queue_fields(tree: &QueueTree, id: QueueId) -> Fields {
     );
     m.insert("weight".into(), jfloat(c.weight));
     m.insert("normalizedWeight".into(), jfloat(c.normalized_weight));
-    m.insert("numApplications".into(), json!(0));
+    m.insert("numApplications".into(), json!(l.num_applications));
     m.insert("maxParallelApps".into(), json!(max_parallel_apps(tree, id)));
     m.insert("queueName".into(), json!(qc.name));
     m.insert(
@@ -231,11 +257,11 @@ fn queue_fields(tree: &QueueTree, id: QueueId) -> Fields {
     m.insert("resourcesUsed".into(), resource(tree, q.used));
     m.insert("hideReservationQueues".into(), json!(false));
     m.insert("nodeLabels".into(), json!(["*"]));
-    m.insert("allocatedContainers".into(), json!(0));
-    m.insert("reservedContainers".into(), json!(0));
-    m.insert("pendingContainers".into(), json!(0));
+    m.insert("allocatedContainers".into(), json!(l.allocated_containers));
+    m.insert("reservedContainers".into(), json!(l.reserved_containers));
+    m.insert("pendingContainers".into(), json!(l.pending_containers));
     m.insert("capacities".into(), capacities_json(tree, id));
-    m.insert("resources".into(), resources_json(tree, id));
+    m.insert("resources".into(), resources_json(tree, l, id));
     m.insert(
         "minEffectiveCapacity".into(),
         resource(tree, c.effective_min),
@@ -269,25 +295,32 @@ fn queue_fields(tree: &QueueTree, id: QueueId) -> Fields {
     }
     if let (Some(lc), Some(limits)) = (&qc.leaf, q.leaf) {
         let am_limit = tree.am_resource_limit(id);
-        m.insert("numActiveApplications".into(), json!(0));
-        m.insert("numPendingApplications".into(), json!(0));
-        m.insert("numContainers".into(), json!(0));
+        m.insert(
+            "numActiveApplications".into(),
+            json!(l.num_active_applications),
+        );
+        m.insert(
+            "numPendingApplications".into(),
+            json!(l.num_pending_applications),
+        );
+        m.insert("numContainers".into(), json!(l.num_containers));
         m.insert("maxApplications".into(), json!(limits.max_applications));
         m.insert(
             "maxApplicationsPerUser".into(),
             json!(limits.max_applications_per_user),
         );
         m.insert("userLimit".into(), jfloat(lc.user_limit_percent));
-        m.insert("users".into(), json!({}));
+        m.insert("users".into(), users_json(tree, &l.users));
         m.insert("userLimitFactor".into(), jfloat(lc.user_limit_factor));
         m.insert(
             "configuredMaxAMResourceLimit".into(),
             jfloat(lc.maximum_am_resource_percent),
         );
         m.insert("AMResourceLimit".into(), resource(tree, am_limit));
-        m.insert("usedAMResource".into(), resource(tree, Resource::ZERO));
-        // With no users yet YARN shows the queue's AM limit here.
-        m.insert("userAMResourceLimit".into(), resource(tree, am_limit));
+        m.insert("usedAMResource".into(), resource(tree, l.am_used));
+        // With no users YARN shows the queue's AM limit here, else its first user's.
+        let user_am_limit = l.users.first().map(|u| u.am_limit).unwrap_or(am_limit);
+        m.insert("userAMResourceLimit".into(), resource(tree, user_am_limit));
         m.insert(
             "preemptionDisabled".into(),
             json!(tree.preemption_disabled(id)),
@@ -310,7 +343,13 @@ fn queue_fields(tree: &QueueTree, id: QueueId) -> Fields {
 fn capacities_json(tree: &QueueTree, id: QueueId) -> Value {
     let qc = tree.conf(id);
     let c = &tree.queue(id).capacities;
-    let (configured_min, configured_max) = configured_resources(qc);
+    // Root's configured resources are the cluster's, set at every cluster update
+    // (`ParentQueue.calculateEffectiveResourcesAndCapacity`).
+    let (configured_min, configured_max) = if id == 0 {
+        (tree.cluster_resource(), tree.cluster_resource())
+    } else {
+        configured_resources(qc)
+    };
     let mut m = Map::new();
     m.insert("partitionName".into(), json!(""));
     m.insert("queueCapacityVectorInfo".into(), capacity_vector(tree, id));
@@ -355,19 +394,63 @@ fn capacities_json(tree: &QueueTree, id: QueueId) -> Value {
     json!({ "queueCapacitiesByPartition": [Value::Object(m)] })
 }
 
-fn resources_json(tree: &QueueTree, id: QueueId) -> Value {
+fn resources_json(tree: &QueueTree, l: &LiveQueue, id: QueueId) -> Value {
     let q = tree.queue(id);
     let mut m = Map::new();
     m.insert("partitionName".into(), json!(""));
     m.insert("used".into(), resource(tree, q.used));
-    m.insert("reserved".into(), resource(tree, Resource::ZERO));
-    m.insert("pending".into(), resource(tree, Resource::ZERO));
+    m.insert("reserved".into(), resource(tree, l.reserved));
+    m.insert("pending".into(), resource(tree, l.pending));
     if tree.is_leaf(id) {
-        m.insert("amUsed".into(), resource(tree, Resource::ZERO));
+        m.insert("amUsed".into(), resource(tree, l.am_used));
         m.insert("amLimit".into(), resource(tree, tree.am_resource_limit(id)));
-        m.insert("userAmLimit".into(), resource(tree, Resource::ZERO));
+        // The queue's stored user AM limit (one user of weight 1 when none is active).
+        let user_am_limit = l.users.first().map(|u| u.am_limit).unwrap_or_default();
+        m.insert("userAmLimit".into(), resource(tree, user_am_limit));
     }
     json!({ "resourceUsagesByPartition": [Value::Object(m)] })
+}
+
+/// `UsersInfo`: `{"user":[…]}` in `UserInfo`'s key order (YARN lists them in hash order;
+/// capsched by name), `{}` with none.
+fn users_json(tree: &QueueTree, users: &[LiveUser]) -> Value {
+    if users.is_empty() {
+        return json!({});
+    }
+    let list: Vec<Value> = users
+        .iter()
+        .map(|u| {
+            let mut m = Map::new();
+            m.insert("username".into(), json!(u.name));
+            m.insert("resourcesUsed".into(), resource(tree, u.used));
+            m.insert(
+                "numPendingApplications".into(),
+                json!(u.num_pending_applications),
+            );
+            m.insert(
+                "numActiveApplications".into(),
+                json!(u.num_active_applications),
+            );
+            m.insert("AMResourceUsed".into(), resource(tree, u.am_used));
+            m.insert("userResourceLimit".into(), resource(tree, u.user_limit));
+            let mut r = Map::new();
+            r.insert("partitionName".into(), json!(""));
+            r.insert("used".into(), resource(tree, u.used));
+            r.insert("reserved".into(), resource(tree, Resource::ZERO));
+            r.insert("pending".into(), resource(tree, Resource::ZERO));
+            r.insert("amUsed".into(), resource(tree, u.am_used));
+            r.insert("amLimit".into(), resource(tree, u.am_limit));
+            r.insert("userAmLimit".into(), resource(tree, Resource::ZERO));
+            m.insert(
+                "resources".into(),
+                json!({ "resourceUsagesByPartition": [Value::Object(r)] }),
+            );
+            m.insert("userWeight".into(), jfloat(u.weight));
+            m.insert("isActive".into(), json!(u.active));
+            Value::Object(m)
+        })
+        .collect();
+    json!({ "user": list })
 }
 
 fn health_json(tree: &QueueTree) -> Value {

@@ -525,6 +525,14 @@ impl Engine {
         Ok(self.with_core(move |c, now| c.refresh_queues(now, conf))??)
     }
 
+    /// `GET /ws/v1/cluster/scheduler` as the RM would answer it now, from the live state.
+    pub fn scheduler_json(&self) -> Result<String, EngineError> {
+        self.read_core(|c, _| {
+            let live = c.cs.live_queues();
+            crate::report::rest::scheduler_info_string_live(c.cs.queue_tree(), &live)
+        })
+    }
+
     /// The invariant checker over the live core (tests and audits).
     pub fn check_invariants(&self) -> Result<Result<(), Vec<String>>, EngineError> {
         self.read_core(|c, _| c.cs.check_invariants())

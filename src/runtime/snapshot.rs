@@ -1,6 +1,7 @@
 //! What readers see without touching the core: a copy of the figures hosts query most (queue
-//! usage, cluster size, counts) and the RM REST scheduler document, published by the engine
-//! after each tick. A reader takes the current `Arc` and never blocks scheduling.
+//! usage, cluster size, counts), published by the engine after each tick. A reader takes the
+//! current `Arc` and never blocks scheduling. (The RM REST document is built from the live
+//! core when asked for — `Engine::scheduler_json` — not with every snapshot.)
 
 use crate::resource::Resource;
 use crate::scheduler::CapacityScheduler;
@@ -15,6 +16,7 @@ pub struct QueueSnapshot {
     /// Absolute guaranteed and maximum shares of the cluster (0–1).
     pub absolute_capacity: f32,
     pub absolute_maximum_capacity: f32,
+    /// YARN's `getNumApplications`: a leaf's attempts, a parent's applications.
     pub num_applications: i32,
 }
 
@@ -29,8 +31,6 @@ pub struct EngineSnapshot {
     pub num_applications: usize,
     pub num_containers: usize,
     pub queues: Vec<QueueSnapshot>,
-    /// `GET /ws/v1/cluster/scheduler`, as the RM serves it.
-    pub rest_json: String,
     pub dropped_events: u64,
 }
 
@@ -59,7 +59,6 @@ impl EngineSnapshot {
             num_applications: cs.num_applications_total(),
             num_containers: cs.num_containers(),
             queues,
-            rest_json: crate::report::rest::scheduler_info_string(tree),
             dropped_events,
         }
     }

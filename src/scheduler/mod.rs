@@ -18,6 +18,7 @@ pub(crate) mod opportunistic;
 pub(crate) mod preempt_view;
 pub mod preemption;
 mod refresh;
+pub mod report;
 pub mod types;
 pub mod update;
 
@@ -224,9 +225,14 @@ impl CapacityScheduler {
         self.leaves.get(q).and_then(Option::as_ref)
     }
 
-    /// Applications counted by a parent queue (root: every submission); 0 for unknown ids.
+    /// YARN's `getNumApplications`: a leaf's attempts (pending, active, or held back by
+    /// max-parallel-apps); a parent's applications submitted beneath it (root: every one);
+    /// 0 for unknown ids.
     pub fn num_applications(&self, q: QueueId) -> i32 {
-        self.num_applications.get(q).copied().unwrap_or(0)
+        match self.leaf(q) {
+            Some(lr) => lr.num_attempts() as i32,
+            None => self.num_applications.get(q).copied().unwrap_or(0),
+        }
     }
 
     /// Outstanding asks under a queue; zero for unknown ids.

@@ -312,12 +312,21 @@ pub fn simulate_with(
     let mut now = 0;
     let mut timed_out = false;
     let mut events: u64 = 0;
+    // The REST documents still to write, latest first.
+    let mut rest_at = sim.opts.rest_at.clone();
+    rest_at.sort_unstable_by(|a, b| b.cmp(a));
+    rest_at.dedup();
     while sim.unfinished > 0 {
         let Some((at, event)) = sim.pop() else { break };
         now = at;
         if now > max_time_ms {
             timed_out = true;
             break;
+        }
+        // Nothing changes between events: a document due before this one shows the state now.
+        while rest_at.last().is_some_and(|&t| t <= now) {
+            let t = rest_at.pop().expect("checked");
+            rest_document(&sim, t, observer)?;
         }
         match event {
             Event::Periodic(Periodic::Track) => {
@@ -360,6 +369,18 @@ pub fn simulate_with(
         events += 1;
         if events % 4096 == 0 {
             observer.progress(&progress(&sim, now));
+        }
+    }
+    // After the last event the state stays as it is: later documents show it, unless the
+    // run was cut short (its state then is unknown).
+    while let Some(t) = rest_at.pop() {
+        if timed_out && t > max_time_ms {
+            sim.warnings.push(format!(
+                "--rest-at {t}: after the time limit ({max_time_ms} ms) the run stopped at; not \
+                 written"
+            ));
+        } else {
+            rest_document(&sim, t, observer)?;
         }
     }
     sample(&mut sim, now, true, observer)?;
@@ -522,4 +543,19 @@ fn preemption_round(sim: &mut Sim, now: i64) {
     if outcome.marked > 0 || outcome.killed > 0 || outcome.made_killable > 0 {
         sim.active(now);
     }
+}
+
+/// Hands the observer the RM REST scheduler document of the live state, for time `t`.
+fn rest_document(sim: &Sim, t: i64, observer: &mut dyn SimObserver) -> Result<(), SimError> {
+    let live = sim.cs.live_queues();
+    let json = crate::report::rest::write_scheduler_info_live(
+        sim.cs.queue_tree(),
+        &live,
+        Vec::new(),
+        crate::report::json::JsonStyle::Pretty,
+    )
+    .map_err(SimError::Output)?;
+    observer
+        .rest_document(t, &String::from_utf8_lossy(&json))
+        .map_err(SimError::Output)
 }

@@ -33,6 +33,12 @@ pub trait SimObserver {
 
     /// Every few thousand events; cheap to ignore.
     fn progress(&mut self, _progress: &Progress) {}
+
+    /// The RM REST scheduler document (pretty JSON) at one of the run's `rest_at` times, as
+    /// the simulated RM would answer then: the state after every event before `time_ms`.
+    fn rest_document(&mut self, _time_ms: i64, _json: &str) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Watches nothing.

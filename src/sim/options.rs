@@ -39,6 +39,10 @@ pub struct SimulationOptions {
     /// every second runs, which gives the same decisions at a cost that grows with simulated
     /// time — tests compare the two). The watchdog works either way.
     pub skip_idle: bool,
+    /// Simulated times (ms) at which the observer gets the RM REST scheduler document
+    /// (`GET /ws/v1/cluster/scheduler`) as the simulated RM would answer then
+    /// ([`super::SimObserver::rest_document`]).
+    pub rest_at: Vec<i64>,
 }
 
 impl Default for SimulationOptions {
@@ -54,6 +58,7 @@ impl Default for SimulationOptions {
             promote_opportunistic_after_start: false,
             skip_idle: true,
             chaos: None,
+            rest_at: Vec::new(),
         }
     }
 }

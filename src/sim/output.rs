@@ -47,6 +47,18 @@ pub struct OutputDir {
     run: String,
 }
 
+/// `scheduler-<MS>.json`: the RM REST document at simulated time MS (`--rest-at`).
+pub fn rest_document_name(time_ms: i64) -> String {
+    format!("scheduler-{time_ms}.json")
+}
+
+/// Whether `name` is a REST document a run wrote (removed with that run's other outputs).
+fn is_rest_document_name(name: &str) -> bool {
+    name.strip_prefix("scheduler-")
+        .and_then(|n| n.strip_suffix(".json"))
+        .is_some_and(|ms| !ms.is_empty() && ms.bytes().all(|b| b.is_ascii_digit()))
+}
+
 impl OutputDir {
     /// Checks `path` before anything is simulated: it is created if missing; an existing one
     /// must be a directory that is empty, or that holds an earlier run's outputs (its
@@ -90,8 +102,13 @@ impl OutputDir {
                              them, or give another directory"
                         ));
                     }
-                    for name in FILES {
-                        match fs::remove_file(path.join(name)) {
+                    let documents: Vec<String> = fs::read_dir(path)
+                        .map_err(|e| format!("{shown}: {e}"))?
+                        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+                        .filter(|n| is_rest_document_name(n))
+                        .collect();
+                    for name in FILES.iter().map(|n| n.to_string()).chain(documents) {
+                        match fs::remove_file(path.join(&name)) {
                             Ok(()) => {}
                             Err(e) if e.kind() == io::ErrorKind::NotFound => {}
                             Err(e) => return Err(format!("{shown}/{name}: cannot remove: {e}")),
