@@ -6,7 +6,7 @@ use std::fs;
 use std::path::PathBuf;
 
 /// Bumped on every incompatible change to the C ABI; the shared library's SONAME carries it.
-const ABI_VERSION: u32 = 2;
+const ABI_VERSION: u32 = 3;
 
 fn main() {
     let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));

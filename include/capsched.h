@@ -43,7 +43,7 @@
 #include <stddef.h>
 
 /* The C ABI version this header describes; compare with capsched_abi_version() at load. */
-#define CAPSCHED_ABI_VERSION 2
+#define CAPSCHED_ABI_VERSION 3
 
 // For `capsched_app_submit`'s priority: the leaf queue's default.
 #define CAPSCHED_DEFAULT_PRIORITY INT32_MIN
@@ -83,6 +83,14 @@
 
 #define CAPSCHED_EVENT_NODE_DECOMMISSIONED 10
 
+#define CAPSCHED_EVENT_AM_CONTAINER_ALLOCATED 11
+
+#define CAPSCHED_EVENT_CONTAINER_COMPLETED 12
+
+#define CAPSCHED_EVENT_APP_ACTIVATED 13
+
+#define CAPSCHED_EVENT_APP_PENDING 14
+
 // `capsched_check_access`'s rights (YARN's `QueueACL`).
 #define CAPSCHED_ACL_SUBMIT_APPLICATIONS 0
 
@@ -92,6 +100,45 @@
 #define CAPSCHED_GUARANTEED 0
 
 #define CAPSCHED_OPPORTUNISTIC 1
+
+// `capsched_container_info.state`.
+#define CAPSCHED_CONTAINER_RESERVED 1
+
+#define CAPSCHED_CONTAINER_ALLOCATED 2
+
+#define CAPSCHED_CONTAINER_ACQUIRED 3
+
+#define CAPSCHED_CONTAINER_RUNNING 4
+
+// Locality a container was allocated at (`NodeType`).
+#define CAPSCHED_NODE_LOCAL 0
+
+#define CAPSCHED_RACK_LOCAL 1
+
+#define CAPSCHED_OFF_SWITCH 2
+
+// `capsched_app_report.state`: the scheduler's part of YARN's application state.
+#define CAPSCHED_APP_SUBMITTED 0
+
+// Its attempt waits for activation; `pending_reason` says why.
+#define CAPSCHED_APP_ACCEPTED 1
+
+#define CAPSCHED_APP_RUNNING 2
+
+// The last attempt was removed and the next is not added yet.
+#define CAPSCHED_APP_BETWEEN_ATTEMPTS 3
+
+// Why an attempt is not active yet (`capsched_app_report.pending_reason`,
+// CAPSCHED_EVENT_APP_PENDING's `reason`).
+#define CAPSCHED_PENDING_NONE 0
+
+#define CAPSCHED_PENDING_AM_LIMIT 1
+
+#define CAPSCHED_PENDING_USER_AM_LIMIT 2
+
+#define CAPSCHED_PENDING_MAX_PARALLEL_APPS 3
+
+#define CAPSCHED_PENDING_CLUSTER_RESOURCE_EMPTY 4
 
 // What every fallible call returns. The numbers are stable and never reused.
 enum capsched_status
@@ -201,11 +248,24 @@ typedef struct capsched_allocate_request {
   size_t update_count;
 } capsched_allocate_request;
 
+// A YARN id as far as it goes: an application (`application` non-zero), one of its attempts
+// (`attempt` non-zero too) or a container of that attempt (`container_id` non-zero too).
+// Zero means "not this far". `container_id` is YARN's `ContainerId.getContainerId()`: the
+// allocating RM's epoch in bits 40 and up, the sequence number below.
+typedef struct capsched_yarn_id {
+  int64_t cluster_timestamp;
+  int32_t application;
+  int32_t attempt;
+  int64_t container_id;
+} capsched_yarn_id;
+
 // A container handed to the AM.
 typedef struct capsched_container {
   uint64_t id;
+  // Its YARN ContainerId (which names the application and attempt).
+  struct capsched_yarn_id yarn_id;
   uint64_t node;
-  // The node's host, owned by the response.
+  // The node's NodeId as it registered (`host:port`, or the host), owned by the response.
   struct capsched_str host;
   int32_t priority;
   int64_t allocation_request_id;
@@ -215,11 +275,16 @@ typedef struct capsched_container {
   int32_t version;
   int32_t is_am;
   int32_t remotely_allocated;
+  // CAPSCHED_NODE_LOCAL, CAPSCHED_RACK_LOCAL or CAPSCHED_OFF_SWITCH: the locality it was
+  // allocated at.
+  int32_t locality;
 } capsched_container;
 
 // A finished container as its AM learns of it.
 typedef struct capsched_container_status {
   uint64_t container;
+  // Its YARN ContainerId (the handle above is no longer valid).
+  struct capsched_yarn_id yarn_id;
   int32_t exit_status;
   // Owned by the response.
   struct capsched_str diagnostics;
@@ -280,6 +345,12 @@ typedef struct capsched_engine_options {
   // Zero: the system clock.
   int32_t manual_clock;
   int64_t clock_start_ms;
+  // The RM's cluster timestamp (its start time) in the application ids the engine mints;
+  // 0: the engine's start time.
+  int64_t cluster_timestamp;
+  // The RM's epoch (restarts counted by its state store), in bits 40 and up of every
+  // container id the engine mints: 0 to 2^23 - 1.
+  int64_t rm_epoch;
 } capsched_engine_options;
 
 // A library-owned string handed to C (NUL-terminated too, for convenience).
@@ -289,14 +360,34 @@ typedef struct capsched_owned_str {
 } capsched_owned_str;
 
 // One event. An id that does not apply to the event's kind is 0, which is never an id (see
-// "Ids" in the header's preamble): ACCEPTED has `app`; REJECTED none; ALLOCATED all three;
-// RELEASED `app` and `container`; PREEMPT_WARNED, PREEMPTED and EXPIRED `container`;
-// QUEUE_REFRESHED none; NODE_LOST and NODE_DECOMMISSIONED `node`.
+// "Ids" in the header's preamble), and so are the parts of `yarn_id` that do not apply:
+//
+// | kind | app | container | node | yarn_id | exit_status / reason |
+// |---|---|---|---|---|---|
+// | ACCEPTED | yes | | | application | |
+// | REJECTED | | | | | |
+// | ALLOCATED | yes | yes | yes | container | |
+// | RELEASED, PREEMPT_WARNED | yes | yes | | container | |
+// | PREEMPTED | yes | yes | | container | -102 |
+// | EXPIRED | yes | yes | | container | -100 |
+// | QUEUE_REFRESHED | | | | | |
+// | NODE_LOST, NODE_DECOMMISSIONED | | | yes | | |
+// | AM_CONTAINER_ALLOCATED | yes | yes | yes | container | |
+// | CONTAINER_COMPLETED | yes | yes | | container | its exit status |
+// | APP_ACTIVATED | yes | | | attempt | |
+// | APP_PENDING | yes | | | attempt | CAPSCHED_PENDING_* |
+//
+// Every container that ends gives one CONTAINER_COMPLETED, after the RELEASED, PREEMPTED or
+// EXPIRED that says why when there is one; its handle is no longer valid by then, its
+// `yarn_id` is.
 typedef struct capsched_event {
   int32_t kind;
   uint64_t app;
   uint64_t container;
   uint64_t node;
+  struct capsched_yarn_id yarn_id;
+  // CONTAINER_COMPLETED, PREEMPTED, EXPIRED: the exit status; APP_PENDING: the reason.
+  int32_t code;
 } capsched_event;
 
 // The cluster as the scheduler sees it now.
@@ -343,8 +434,9 @@ typedef struct capsched_container_report {
   struct capsched_resource resource;
   int32_t priority;
   int64_t allocation_request_id;
-  // The container's YARN sequence number within its attempt.
-  int64_t sequence;
+  // YARN's `ContainerId.getContainerId()`: the allocating RM's epoch in bits 40 and up,
+  // the sequence number within the attempt below.
+  int64_t container_id;
   int32_t is_am;
 } capsched_container_report;
 
@@ -399,6 +491,11 @@ typedef struct capsched_node_response {
   // Non-zero: the node was decommissioning and is now DECOMMISSIONED, removed from the
   // scheduler (its id is no longer valid); the NM is to shut down.
   int32_t decommissioned;
+  // Each guaranteed container allocated on this node during the heartbeat (`allocated`
+  // of them), for an RM that tracks containers from their allocation; their strings are
+  // owned by the response.
+  struct capsched_container *allocated_containers;
+  size_t allocated_container_count;
 } capsched_node_response;
 
 // A submission with everything the RM knows of it. Growable: set `struct_size =
@@ -413,7 +510,70 @@ typedef struct capsched_submission {
   size_t group_count;
   // CAPSCHED_DEFAULT_PRIORITY: the leaf's default.
   int32_t priority;
+  // The RM's own ApplicationId (`cluster_timestamp` and `application`; the rest 0), which
+  // every report, event and message then carries; all 0: the engine mints the next one
+  // with its cluster timestamp. An id the engine already holds is rejected as YARN's
+  // RMAppManager rejects it.
+  struct capsched_yarn_id application_id;
 } capsched_submission;
+
+// One live container as the RM reports it (and launches it: everything a
+// `ContainerLaunchContext` needs from the scheduler).
+typedef struct capsched_container_info {
+  uint64_t id;
+  struct capsched_yarn_id yarn_id;
+  uint64_t app;
+  uint64_t node;
+  // CAPSCHED_CONTAINER_*.
+  int32_t state;
+  struct capsched_resource resource;
+  int32_t priority;
+  int64_t allocation_request_id;
+  int32_t execution_type;
+  // CAPSCHED_NODE_LOCAL, CAPSCHED_RACK_LOCAL or CAPSCHED_OFF_SWITCH.
+  int32_t locality;
+  int32_t is_am;
+  // The container token's version.
+  int32_t version;
+  // Non-zero: selected by the preemption monitor; its AM has been told.
+  int32_t marked_for_preemption;
+  // Engine-clock times: allocated (or reserved), taken by its AM or the RM, first reported
+  // running by its NodeManager; -1 for not yet.
+  int64_t created_ms;
+  int64_t acquired_ms;
+  int64_t launched_ms;
+} capsched_container_info;
+
+// One application as the RM reports it. The strings are the library's: release them with
+// `capsched_app_report_free`.
+typedef struct capsched_app_report {
+  // The application and its current attempt (attempt 0: none).
+  struct capsched_yarn_id yarn_id;
+  // The leaf's full path.
+  struct capsched_owned_str queue;
+  struct capsched_owned_str user;
+  int32_t priority;
+  // CAPSCHED_APP_*.
+  int32_t state;
+  // CAPSCHED_PENDING_*, and the AM diagnostics YARN shows for it (empty when none).
+  int32_t pending_reason;
+  struct capsched_owned_str diagnostics;
+  // Guaranteed containers, AM included, reservations not.
+  struct capsched_resource used;
+  // What the attempt still asks for.
+  struct capsched_resource pending;
+  struct capsched_resource am_used;
+  struct capsched_resource reserved;
+  uint32_t live_containers;
+  uint32_t reserved_containers;
+  uint32_t opportunistic_containers;
+  // Preempted so far over all attempts, and what they held.
+  uint32_t preempted_containers;
+  struct capsched_resource preempted_resource;
+  // The AM container while it lives (0: none).
+  uint64_t am_container;
+  int64_t submit_time_ms;
+} capsched_app_report;
 
 #ifdef __cplusplus
 extern "C" {
@@ -799,6 +959,86 @@ capsched_status capsched_app_submit_as(const struct capsched_engine *engine,
 // # Safety
 // `s.ptr` must come from this library and not have been freed.
 void capsched_string_free(struct capsched_owned_str s);
+
+// Writes YARN's string form of `id` — `application_<ts>_<seq>`,
+// `appattempt_<ts>_<seq>_<attempt>` or `container_[e<epoch>_]<ts>_<seq>_<attempt>_<n>`,
+// the most specific that `id` holds — into `*out` (free with `capsched_string_free`).
+//
+// # Safety
+// `id` valid; `out` writable.
+capsched_status capsched_yarn_id_format(const struct capsched_yarn_id *id,
+                                        struct capsched_owned_str *out);
+
+// Parses any of YARN's three string forms into `*out` (the parts it does not name are 0);
+// anything else fails with CAPSCHED_ERR_INVALID_ARGUMENT.
+//
+// # Safety
+// `text` valid; `out` writable.
+capsched_status capsched_yarn_id_parse(struct capsched_str text, struct capsched_yarn_id *out);
+
+// The application this engine knows by the YARN id `id` (its attempt and container parts
+// are ignored) into `*out_app`; CAPSCHED_ERR_UNKNOWN_ID when there is none (never submitted,
+// or removed).
+//
+// # Safety
+// `engine` live; `id` valid; `out_app` writable.
+capsched_status capsched_app_find(const struct capsched_engine *engine,
+                                  const struct capsched_yarn_id *id,
+                                  uint64_t *out_app);
+
+// The live (or reserved) container this engine knows by the YARN id `id` into
+// `*out_container`; CAPSCHED_ERR_UNKNOWN_ID when there is none (it completed, or never
+// was). O(containers of its application).
+//
+// # Safety
+// `engine` live; `id` valid; `out_container` writable.
+capsched_status capsched_container_find(const struct capsched_engine *engine,
+                                        const struct capsched_yarn_id *id,
+                                        uint64_t *out_container);
+
+// The node registered as `address` (its `host:port` NodeId, or its host) into `*out_node`;
+// CAPSCHED_ERR_UNKNOWN_ID when none is.
+//
+// # Safety
+// `engine` live; `address` valid; `out_node` writable.
+capsched_status capsched_node_find(const struct capsched_engine *engine,
+                                   struct capsched_str address,
+                                   uint64_t *out_node);
+
+// A live (or reserved) container's report into `*out`.
+//
+// # Safety
+// `engine` live; `out` writable.
+capsched_status capsched_container_get(const struct capsched_engine *engine,
+                                       uint64_t container,
+                                       struct capsched_container_info *out);
+
+// The RM takes the attempt's AM container to launch it (after
+// CAPSCHED_EVENT_AM_CONTAINER_ALLOCATED): `*out_found` is 1 and `*out` the container, now
+// ACQUIRED (its expiry clock runs from here until its NodeManager reports it); the AM's own
+// allocate responses never list it. `*out_found` is 0 while it is not allocated, once taken,
+// and for an unmanaged AM.
+//
+// # Safety
+// `engine` live; `out` and `out_found` writable.
+capsched_status capsched_am_container_take(const struct capsched_engine *engine,
+                                           uint64_t app,
+                                           struct capsched_container_info *out,
+                                           int32_t *out_found);
+
+// The application's report, from the live state, into `*out`.
+//
+// # Safety
+// `engine` live; `out` writable (its previous strings are not freed).
+capsched_status capsched_app_report_get(const struct capsched_engine *engine,
+                                        uint64_t app,
+                                        struct capsched_app_report *out);
+
+// Frees a report's strings and empties them; NULL, and a report freed before, are fine.
+//
+// # Safety
+// `report` NULL or filled by `capsched_app_report_get`.
+void capsched_app_report_free(struct capsched_app_report *report);
 
 #ifdef __cplusplus
 }  // extern "C"

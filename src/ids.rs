@@ -194,11 +194,43 @@ impl<I: GenId, T> std::ops::IndexMut<I> for GenSlab<I, T> {
     }
 }
 
+/// The host part of a NodeManager's address: `host:port` (YARN's `NodeId`) gives `host`, a
+/// bare host itself. A suffix that is not a port number is part of the host.
+pub fn node_address_host(address: &str) -> &str {
+    match address.rsplit_once(':') {
+        Some((host, port))
+            if !host.is_empty() && !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            host
+        }
+        _ => address,
+    }
+}
+
 /// YARN's `ApplicationId`: the RM's start time and a sequence number.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct ApplicationId {
     pub cluster_timestamp: i64,
     pub id: i32,
+}
+
+impl ApplicationId {
+    /// Parses `application_<ts>_<seq>` (YARN's `ApplicationId.fromString`).
+    pub fn parse(s: &str) -> Option<Self> {
+        let (ts, id) = s.strip_prefix("application_")?.split_once('_')?;
+        Some(ApplicationId {
+            cluster_timestamp: parse_number(ts)?,
+            id: parse_number(id)?,
+        })
+    }
+}
+
+/// A decimal number as YARN's ids write them: digits only (no sign, no spaces).
+fn parse_number<T: std::str::FromStr>(s: &str) -> Option<T> {
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok()
 }
 
 impl fmt::Display for ApplicationId {
@@ -212,6 +244,18 @@ impl fmt::Display for ApplicationId {
 pub struct ApplicationAttemptId {
     pub application: ApplicationId,
     pub attempt: i32,
+}
+
+impl ApplicationAttemptId {
+    /// Parses `appattempt_<ts>_<seq>_<attempt>` (YARN's `ApplicationAttemptId.fromString`).
+    pub fn parse(s: &str) -> Option<Self> {
+        let rest = s.strip_prefix("appattempt_")?;
+        let (app, attempt) = rest.rsplit_once('_')?;
+        Some(ApplicationAttemptId {
+            application: ApplicationId::parse(&format!("application_{app}"))?,
+            attempt: parse_number(attempt)?,
+        })
+    }
 }
 
 impl fmt::Display for ApplicationAttemptId {
@@ -249,13 +293,14 @@ impl YarnContainerId {
         self.container_id & Self::SEQUENCE_MASK
     }
 
-    /// Parses `container_[e<epoch>_]<ts>_<app>_<attempt>_<seq>`.
+    /// Parses `container_[e<epoch>_]<ts>_<app>_<attempt>_<seq>` (YARN's
+    /// `ContainerId.fromString`): digits only, an epoch below 2^24 and a sequence below 2^40.
     pub fn parse(s: &str) -> Option<Self> {
         let rest = s.strip_prefix("container_")?;
         let mut parts: Vec<&str> = rest.split('_').collect();
         let epoch = match parts.first() {
             Some(p) if p.starts_with('e') => {
-                let e = p[1..].parse::<i64>().ok()?;
+                let e: i64 = parse_number(&p[1..])?;
                 parts.remove(0);
                 e
             }
@@ -265,14 +310,18 @@ impl YarnContainerId {
             return None;
         };
         let application = ApplicationId {
-            cluster_timestamp: ts.parse().ok()?,
-            id: app.parse().ok()?,
+            cluster_timestamp: parse_number(ts)?,
+            id: parse_number(app)?,
         };
         let attempt = ApplicationAttemptId {
             application,
-            attempt: attempt.parse().ok()?,
+            attempt: parse_number(attempt)?,
         };
-        Some(YarnContainerId::new(attempt, epoch, seq.parse().ok()?))
+        let seq: i64 = parse_number(seq)?;
+        if epoch >= 1 << 23 || seq > Self::SEQUENCE_MASK {
+            return None;
+        }
+        Some(YarnContainerId::new(attempt, epoch, seq))
     }
 }
 
@@ -363,5 +412,38 @@ mod tests {
         assert_eq!(e.to_string(), "container_e17_1410901177871_0001_01_000005");
         assert_eq!(YarnContainerId::parse(&e.to_string()), Some(e));
         assert_eq!(YarnContainerId::parse("container_x"), None);
+        assert_eq!(ApplicationId::parse(&app.to_string()), Some(app));
+        assert_eq!(
+            ApplicationAttemptId::parse(&attempt.to_string()),
+            Some(attempt)
+        );
+        // Ids past YARN's minimum widths, and what YARN would refuse.
+        let big = ApplicationId {
+            cluster_timestamp: 1,
+            id: 123_456,
+        };
+        assert_eq!(ApplicationId::parse("application_1_123456"), Some(big));
+        for bad in [
+            "application_1",
+            "application_-1_0001",
+            "application_1_+1",
+            "appattempt_1_0001",
+            "container_e_1_0001_01_000001",
+            "container_e16777216_1_0001_01_000001",
+            "container_1_0001_01_1099511627776",
+        ] {
+            assert_eq!(ApplicationId::parse(bad), None, "{bad}");
+            assert_eq!(ApplicationAttemptId::parse(bad), None, "{bad}");
+            assert_eq!(YarnContainerId::parse(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn node_addresses_split_into_host_and_port() {
+        assert_eq!(node_address_host("h1:45454"), "h1");
+        assert_eq!(node_address_host("h1"), "h1");
+        assert_eq!(node_address_host("h1:"), "h1:");
+        assert_eq!(node_address_host(":1"), ":1");
+        assert_eq!(node_address_host("fe80::1:x"), "fe80::1:x");
     }
 }

@@ -60,6 +60,7 @@ fn struct_layouts_and_constants_match_the_header() {
             capsched_container,
             [
                 id,
+                yarn_id,
                 node,
                 host,
                 priority,
@@ -68,12 +69,13 @@ fn struct_layouts_and_constants_match_the_header() {
                 execution_type,
                 version,
                 is_am,
-                remotely_allocated
+                remotely_allocated,
+                locality
             ]
         ),
         layout!(
             capsched_container_status,
-            [container, exit_status, diagnostics]
+            [container, yarn_id, exit_status, diagnostics]
         ),
         layout!(capsched_updated_container, [update_type, container]),
         layout!(capsched_update_error, [container, reason, current_version]),
@@ -106,11 +108,61 @@ fn struct_layouts_and_constants_match_the_header() {
                 preemption,
                 event_capacity,
                 manual_clock,
-                clock_start_ms
+                clock_start_ms,
+                cluster_timestamp,
+                rm_epoch
             ]
         ),
         layout!(capsched_owned_str, [ptr, len]),
-        layout!(capsched_event, [kind, app, container, node]),
+        layout!(capsched_event, [kind, app, container, node, yarn_id, code]),
+        layout!(
+            capsched_yarn_id,
+            [cluster_timestamp, application, attempt, container_id]
+        ),
+        layout!(
+            capsched_container_info,
+            [
+                id,
+                yarn_id,
+                app,
+                node,
+                state,
+                resource,
+                priority,
+                allocation_request_id,
+                execution_type,
+                locality,
+                is_am,
+                version,
+                marked_for_preemption,
+                created_ms,
+                acquired_ms,
+                launched_ms
+            ]
+        ),
+        layout!(
+            capsched_app_report,
+            [
+                yarn_id,
+                queue,
+                user,
+                priority,
+                state,
+                pending_reason,
+                diagnostics,
+                used,
+                pending,
+                am_used,
+                reserved,
+                live_containers,
+                reserved_containers,
+                opportunistic_containers,
+                preempted_containers,
+                preempted_resource,
+                am_container,
+                submit_time_ms
+            ]
+        ),
         layout!(
             capsched_completed_container,
             [container, exit_status, diagnostics]
@@ -150,12 +202,22 @@ fn struct_layouts_and_constants_match_the_header() {
                 least_loaded_count,
                 orphans,
                 orphan_count,
-                decommissioned
+                decommissioned,
+                allocated_containers,
+                allocated_container_count
             ]
         ),
         layout!(
             capsched_submission,
-            [struct_size, queue, user, groups, group_count, priority]
+            [
+                struct_size,
+                queue,
+                user,
+                groups,
+                group_count,
+                priority,
+                application_id
+            ]
         ),
         layout!(
             capsched_cluster_info,
@@ -187,7 +249,7 @@ fn struct_layouts_and_constants_match_the_header() {
                 resource,
                 priority,
                 allocation_request_id,
-                sequence,
+                container_id,
                 is_am
             ]
         ),
@@ -271,6 +333,65 @@ fn struct_layouts_and_constants_match_the_header() {
         (
             "CAPSCHED_ACL_ADMINISTER_QUEUE",
             CAPSCHED_ACL_ADMINISTER_QUEUE as i64,
+        ),
+        (
+            "CAPSCHED_EVENT_AM_CONTAINER_ALLOCATED",
+            CAPSCHED_EVENT_AM_CONTAINER_ALLOCATED as i64,
+        ),
+        (
+            "CAPSCHED_EVENT_CONTAINER_COMPLETED",
+            CAPSCHED_EVENT_CONTAINER_COMPLETED as i64,
+        ),
+        (
+            "CAPSCHED_EVENT_APP_ACTIVATED",
+            CAPSCHED_EVENT_APP_ACTIVATED as i64,
+        ),
+        (
+            "CAPSCHED_EVENT_APP_PENDING",
+            CAPSCHED_EVENT_APP_PENDING as i64,
+        ),
+        (
+            "CAPSCHED_CONTAINER_RESERVED",
+            CAPSCHED_CONTAINER_RESERVED as i64,
+        ),
+        (
+            "CAPSCHED_CONTAINER_ALLOCATED",
+            CAPSCHED_CONTAINER_ALLOCATED as i64,
+        ),
+        (
+            "CAPSCHED_CONTAINER_ACQUIRED",
+            CAPSCHED_CONTAINER_ACQUIRED as i64,
+        ),
+        (
+            "CAPSCHED_CONTAINER_RUNNING",
+            CAPSCHED_CONTAINER_RUNNING as i64,
+        ),
+        ("CAPSCHED_NODE_LOCAL", CAPSCHED_NODE_LOCAL as i64),
+        ("CAPSCHED_RACK_LOCAL", CAPSCHED_RACK_LOCAL as i64),
+        ("CAPSCHED_OFF_SWITCH", CAPSCHED_OFF_SWITCH as i64),
+        ("CAPSCHED_APP_SUBMITTED", CAPSCHED_APP_SUBMITTED as i64),
+        ("CAPSCHED_APP_ACCEPTED", CAPSCHED_APP_ACCEPTED as i64),
+        ("CAPSCHED_APP_RUNNING", CAPSCHED_APP_RUNNING as i64),
+        (
+            "CAPSCHED_APP_BETWEEN_ATTEMPTS",
+            CAPSCHED_APP_BETWEEN_ATTEMPTS as i64,
+        ),
+        ("CAPSCHED_PENDING_NONE", CAPSCHED_PENDING_NONE as i64),
+        (
+            "CAPSCHED_PENDING_AM_LIMIT",
+            CAPSCHED_PENDING_AM_LIMIT as i64,
+        ),
+        (
+            "CAPSCHED_PENDING_USER_AM_LIMIT",
+            CAPSCHED_PENDING_USER_AM_LIMIT as i64,
+        ),
+        (
+            "CAPSCHED_PENDING_MAX_PARALLEL_APPS",
+            CAPSCHED_PENDING_MAX_PARALLEL_APPS as i64,
+        ),
+        (
+            "CAPSCHED_PENDING_CLUSTER_RESOURCE_EMPTY",
+            CAPSCHED_PENDING_CLUSTER_RESOURCE_EMPTY as i64,
         ),
         ("CAPSCHED_ABI_VERSION", capsched::ABI_VERSION as i64),
         (

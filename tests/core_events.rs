@@ -376,10 +376,18 @@ fn allocate_validates_like_the_application_master_service() {
         response_id: 7,
         ..Default::default()
     };
-    assert!(matches!(
-        call(&mut c, stale),
-        Err(SchedulerError::InvalidResponseId(_))
-    ));
+    // ApplicationMasterService's text, which AMRMClient parses for the id to resync with.
+    match call(&mut c, stale) {
+        Err(SchedulerError::InvalidResponseId(m)) => {
+            assert!(
+                m.starts_with(
+                    "Invalid responseId in AllocateRequest from application attempt: appattempt_"
+                ) && m.ends_with("_000001 expect responseId to be 1 but get 7"),
+                "{m}"
+            )
+        }
+        other => panic!("{other:?}"),
+    }
     // Asks are normalised up to the minimum allocation's multiple.
     let odd = AllocateRequest {
         response_id: 1,
@@ -729,7 +737,7 @@ fn recovery_from_node_reports_rebuilds_the_same_state() {
             app: ct.app,
             resource: ct.resource,
             key: ct.key,
-            sequence: ct.yarn_id.sequence(),
+            container_id: ct.yarn_id.container_id,
             is_am: ct.is_am,
         });
     }

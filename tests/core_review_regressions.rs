@@ -409,7 +409,7 @@ fn orphan_containers_are_handed_back_for_killing() {
         app: gone,
         resource: Resource::new(GB, 1),
         key: SchedulerKey::new(1),
-        sequence: 3,
+        container_id: 3,
         is_am: false,
     };
     spec.containers = vec![report.clone()];

@@ -365,7 +365,7 @@ unsafe fn every_call_refuses(
             resource: AM,
             priority: 1,
             allocation_request_id: 0,
-            sequence: 99,
+            container_id: 99,
             is_am: 0,
         };
         let mut out = 7u64;
@@ -650,9 +650,12 @@ fn events_and_responses_carry_tagged_ids_and_zero_means_none() {
             kinds,
             [
                 CAPSCHED_EVENT_ACCEPTED,
+                CAPSCHED_EVENT_APP_ACTIVATED,
+                CAPSCHED_EVENT_AM_CONTAINER_ALLOCATED,
                 CAPSCHED_EVENT_ALLOCATED,
                 CAPSCHED_EVENT_REJECTED,
-                CAPSCHED_EVENT_NODE_LOST
+                CAPSCHED_EVENT_NODE_LOST,
+                CAPSCHED_EVENT_CONTAINER_COMPLETED
             ]
         );
         let ids: Vec<(u64, u64, u64)> = buf[..n]
@@ -663,11 +666,39 @@ fn events_and_responses_carry_tagged_ids_and_zero_means_none() {
             ids,
             [
                 (w.app, 0, 0),
+                (w.app, 0, 0),
+                (w.app, w.container, w.node),
                 (w.app, w.container, w.node),
                 (0, 0, 0),
-                (0, 0, w.node)
+                (0, 0, w.node),
+                (w.app, w.container, 0)
             ]
         );
+        // The YARN ids: the application, its first attempt, then its first container.
+        let y: Vec<(i32, i32, i64)> = buf[..n]
+            .iter()
+            .map(|ev| {
+                (
+                    ev.yarn_id.application,
+                    ev.yarn_id.attempt,
+                    ev.yarn_id.container_id,
+                )
+            })
+            .collect();
+        assert_eq!(
+            y,
+            [
+                (1, 0, 0),
+                (1, 1, 0),
+                (1, 1, 1),
+                (1, 1, 1),
+                (0, 0, 0),
+                (0, 0, 0),
+                (1, 1, 1)
+            ]
+        );
+        // Lost with its node: YARN's ABORTED.
+        assert_eq!(buf[n - 1].code, -100);
         for ev in &buf[..n] {
             for id in [ev.app, ev.container, ev.node] {
                 assert!(id == 0 || tag(id) == t, "{ev:?}");

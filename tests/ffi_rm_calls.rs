@@ -450,6 +450,7 @@ unsafe fn submit_as(
         groups: groups.as_ptr(),
         group_count: groups.len(),
         priority: CAPSCHED_DEFAULT_PRIORITY,
+        application_id: capsched_yarn_id::default(),
     };
     let mut app = 0;
     capsched_app_submit_as(e, &sub, &mut app)
@@ -497,6 +498,7 @@ fn with_yarn_acl_enable_a_denied_submission_is_rejected_with_yarns_message() {
             groups: ptr::null(),
             group_count: 0,
             priority: CAPSCHED_DEFAULT_PRIORITY,
+            application_id: capsched_yarn_id::default(),
         };
         let mut app = 7;
         assert_eq!(

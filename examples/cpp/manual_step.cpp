@@ -41,12 +41,13 @@ int main() {
         }
 
         // A second NodeManager registers with a container the application already runs
-        // there (sequence 7 of the attempt): the scheduler charges it to the queue again.
+        // there (container 7 of the attempt, this RM epoch): the scheduler charges it to the
+        // queue again.
         capsched_container_report report{};
         report.app = app;
         report.resource = capsched_resource{2048, 1};
         report.priority = 1;
-        report.sequence = 7;
+        report.container_id = 7;
         uint64_t node2 = engine.add_recovered_node("host1", "/rack", 4096, 4, {report});
         auto queues = engine.queues();
         for (size_t i = 0; i < queues->count; i++) {

@@ -2,7 +2,7 @@
 //! against the current state before anything changes, then applied in one step.
 
 use super::NodeCtx;
-use crate::ids::{AppId, ApplicationAttemptId, ContainerId, YarnContainerId};
+use crate::ids::{AppId, ContainerId};
 use crate::resource::Resource;
 use crate::scheduler::containers::Completion;
 use crate::scheduler::preempt_view::view_add;
@@ -77,21 +77,6 @@ impl CapacityScheduler {
         true
     }
 
-    fn next_yarn_id(&mut self, app: AppId) -> YarnContainerId {
-        let a = &mut self.apps[app];
-        let t = a.attempt.as_mut().expect("attempt");
-        let seq = t.next_container_sequence;
-        t.next_container_sequence += 1;
-        YarnContainerId::new(
-            ApplicationAttemptId {
-                application: a.application_id,
-                attempt: t.attempt_id,
-            },
-            0,
-            seq,
-        )
-    }
-
     /// Applies an allocation; returns the container, or `None` if `accept` refused it.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn commit_allocation(
@@ -153,7 +138,7 @@ impl CapacityScheduler {
                 rid
             }
             None => {
-                let yarn_id = self.next_yarn_id(app);
+                let yarn_id = self.next_sequence_id(app);
                 self.add_app_used(app, capability);
                 self.containers.insert(RmContainer {
                     yarn_id,
@@ -167,6 +152,7 @@ impl CapacityScheduler {
                     is_am,
                     created_ms: now_ms,
                     acquired_ms: None,
+                    launched_ms: None,
                     satisfied: Default::default(),
                     view_pos: 0,
                     version: 0,
@@ -201,6 +187,15 @@ impl CapacityScheduler {
         self.apply_pending_delta(app, delta);
         // A reservation fulfilled from freed room takes it as surely as a new container.
         self.consume_freed(ctx.node, leaf, capability, unallocated);
+        self.allocated_now.push(id);
+        if is_am {
+            self.notice(
+                crate::scheduler::notices::SchedulerNotice::AmContainerAllocated {
+                    app,
+                    container: id,
+                },
+            );
+        }
         Some(id)
     }
 
@@ -236,7 +231,7 @@ impl CapacityScheduler {
             return false;
         }
         let leaf = self.apps[app].queue;
-        let yarn_id = self.next_yarn_id(app);
+        let yarn_id = self.next_sequence_id(app);
         let id = self.containers.insert(RmContainer {
             yarn_id,
             app,
@@ -249,6 +244,7 @@ impl CapacityScheduler {
             is_am: false,
             created_ms: now_ms,
             acquired_ms: None,
+            launched_ms: None,
             satisfied: Default::default(),
             view_pos: 0,
             version: 0,

@@ -451,6 +451,7 @@ impl CapacityScheduler {
         }
         nodes.sort_by_key(|id| id.index());
         self.killed_for_room.clear();
+        self.allocated_now.clear();
         let start = (self.rng.next_u64() % nodes.len() as u64) as usize;
         let silence = 2 * self.tree.settings().node_heartbeat_interval_ms;
         let mut allocated = 0;

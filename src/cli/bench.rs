@@ -284,7 +284,7 @@ fn heartbeat(updates: usize, json: bool) {
                 app,
                 resource: Resource::new(GB, 1),
                 key: SchedulerKey::new(1),
-                sequence: seq + 1,
+                container_id: seq + 1,
                 is_am: false,
             });
         }

@@ -232,8 +232,10 @@ const REQUEST_V1: usize = std::mem::size_of::<capsched_allocate_request>();
 #[derive(Debug, Clone, Copy)]
 pub struct capsched_container {
     pub id: u64,
+    /// Its YARN ContainerId (which names the application and attempt).
+    pub yarn_id: super::capsched_yarn_id,
     pub node: u64,
-    /// The node's host, owned by the response.
+    /// The node's NodeId as it registered (`host:port`, or the host), owned by the response.
     pub host: capsched_str,
     pub priority: i32,
     pub allocation_request_id: i64,
@@ -243,6 +245,9 @@ pub struct capsched_container {
     pub version: i32,
     pub is_am: i32,
     pub remotely_allocated: i32,
+    /// CAPSCHED_NODE_LOCAL, CAPSCHED_RACK_LOCAL or CAPSCHED_OFF_SWITCH: the locality it was
+    /// allocated at.
+    pub locality: i32,
 }
 
 /// A finished container as its AM learns of it.
@@ -250,6 +255,8 @@ pub struct capsched_container {
 #[derive(Debug, Clone, Copy)]
 pub struct capsched_container_status {
     pub container: u64,
+    /// Its YARN ContainerId (the handle above is no longer valid).
+    pub yarn_id: super::capsched_yarn_id,
     pub exit_status: i32,
     /// Owned by the response.
     pub diagnostics: capsched_str,
@@ -301,7 +308,7 @@ struct ResponseOwner {
     strings: Vec<CString>,
 }
 
-fn keep(strings: &mut Vec<CString>, s: &str) -> capsched_str {
+pub(crate) fn keep(strings: &mut Vec<CString>, s: &str) -> capsched_str {
     let c = CString::new(s.replace('\0', "\\0")).unwrap_or_default();
     let out = capsched_str {
         ptr: c.as_ptr(),
@@ -311,9 +318,14 @@ fn keep(strings: &mut Vec<CString>, s: &str) -> capsched_str {
     out
 }
 
-fn container(ids: Ids, strings: &mut Vec<CString>, c: &AllocatedContainer) -> capsched_container {
+pub(crate) fn container(
+    ids: Ids,
+    strings: &mut Vec<CString>,
+    c: &AllocatedContainer,
+) -> capsched_container {
     capsched_container {
         id: ids.container(c.id),
+        yarn_id: c.yarn_id.into(),
         node: ids.node(c.node),
         host: keep(strings, &c.host),
         priority: c.key.priority,
@@ -323,6 +335,7 @@ fn container(ids: Ids, strings: &mut Vec<CString>, c: &AllocatedContainer) -> ca
         version: c.version,
         is_am: i32::from(c.is_am),
         remotely_allocated: i32::from(c.remotely_allocated),
+        locality: super::locality_code(c.node_type),
     }
 }
 
@@ -418,6 +431,7 @@ fn give_response(ids: Ids, r: AllocateResponse) -> *mut capsched_allocate_respon
         .iter()
         .map(|s| capsched_container_status {
             container: ids.container(s.id),
+            yarn_id: s.yarn_id.into(),
             exit_status: s.exit_status,
             diagnostics: keep(&mut strings, &s.diagnostics),
         })

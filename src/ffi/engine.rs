@@ -5,9 +5,10 @@
 use super::config::capsched_config;
 use super::ids::{EngineTag, Ids};
 use super::types::{
-    capsched_owned_str, capsched_resource, check_struct_size, give_string, need_out, write_out,
+    capsched_owned_str, capsched_resource, give_string, need_out, read_growable, write_out,
 };
 use super::{capsched_status, guard, FfiError, FfiResult};
+use crate::ids::{AppId, ContainerId, YarnContainerId};
 use crate::runtime::clock::SystemClock;
 use crate::runtime::events::EngineEvent;
 use crate::runtime::{Engine, EngineOptions, Mode};
@@ -58,9 +59,16 @@ pub struct capsched_engine_options {
     /// Zero: the system clock.
     pub manual_clock: i32,
     pub clock_start_ms: i64,
+    /// The RM's cluster timestamp (its start time) in the application ids the engine mints;
+    /// 0: the engine's start time.
+    pub cluster_timestamp: i64,
+    /// The RM's epoch (restarts counted by its state store), in bits 40 and up of every
+    /// container id the engine mints: 0 to 2^23 - 1.
+    pub rm_epoch: i64,
 }
 
-const OPTIONS_V1: usize = std::mem::size_of::<capsched_engine_options>();
+/// The size of the first version (ABI 2), before `cluster_timestamp`.
+const OPTIONS_V1: usize = std::mem::offset_of!(capsched_engine_options, cluster_timestamp);
 
 /// Writes the defaults (threaded, seed 1, both settings from the configuration, system clock).
 ///
@@ -82,6 +90,8 @@ pub unsafe extern "C" fn capsched_engine_options_default(
                 event_capacity: 0,
                 manual_clock: 0,
                 clock_start_ms: 0,
+                cluster_timestamp: 0,
+                rm_epoch: 0,
             },
             "out",
         )
@@ -118,9 +128,20 @@ pub unsafe extern "C" fn capsched_engine_new(
         let mut o = std::mem::MaybeUninit::uninit();
         capsched_engine_options_default(o.as_mut_ptr());
         let mut o = o.assume_init();
-        if let Some(given) = options.as_ref() {
-            check_struct_size(given.struct_size, OPTIONS_V1, "capsched_engine_options")?;
-            o = *given;
+        if !options.is_null() {
+            o = read_growable(options, OPTIONS_V1, o, "options", "capsched_engine_options")?;
+        }
+        if !(0..1 << 23).contains(&o.rm_epoch) {
+            return Err(FfiError::invalid(format!(
+                "rm_epoch is {}: 0 to 8388607 (YARN's epoch takes the top 24 bits)",
+                o.rm_epoch
+            )));
+        }
+        if o.cluster_timestamp < 0 {
+            return Err(FfiError::invalid(format!(
+                "cluster_timestamp is {}: a time in ms, or 0 for the engine's start",
+                o.cluster_timestamp
+            )));
         }
         let mode = match o.mode {
             CAPSCHED_MODE_THREADED => Mode::Threaded,
@@ -133,6 +154,10 @@ pub unsafe extern "C" fn capsched_engine_new(
             EngineOptions::new(mode, Arc::new(SystemClock::new()))
         };
         opts.seed = o.seed;
+        if o.cluster_timestamp > 0 {
+            opts.cluster_timestamp = o.cluster_timestamp;
+        }
+        opts.rm_epoch = o.rm_epoch;
         opts.async_scheduling = tri(o.async_scheduling, "async_scheduling")?;
         opts.preemption = tri(o.preemption, "preemption")?;
         if o.event_capacity > 0 {
@@ -274,10 +299,32 @@ pub const CAPSCHED_EVENT_QUEUE_REFRESHED: i32 = 8;
 pub const CAPSCHED_EVENT_NODE_LOST: i32 = 9;
 pub const CAPSCHED_EVENT_NODE_DECOMMISSIONED: i32 = 10;
 
+pub const CAPSCHED_EVENT_AM_CONTAINER_ALLOCATED: i32 = 11;
+pub const CAPSCHED_EVENT_CONTAINER_COMPLETED: i32 = 12;
+pub const CAPSCHED_EVENT_APP_ACTIVATED: i32 = 13;
+pub const CAPSCHED_EVENT_APP_PENDING: i32 = 14;
+
 /// One event. An id that does not apply to the event's kind is 0, which is never an id (see
-/// "Ids" in the header's preamble): ACCEPTED has `app`; REJECTED none; ALLOCATED all three;
-/// RELEASED `app` and `container`; PREEMPT_WARNED, PREEMPTED and EXPIRED `container`;
-/// QUEUE_REFRESHED none; NODE_LOST and NODE_DECOMMISSIONED `node`.
+/// "Ids" in the header's preamble), and so are the parts of `yarn_id` that do not apply:
+///
+/// | kind | app | container | node | yarn_id | exit_status / reason |
+/// |---|---|---|---|---|---|
+/// | ACCEPTED | yes | | | application | |
+/// | REJECTED | | | | | |
+/// | ALLOCATED | yes | yes | yes | container | |
+/// | RELEASED, PREEMPT_WARNED | yes | yes | | container | |
+/// | PREEMPTED | yes | yes | | container | -102 |
+/// | EXPIRED | yes | yes | | container | -100 |
+/// | QUEUE_REFRESHED | | | | | |
+/// | NODE_LOST, NODE_DECOMMISSIONED | | | yes | | |
+/// | AM_CONTAINER_ALLOCATED | yes | yes | yes | container | |
+/// | CONTAINER_COMPLETED | yes | yes | | container | its exit status |
+/// | APP_ACTIVATED | yes | | | attempt | |
+/// | APP_PENDING | yes | | | attempt | CAPSCHED_PENDING_* |
+///
+/// Every container that ends gives one CONTAINER_COMPLETED, after the RELEASED, PREEMPTED or
+/// EXPIRED that says why when there is one; its handle is no longer valid by then, its
+/// `yarn_id` is.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default)]
 pub struct capsched_event {
@@ -285,43 +332,63 @@ pub struct capsched_event {
     pub app: u64,
     pub container: u64,
     pub node: u64,
+    pub yarn_id: super::capsched_yarn_id,
+    /// CONTAINER_COMPLETED, PREEMPTED, EXPIRED: the exit status; APP_PENDING: the reason.
+    pub code: i32,
 }
 
 fn to_c(ids: Ids, e: &EngineEvent) -> capsched_event {
+    use crate::scheduler::types::exit_status;
     let mut c = capsched_event::default();
+    let mut container_event =
+        |kind, app: &AppId, container: &ContainerId, yarn: &YarnContainerId| {
+            c.kind = kind;
+            c.app = ids.app(*app);
+            c.container = ids.container(*container);
+            c.yarn_id = (*yarn).into();
+        };
     match e {
-        EngineEvent::Accepted { app, .. } => {
+        EngineEvent::Accepted { app, application } => {
             c.kind = CAPSCHED_EVENT_ACCEPTED;
             c.app = ids.app(*app);
+            c.yarn_id = (*application).into();
         }
         EngineEvent::Rejected { .. } => c.kind = CAPSCHED_EVENT_REJECTED,
         EngineEvent::Allocated {
             app,
             container,
+            yarn_id,
             node,
             ..
         } => {
-            c.kind = CAPSCHED_EVENT_ALLOCATED;
-            c.app = ids.app(*app);
-            c.container = ids.container(*container);
+            container_event(CAPSCHED_EVENT_ALLOCATED, app, container, yarn_id);
             c.node = ids.node(*node);
         }
-        EngineEvent::Released { app, container } => {
-            c.kind = CAPSCHED_EVENT_RELEASED;
-            c.app = ids.app(*app);
-            c.container = ids.container(*container);
+        EngineEvent::Released {
+            app,
+            container,
+            yarn_id,
+        } => container_event(CAPSCHED_EVENT_RELEASED, app, container, yarn_id),
+        EngineEvent::PreemptWarned {
+            app,
+            container,
+            yarn_id,
+        } => container_event(CAPSCHED_EVENT_PREEMPT_WARNED, app, container, yarn_id),
+        EngineEvent::Preempted {
+            app,
+            container,
+            yarn_id,
+        } => {
+            container_event(CAPSCHED_EVENT_PREEMPTED, app, container, yarn_id);
+            c.code = exit_status::PREEMPTED;
         }
-        EngineEvent::PreemptWarned { container } => {
-            c.kind = CAPSCHED_EVENT_PREEMPT_WARNED;
-            c.container = ids.container(*container);
-        }
-        EngineEvent::Preempted { container } => {
-            c.kind = CAPSCHED_EVENT_PREEMPTED;
-            c.container = ids.container(*container);
-        }
-        EngineEvent::Expired { container } => {
-            c.kind = CAPSCHED_EVENT_EXPIRED;
-            c.container = ids.container(*container);
+        EngineEvent::Expired {
+            app,
+            container,
+            yarn_id,
+        } => {
+            container_event(CAPSCHED_EVENT_EXPIRED, app, container, yarn_id);
+            c.code = exit_status::ABORTED;
         }
         EngineEvent::QueueRefreshed => c.kind = CAPSCHED_EVENT_QUEUE_REFRESHED,
         EngineEvent::NodeLost { node } => {
@@ -331,6 +398,44 @@ fn to_c(ids: Ids, e: &EngineEvent) -> capsched_event {
         EngineEvent::NodeDecommissioned { node } => {
             c.kind = CAPSCHED_EVENT_NODE_DECOMMISSIONED;
             c.node = ids.node(*node);
+        }
+        EngineEvent::AmContainerAllocated {
+            app,
+            container,
+            yarn_id,
+            node,
+        } => {
+            container_event(
+                CAPSCHED_EVENT_AM_CONTAINER_ALLOCATED,
+                app,
+                container,
+                yarn_id,
+            );
+            c.node = ids.node(*node);
+        }
+        EngineEvent::ContainerCompleted {
+            app,
+            container,
+            yarn_id,
+            exit_status,
+        } => {
+            container_event(CAPSCHED_EVENT_CONTAINER_COMPLETED, app, container, yarn_id);
+            c.code = *exit_status;
+        }
+        EngineEvent::AppActivated { app, attempt } => {
+            c.kind = CAPSCHED_EVENT_APP_ACTIVATED;
+            c.app = ids.app(*app);
+            c.yarn_id = (*attempt).into();
+        }
+        EngineEvent::AppPending {
+            app,
+            attempt,
+            reason,
+        } => {
+            c.kind = CAPSCHED_EVENT_APP_PENDING;
+            c.app = ids.app(*app);
+            c.yarn_id = (*attempt).into();
+            c.code = super::pending_code(Some(*reason));
         }
     }
     c

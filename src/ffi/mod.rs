@@ -20,6 +20,7 @@ mod ids;
 mod nodes;
 mod rm;
 mod types;
+mod yarn;
 
 pub use apps::*;
 pub use config::*;
@@ -27,6 +28,7 @@ pub use engine::*;
 pub use nodes::*;
 pub use rm::*;
 pub use types::*;
+pub use yarn::*;
 
 use std::cell::RefCell;
 use std::ffi::CString;

@@ -47,8 +47,9 @@ pub struct capsched_container_report {
     pub resource: capsched_resource,
     pub priority: i32,
     pub allocation_request_id: i64,
-    /// The container's YARN sequence number within its attempt.
-    pub sequence: i64,
+    /// YARN's `ContainerId.getContainerId()`: the allocating RM's epoch in bits 40 and up,
+    /// the sequence number within the attempt below.
+    pub container_id: i64,
     pub is_am: i32,
 }
 
@@ -58,7 +59,7 @@ fn report_to_c(ids: Ids, r: &ContainerReport) -> capsched_container_report {
         resource: r.resource.into(),
         priority: r.key.priority,
         allocation_request_id: r.key.allocation_request_id,
-        sequence: r.sequence,
+        container_id: r.container_id,
         is_am: i32::from(r.is_am),
     }
 }
@@ -104,7 +105,7 @@ pub unsafe extern "C" fn capsched_node_add_recovered(
                     priority: r.priority,
                     allocation_request_id: r.allocation_request_id,
                 },
-                sequence: r.sequence,
+                container_id: r.container_id,
                 is_am: r.is_am != 0,
             });
         }
@@ -192,6 +193,18 @@ pub struct capsched_node_response {
     /// Non-zero: the node was decommissioning and is now DECOMMISSIONED, removed from the
     /// scheduler (its id is no longer valid); the NM is to shut down.
     pub decommissioned: i32,
+    /// Each guaranteed container allocated on this node during the heartbeat (`allocated`
+    /// of them), for an RM that tracks containers from their allocation; their strings are
+    /// owned by the response.
+    pub allocated_containers: *mut super::capsched_container,
+    pub allocated_container_count: usize,
+}
+
+/// The response and the strings its containers point into, freed together.
+#[repr(C)]
+struct NodeResponseOwner {
+    public: capsched_node_response,
+    strings: Vec<std::ffi::CString>,
 }
 
 unsafe fn read_status(ids: Ids, s: &capsched_node_status) -> FfiResult<NodeStatus> {
@@ -264,7 +277,14 @@ pub unsafe extern "C" fn capsched_node_update(
         let limit = r.queuing_limit;
         let (orphans, orphan_count) =
             give_array(r.orphans.iter().map(|o| report_to_c(ids, o)).collect());
-        let response = capsched_node_response {
+        let mut strings = Vec::new();
+        let (allocated_containers, allocated_container_count) = give_array(
+            r.allocated_containers
+                .iter()
+                .map(|c| super::apps::container(ids, &mut strings, c))
+                .collect(),
+        );
+        let public = capsched_node_response {
             to_kill,
             to_kill_count,
             allocated: r.allocated,
@@ -276,8 +296,11 @@ pub unsafe extern "C" fn capsched_node_update(
             orphans,
             orphan_count,
             decommissioned: i32::from(r.decommissioned),
+            allocated_containers,
+            allocated_container_count,
         };
-        write_out(out, Box::into_raw(Box::new(response)), "out")
+        let owner = Box::new(NodeResponseOwner { public, strings });
+        write_out(out, Box::into_raw(owner).cast(), "out")
     })
 }
 
@@ -290,8 +313,10 @@ pub unsafe extern "C" fn capsched_node_response_free(r: *mut capsched_node_respo
     if r.is_null() {
         return;
     }
-    let r = Box::from_raw(r);
+    let owner = Box::from_raw(r.cast::<NodeResponseOwner>());
+    let r = &owner.public;
     free_array(r.to_kill, r.to_kill_count);
     free_array(r.least_loaded, r.least_loaded_count);
     free_array(r.orphans, r.orphan_count);
+    free_array(r.allocated_containers, r.allocated_container_count);
 }

@@ -172,9 +172,15 @@ pub struct capsched_submission {
     pub group_count: usize,
     /// CAPSCHED_DEFAULT_PRIORITY: the leaf's default.
     pub priority: i32,
+    /// The RM's own ApplicationId (`cluster_timestamp` and `application`; the rest 0), which
+    /// every report, event and message then carries; all 0: the engine mints the next one
+    /// with its cluster timestamp. An id the engine already holds is rejected as YARN's
+    /// RMAppManager rejects it.
+    pub application_id: super::capsched_yarn_id,
 }
 
-const SUBMISSION_V1: usize = std::mem::size_of::<capsched_submission>();
+/// The size of the first version (ABI 2), before `application_id`.
+const SUBMISSION_V1: usize = std::mem::offset_of!(capsched_submission, application_id);
 
 /// Submits an application as `capsched_app_submit` does, with the user's groups: with
 /// `yarn.acl.enable` a user whom neither the queue's (nor an ancestor's) submit nor administer
@@ -191,15 +197,41 @@ pub unsafe extern "C" fn capsched_app_submit_as(
 ) -> capsched_status {
     guard(|| {
         need_out(out_app, "out_app")?;
-        let s = submission
-            .as_ref()
-            .ok_or_else(|| FfiError::null("submission"))?;
-        check_struct_size(s.struct_size, SUBMISSION_V1, "capsched_submission")?;
+        let defaults = capsched_submission {
+            struct_size: 0,
+            queue: capsched_str::EMPTY,
+            user: capsched_str::EMPTY,
+            groups: std::ptr::null(),
+            group_count: 0,
+            priority: super::CAPSCHED_DEFAULT_PRIORITY,
+            application_id: super::capsched_yarn_id::default(),
+        };
+        let s = read_growable(
+            submission,
+            SUBMISSION_V1,
+            defaults,
+            "submission",
+            "capsched_submission",
+        )?;
         let h = handle(engine)?;
         let mut sub = AppSubmission::new(read_str(s.queue, "queue")?, read_str(s.user, "user")?);
         sub.groups = read_groups(s.groups, s.group_count)?;
         if s.priority != super::CAPSCHED_DEFAULT_PRIORITY {
             sub.priority = Some(s.priority);
+        }
+        let id = s.application_id;
+        if id != super::capsched_yarn_id::default() {
+            if id.application <= 0 || id.cluster_timestamp < 0 {
+                return Err(FfiError::invalid(format!(
+                    "application_id is ({}, {}): a cluster timestamp and a positive sequence \
+                     number expected",
+                    id.cluster_timestamp, id.application
+                )));
+            }
+            sub.application_id = Some(crate::ids::ApplicationId {
+                cluster_timestamp: id.cluster_timestamp,
+                id: id.application,
+            });
         }
         match h.engine.submit(sub)? {
             Ok(app) => write_out(out_app, h.ids().app(app), "out_app"),

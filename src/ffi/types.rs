@@ -15,6 +15,14 @@ pub struct capsched_str {
     pub len: usize,
 }
 
+impl capsched_str {
+    /// The empty string (NULL, 0).
+    pub const EMPTY: capsched_str = capsched_str {
+        ptr: std::ptr::null(),
+        len: 0,
+    };
+}
+
 /// Memory in MB and virtual cores.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -110,6 +118,29 @@ pub(crate) fn check_struct_size(size: u32, first_version: usize, what: &str) -> 
     Ok(())
 }
 
+/// Reads a growable input struct (its first field is `struct_size`): checks the size, then
+/// copies the fields the host's version of the struct has over `defaults`, so a host built
+/// against an earlier header (a smaller struct) gets the defaults for the fields it lacks.
+///
+/// # Safety
+/// `p` NULL or valid for reading its `struct_size` bytes.
+pub(crate) unsafe fn read_growable<T: Copy>(
+    p: *const T,
+    first_version: usize,
+    mut defaults: T,
+    arg: &str,
+    what: &str,
+) -> FfiResult<T> {
+    if p.is_null() {
+        return Err(FfiError::null(arg));
+    }
+    let size = p.cast::<u32>().read();
+    check_struct_size(size, first_version, what)?;
+    let n = (size as usize).min(std::mem::size_of::<T>());
+    std::ptr::copy_nonoverlapping(p.cast::<u8>(), (&mut defaults as *mut T).cast::<u8>(), n);
+    Ok(defaults)
+}
+
 /// Writes an out-parameter, or reports it NULL.
 ///
 /// # Safety
@@ -157,6 +188,15 @@ pub(crate) unsafe fn free_array<T>(ptr: *mut T, len: usize) {
 pub struct capsched_owned_str {
     pub ptr: *mut c_char,
     pub len: usize,
+}
+
+impl Default for capsched_owned_str {
+    fn default() -> Self {
+        capsched_owned_str {
+            ptr: std::ptr::null_mut(),
+            len: 0,
+        }
+    }
 }
 
 pub(crate) fn give_string(s: &str) -> capsched_owned_str {

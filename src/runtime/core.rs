@@ -6,17 +6,25 @@
 use super::events::{EngineEvent, EventQueue};
 use super::snapshot::EngineSnapshot;
 use crate::config::CapacitySchedulerConfiguration;
-use crate::ids::{AppId, ContainerId, NodeId};
+use crate::ids::{AppId, ApplicationAttemptId, ContainerId, NodeId, YarnContainerId};
 use crate::preempt::policy::PreemptionEvent;
 use crate::resource::Resource;
 use crate::scheduler::apps::AppSubmission;
 use crate::scheduler::nodes::NodeSpec;
+use crate::scheduler::notices::SchedulerNotice;
 use crate::scheduler::preemption::PreemptionOutcome;
 use crate::scheduler::types::{
     AllocateRequest, AllocateResponse, ExecutionType, NodeStatus, NodeUpdateResponse, Rejection,
 };
 use crate::scheduler::{CapacityScheduler, SchedulerError};
 use crate::sync::Arc;
+
+/// Why a container ended, when an event says so before its completion.
+#[derive(Clone, Copy)]
+enum Ended {
+    Preempted,
+    Expired,
+}
 
 pub struct EngineCore {
     pub cs: CapacityScheduler,
@@ -35,6 +43,7 @@ pub struct EngineCore {
 impl EngineCore {
     pub fn new(mut cs: CapacityScheduler, events: Arc<EventQueue>, async_scheduling: bool) -> Self {
         cs.set_asynchronous(async_scheduling);
+        cs.record_notices(true);
         EngineCore {
             cs,
             events,
@@ -50,11 +59,7 @@ impl EngineCore {
         self.events.push(match &r {
             Ok(app) => EngineEvent::Accepted {
                 app: *app,
-                application: self
-                    .cs
-                    .application(*app)
-                    .map(|a| a.application_id.to_string())
-                    .unwrap_or_default(),
+                application: self.cs.apps[*app].application_id,
             },
             Err(rej) => EngineEvent::Rejected {
                 queue: sub.queue.clone(),
@@ -81,26 +86,32 @@ impl EngineCore {
                 (req.response_id.wrapping_add(1)) & 0x7fff_ffff == last.response_id
             });
         // Releases the core will act on: live containers of this application.
-        let releasing: Vec<ContainerId> = req
+        let releasing: Vec<(ContainerId, YarnContainerId)> = req
             .releases
             .iter()
-            .copied()
-            .filter(|id| self.cs.container(*id).is_some_and(|c| c.app == app))
+            .filter_map(|id| {
+                let c = self.cs.container(*id).filter(|c| c.app == app)?;
+                Some((*id, c.yarn_id))
+            })
             .collect();
         let r = self.cs.allocate(now_ms, app, req)?;
         if replay {
             return Ok(r);
         }
-        for id in releasing {
+        for (id, yarn_id) in releasing {
             if self.cs.container(id).is_none() {
-                self.events
-                    .push(EngineEvent::Released { app, container: id });
+                self.events.push(EngineEvent::Released {
+                    app,
+                    container: id,
+                    yarn_id,
+                });
             }
         }
         for c in &r.allocated {
             self.events.push(EngineEvent::Allocated {
                 app,
                 container: c.id,
+                yarn_id: c.yarn_id,
                 node: c.node,
                 opportunistic: c.execution_type == ExecutionType::Opportunistic,
             });
@@ -126,7 +137,7 @@ impl EngineCore {
     ) -> Result<NodeUpdateResponse, SchedulerError> {
         let r = self.cs.node_update(now_ms, node, status)?;
         for id in &r.preempted {
-            self.events.push(EngineEvent::Preempted { container: *id });
+            self.push_ended(*id, Ended::Preempted);
         }
         if r.decommissioned {
             self.events.push(EngineEvent::NodeDecommissioned { node });
@@ -147,11 +158,10 @@ impl EngineCore {
             self.cs
                 .update_node_resource(now_ms, node, resource, overcommit_timeout_ms)?;
         for id in signals.marked {
-            self.events
-                .push(EngineEvent::PreemptWarned { container: id });
+            self.push_warned(id);
         }
         for id in signals.killed {
-            self.events.push(EngineEvent::Preempted { container: id });
+            self.push_ended(id, Ended::Preempted);
         }
         Ok(())
     }
@@ -178,7 +188,7 @@ impl EngineCore {
         let live = self.cs.container(id).is_some();
         self.cs.container_expired(now_ms, id)?;
         if live && self.cs.container(id).is_none() {
-            self.events.push(EngineEvent::Expired { container: id });
+            self.push_ended(id, Ended::Expired);
         }
         Ok(())
     }
@@ -189,11 +199,10 @@ impl EngineCore {
     pub fn apply_preemption(&mut self, now_ms: i64, plan: &[PreemptionEvent]) -> PreemptionOutcome {
         let out = self.cs.apply_preemption(now_ms, plan);
         for id in &out.marked_ids {
-            self.events
-                .push(EngineEvent::PreemptWarned { container: *id });
+            self.push_warned(*id);
         }
         for id in &out.killed_ids {
-            self.events.push(EngineEvent::Preempted { container: *id });
+            self.push_ended(*id, Ended::Preempted);
         }
         out
     }
@@ -203,7 +212,7 @@ impl EngineCore {
         if self.async_scheduling {
             let n = self.cs.schedule_pass(now_ms);
             for id in self.cs.take_killed_for_room() {
-                self.events.push(EngineEvent::Preempted { container: id });
+                self.push_ended(id, Ended::Preempted);
             }
             n
         } else {
@@ -217,7 +226,7 @@ impl EngineCore {
         if self.last_expiry_ms.is_none_or(|t| now_ms - t >= 1000) {
             self.last_expiry_ms = Some(now_ms);
             for id in self.cs.expire_containers(now_ms) {
-                self.events.push(EngineEvent::Expired { container: id });
+                self.push_ended(id, Ended::Expired);
             }
             // The RM's DecommissioningNodesWatcher poll: decommissioning nodes past their
             // timeout leave, heartbeating or not.
@@ -226,6 +235,103 @@ impl EngineCore {
             }
         }
         self.schedule(now_ms)
+    }
+
+    /// A live container marked for preemption (or over its node's new total).
+    fn push_warned(&self, id: ContainerId) {
+        if let Some(c) = self.cs.container(id) {
+            self.events.push(EngineEvent::PreemptWarned {
+                app: c.app,
+                container: id,
+                yarn_id: c.yarn_id,
+            });
+        }
+    }
+
+    /// A container that ended during the current call, told with why: its application and
+    /// YARN id come from the completion the core recorded (the container is gone).
+    fn push_ended(&self, id: ContainerId, why: Ended) {
+        let found = self.cs.notices.as_ref().and_then(|v| {
+            v.iter().rev().find_map(|n| match n {
+                SchedulerNotice::ContainerCompleted {
+                    app,
+                    container,
+                    yarn_id,
+                    ..
+                } if *container == id => Some((*app, *yarn_id)),
+                _ => None,
+            })
+        });
+        let Some((app, yarn_id)) = found else {
+            return;
+        };
+        self.events.push(match why {
+            Ended::Preempted => EngineEvent::Preempted {
+                app,
+                container: id,
+                yarn_id,
+            },
+            Ended::Expired => EngineEvent::Expired {
+                app,
+                container: id,
+                yarn_id,
+            },
+        });
+    }
+
+    /// Turns what the core recorded during the last call into events, after the events that
+    /// call pushed itself (so a container's "why" comes before its completion).
+    pub fn flush_notices(&mut self) {
+        for n in self.cs.take_notices() {
+            let attempt = |cs: &CapacityScheduler, app: AppId| {
+                let a = cs.application(app)?;
+                Some(ApplicationAttemptId {
+                    application: a.application_id,
+                    attempt: a.attempt.as_ref()?.attempt_id,
+                })
+            };
+            let e = match n {
+                SchedulerNotice::AmContainerAllocated { app, container } => {
+                    let Some(c) = self.cs.container(container) else {
+                        continue;
+                    };
+                    EngineEvent::AmContainerAllocated {
+                        app,
+                        container,
+                        yarn_id: c.yarn_id,
+                        node: c.node,
+                    }
+                }
+                SchedulerNotice::ContainerCompleted {
+                    app,
+                    container,
+                    yarn_id,
+                    exit_status,
+                } => EngineEvent::ContainerCompleted {
+                    app,
+                    container,
+                    yarn_id,
+                    exit_status,
+                },
+                SchedulerNotice::AppActivated { app } => {
+                    let Some(attempt) = attempt(&self.cs, app) else {
+                        continue;
+                    };
+                    EngineEvent::AppActivated { app, attempt }
+                }
+                SchedulerNotice::AppPending { app, reason } => {
+                    let Some(attempt) = attempt(&self.cs, app) else {
+                        continue;
+                    };
+                    EngineEvent::AppPending {
+                        app,
+                        attempt,
+                        reason,
+                    }
+                }
+            };
+            self.events.push(e);
+        }
     }
 
     pub fn snapshot(&self, now_ms: i64, dropped_events: u64) -> EngineSnapshot {

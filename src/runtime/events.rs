@@ -4,13 +4,24 @@
 
 use std::collections::VecDeque;
 
-use crate::ids::{AppId, ContainerId, NodeId};
+use crate::ids::{
+    AppId, ApplicationAttemptId, ApplicationId, ContainerId, NodeId, YarnContainerId,
+};
+use crate::scheduler::notices::PendingReason;
 use crate::sync::{AtomicU64, Mutex, Ordering};
 
+/// One thing the engine did. Every event about a container carries its application and its
+/// YARN `ContainerId` (which names the attempt), so a host can act on it without asking back
+/// (the container may be gone by the time the event is read). For each container that ends
+/// there is exactly one `ContainerCompleted`, after the event that says why when there is one
+/// (`Released`, `Preempted`, `Expired`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EngineEvent {
-    /// APP_ACCEPTED.
-    Accepted { app: AppId, application: String },
+    /// APP_ACCEPTED, with the application's YARN id.
+    Accepted {
+        app: AppId,
+        application: ApplicationId,
+    },
     /// APP_REJECTED with YARN's message.
     Rejected {
         queue: String,
@@ -21,17 +32,34 @@ pub enum EngineEvent {
     Allocated {
         app: AppId,
         container: ContainerId,
+        yarn_id: YarnContainerId,
         node: NodeId,
         opportunistic: bool,
     },
     /// A container its AM released.
-    Released { app: AppId, container: ContainerId },
+    Released {
+        app: AppId,
+        container: ContainerId,
+        yarn_id: YarnContainerId,
+    },
     /// Marked for preemption (the AM's `PreemptionMessage` lists it).
-    PreemptWarned { container: ContainerId },
+    PreemptWarned {
+        app: AppId,
+        container: ContainerId,
+        yarn_id: YarnContainerId,
+    },
     /// Killed by preemption (−102).
-    Preempted { container: ContainerId },
+    Preempted {
+        app: AppId,
+        container: ContainerId,
+        yarn_id: YarnContainerId,
+    },
     /// Acquired but never launched within the expiry interval.
-    Expired { container: ContainerId },
+    Expired {
+        app: AppId,
+        container: ContainerId,
+        yarn_id: YarnContainerId,
+    },
     /// `-refreshQueues` took effect.
     QueueRefreshed,
     /// A node left the cluster; its containers were killed.
@@ -40,6 +68,34 @@ pub enum EngineEvent {
     /// application that ran there had finished, or its timeout passed (what still ran there
     /// was killed as lost).
     NodeDecommissioned { node: NodeId },
+    /// The attempt's AM container is allocated: the RM takes it
+    /// (`Engine::take_am_container`) and launches it (YARN's `CONTAINER_ALLOCATED` to the
+    /// attempt).
+    AmContainerAllocated {
+        app: AppId,
+        container: ContainerId,
+        yarn_id: YarnContainerId,
+        node: NodeId,
+    },
+    /// A container ended, however it ended, with its exit status (the RM's `RMContainer`
+    /// FINISHED). Reservations are not containers here.
+    ContainerCompleted {
+        app: AppId,
+        container: ContainerId,
+        yarn_id: YarnContainerId,
+        exit_status: i32,
+    },
+    /// The attempt became active in its leaf (the scheduler allocates to it from now on).
+    AppActivated {
+        app: AppId,
+        attempt: ApplicationAttemptId,
+    },
+    /// The attempt was added but is not active yet, and why (its AM diagnostics).
+    AppPending {
+        app: AppId,
+        attempt: ApplicationAttemptId,
+        reason: PendingReason,
+    },
 }
 
 /// A host's event callback: called for each event instead of queueing it, on the thread

@@ -39,14 +39,16 @@ use self::core::EngineCore;
 use self::events::{EngineEvent, EventQueue};
 use self::snapshot::EngineSnapshot;
 use crate::config::CapacitySchedulerConfiguration;
-use crate::ids::{AppId, ContainerId, NodeId};
+use crate::ids::{AppId, ApplicationId, ContainerId, NodeId, YarnContainerId};
 use crate::preempt::policy::PreemptionPolicy;
 use crate::resource::Resource;
+use crate::scheduler::app_report::{AppReport, ContainerInfo};
 use crate::scheduler::apps::{AppSubmission, AttemptSubmission, QueueAcl};
 use crate::scheduler::nodes::NodeSpec;
 use crate::scheduler::preemption::PreemptionOutcome;
 use crate::scheduler::types::{
-    AllocateRequest, AllocateResponse, NodeStatus, NodeUpdateResponse, Rejection,
+    AllocateRequest, AllocateResponse, AllocatedContainer, NodeStatus, NodeUpdateResponse,
+    Rejection,
 };
 use crate::scheduler::{CapacityScheduler, SchedulerError};
 use crate::sync::{oneshot, thread, Arc, AtomicBool, AtomicU64, Mutex, Ordering, Sender};
@@ -68,6 +70,9 @@ pub struct EngineOptions {
     pub seed: u64,
     /// The RM's start time in YARN's application ids.
     pub cluster_timestamp: i64,
+    /// The RM's epoch in the container ids the engine mints (YARN's RM state store counts
+    /// restarts; 0 for an RM without one).
+    pub rm_epoch: i64,
     pub clock: Arc<dyn Clock>,
     /// `None`: as `yarn.scheduler.capacity.schedule-asynchronously.enable` says.
     pub async_scheduling: Option<bool>,
@@ -86,6 +91,7 @@ impl EngineOptions {
             mode,
             seed: 1,
             cluster_timestamp: clock.now_ms(),
+            rm_epoch: 0,
             clock,
             async_scheduling: None,
             preemption: None,
@@ -217,7 +223,12 @@ impl Shared {
                 let mut core = self.manual.lock();
                 // A panic on another thread may have retired the core meanwhile.
                 let c = core.as_mut().ok_or_else(|| self.error_now())?;
-                match catch_unwind(AssertUnwindSafe(|| as_engine(|| f(c)))) {
+                let run = || {
+                    let r = f(c);
+                    c.flush_notices();
+                    r
+                };
+                match catch_unwind(AssertUnwindSafe(|| as_engine(run))) {
                     Ok(r) => Ok(r),
                     Err(p) => {
                         // The core may be half-changed: it is not used again.
@@ -230,7 +241,12 @@ impl Shared {
             Mode::Threaded => {
                 let (tx, rx) = oneshot::<Result<R, String>>();
                 let call: Call = Box::new(move |core| {
-                    match catch_unwind(AssertUnwindSafe(|| as_engine(|| f(core)))) {
+                    let run = || {
+                        let r = f(core);
+                        core.flush_notices();
+                        r
+                    };
+                    match catch_unwind(AssertUnwindSafe(|| as_engine(run))) {
                         Ok(r) => {
                             let _ = tx.send(Ok(r));
                         }
@@ -319,7 +335,8 @@ impl Engine {
         let monitor_interval_ms = conf.preemption().monitoring_interval_ms.max(1);
         let policy = preemption.then(|| PreemptionPolicy::new(conf.preemption().clone()));
         let events = Arc::new(EventQueue::new(opts.event_capacity.max(1)));
-        let cs = CapacityScheduler::new(conf, opts.cluster_timestamp, opts.seed);
+        let mut cs = CapacityScheduler::new(conf, opts.cluster_timestamp, opts.seed);
+        cs.set_rm_epoch(opts.rm_epoch);
         let now = opts.clock.now_ms();
         let mut core = EngineCore::new(cs, events.clone(), async_scheduling);
         core.preemption_override = opts.preemption;
@@ -454,6 +471,41 @@ impl Engine {
         Ok(self.with_core(move |c, now| {
             c.cs.kill_container(now, container, exit_status, &diagnostics)
         })??)
+    }
+
+    /// The RM takes the attempt's AM container to launch it: the container becomes ACQUIRED
+    /// and the AM's allocate responses never list it. `None` until it is allocated (the
+    /// `AmContainerAllocated` event says when), once taken, and for an unmanaged AM.
+    pub fn take_am_container(&self, app: AppId) -> Result<Option<AllocatedContainer>, EngineError> {
+        Ok(self.with_core(move |c, now| c.cs.take_am_container(now, app))??)
+    }
+
+    /// The application's report, from the live state.
+    pub fn app_report(&self, app: AppId) -> Result<Option<AppReport>, EngineError> {
+        self.read_core(move |c, _| c.cs.app_report(app))
+    }
+
+    /// A live (or reserved) container's report.
+    pub fn container_info(&self, id: ContainerId) -> Result<Option<ContainerInfo>, EngineError> {
+        self.read_core(move |c, _| c.cs.container_info(id))
+    }
+
+    /// The application known by this YARN id (O(1)).
+    pub fn application_by_yarn_id(&self, id: ApplicationId) -> Result<Option<AppId>, EngineError> {
+        self.read_core(move |c, _| c.cs.application_by_yarn_id(id))
+    }
+
+    /// The live container known by this YARN id.
+    pub fn container_by_yarn_id(
+        &self,
+        id: YarnContainerId,
+    ) -> Result<Option<ContainerId>, EngineError> {
+        self.read_core(move |c, _| c.cs.container_by_yarn_id(id))
+    }
+
+    /// The node registered as `address` (`host:port`, or its host).
+    pub fn node_by_address(&self, address: String) -> Result<Option<NodeId>, EngineError> {
+        self.read_core(move |c, _| c.cs.node_id(&address))
     }
 
     /// `checkAccess(user, acl, queue)` with YARN's inheritance (see

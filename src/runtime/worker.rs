@@ -112,6 +112,7 @@ pub(crate) fn run(mut core: EngineCore, rx: Receiver<Command>, shared: Arc<Share
             if passes == 0 && worked {
                 core.schedule(now);
             }
+            core.flush_notices();
             // Readers get a new snapshot at most once per tick interval — of the engine's
             // clock, or of wall time for a clock the host holds still — and on stop.
             let due = last_publish.is_none_or(|(t, at)| {

@@ -104,7 +104,7 @@ impl CapacityScheduler {
         }
         if req.response_id != last_id {
             return Err(SchedulerError::InvalidResponseId(format!(
-                "Invalid responseId in AllocateRequest from application attempt: {attempt_id}, expect responseId to be {last_id}, but get {}",
+                "Invalid responseId in AllocateRequest from application attempt: {attempt_id} expect responseId to be {last_id} but get {}",
                 req.response_id
             )));
         }
@@ -273,12 +273,40 @@ impl CapacityScheduler {
     }
 
     /// A container as the AM sees it in a response.
-    fn allocated_container(&self, id: ContainerId) -> Option<AllocatedContainer> {
+    /// The RM takes the attempt's AM container to launch it (`RMAppAttemptImpl`'s
+    /// `AMContainerAllocatedTransition` pulls it through the scheduler's allocate): the
+    /// container becomes ACQUIRED, and the AM's own allocate responses never list it. `None`
+    /// while it is not allocated yet, once taken, and for an unmanaged AM.
+    pub fn take_am_container(
+        &mut self,
+        now_ms: i64,
+        app: AppId,
+    ) -> Result<Option<AllocatedContainer>, SchedulerError> {
+        let a = self.apps.get_mut(app).ok_or_else(|| {
+            SchedulerError::UnknownApplication(format!("unknown application id {}", app.as_u64()))
+        })?;
+        let Some(t) = a.attempt.as_mut() else {
+            return Ok(None);
+        };
+        let Some(id) = t.am_container.filter(|id| t.newly_allocated.contains(id)) else {
+            return Ok(None);
+        };
+        t.newly_allocated.retain(|n| *n != id);
+        if let Some(c) = self.containers.get_mut(id) {
+            if c.state == ContainerState::Allocated {
+                c.state = ContainerState::Acquired;
+                c.acquired_ms = Some(now_ms);
+            }
+        }
+        Ok(self.allocated_container(id))
+    }
+
+    pub(crate) fn allocated_container(&self, id: ContainerId) -> Option<AllocatedContainer> {
         let c = self.containers.get(id)?;
         let host = self
             .nodes
             .get(c.node)
-            .map(|n| n.host.to_string())
+            .map(|n| n.address.to_string())
             .unwrap_or_default();
         Some(AllocatedContainer {
             id,
@@ -291,6 +319,7 @@ impl CapacityScheduler {
             is_am: c.is_am,
             version: c.version,
             remotely_allocated: c.remotely_allocated,
+            node_type: c.node_type,
         })
     }
 }

@@ -1,6 +1,7 @@
 //! Application and attempt lifecycle (spec §3.1–§3.4): submission with YARN's rejection
 //! reasons, attempts, activation under the AM limits, removal; moving and re-prioritising.
 
+use super::notices::{PendingReason, SchedulerNotice};
 use super::preempt_view::view_add;
 use super::types::{diagnostics, exit_status, Rejection, ResourceRequest, SchedulerKey};
 use super::{CapacityScheduler, SchedulerError};
@@ -28,6 +29,9 @@ pub struct AppSubmission {
     pub groups: Vec<String>,
     /// Application priority; `None` ⇒ the leaf's default.
     pub priority: Option<i32>,
+    /// The RM's own `ApplicationId` (`ClientRMService.getNewApplication`); `None` ⇒ the
+    /// scheduler mints the next one with its cluster timestamp.
+    pub application_id: Option<ApplicationId>,
 }
 
 impl AppSubmission {
@@ -37,6 +41,7 @@ impl AppSubmission {
             user: user.to_string(),
             groups: Vec::new(),
             priority: None,
+            application_id: None,
         }
     }
 }
@@ -85,10 +90,25 @@ impl CapacityScheduler {
         now_ms: i64,
         sub: &AppSubmission,
     ) -> Result<AppId, Rejection> {
-        let application_id = ApplicationId {
+        let application_id = sub.application_id.unwrap_or(ApplicationId {
             cluster_timestamp: self.cluster_timestamp,
             id: self.next_application_id,
-        };
+        });
+        // RMAppManager.createAndPopulateNewRMApp: an id the RM already holds is refused.
+        if self.app_by_yarn_id.contains_key(&application_id) {
+            return Err(Rejection {
+                message: format!(
+                    "Application with id {application_id} is already present! Cannot add a duplicate!"
+                ),
+            });
+        }
+        if application_id.id <= 0 {
+            return Err(Rejection {
+                message: format!(
+                    "Invalid ApplicationId {application_id}: the sequence number must be positive"
+                ),
+            });
+        }
         // 0. The RM makes the submitter's UserGroupInformation before the scheduler hears of
         //    the application, and `UserGroupInformation.createRemoteUser` refuses an empty name.
         if sub.user.is_empty() {
@@ -152,7 +172,10 @@ impl CapacityScheduler {
             .map(|l| l.default_application_priority)
             .unwrap_or(0);
         let priority = sub.priority.unwrap_or(default_priority).min(max_priority);
-        self.next_application_id += 1;
+        if application_id.cluster_timestamp == self.cluster_timestamp {
+            // Ids the host gives and ids minted here never collide.
+            self.next_application_id = self.next_application_id.max(application_id.id + 1);
+        }
         let mut at = self.tree.parent(leaf);
         while let Some(q) = at {
             self.num_applications[q] += 1;
@@ -168,7 +191,10 @@ impl CapacityScheduler {
             attempts_made: 0,
             submit_time_ms: now_ms,
             user_slot: usize::MAX,
+            preempted_containers: 0,
+            preempted_resource: Resource::ZERO,
         });
+        self.app_by_yarn_id.insert(application_id, id);
         Ok(id)
     }
 
@@ -338,8 +364,19 @@ impl CapacityScheduler {
             lr.non_runnable.push(app);
         }
         self.apps[app].user_slot = slot;
-        if !self.tree.cluster_resource().is_zero() {
+        if !runnable {
+            self.set_pending_reason(app, PendingReason::MaxParallelApps);
+        } else if self.tree.cluster_resource().is_zero() {
+            self.set_pending_reason(app, PendingReason::ClusterResourceEmpty);
+        } else {
             self.activate_applications(leaf, now_ms);
+        }
+        if let Some(reason) = self.apps[app]
+            .attempt
+            .as_ref()
+            .and_then(|t| t.pending_reason)
+        {
+            self.notice(SchedulerNotice::AppPending { app, reason });
         }
         if !attempt.unmanaged {
             // The RM asks for the AM container on the attempt's behalf (priority 0, ANY, one)
@@ -434,6 +471,7 @@ impl CapacityScheduler {
             let queue_am_used = lr.am_used;
             let exempt = lr.active.is_empty() || queue_am_used.is_zero();
             if !rc.fits_in(&(queue_am_used + am), &am_limit) && !exempt {
+                self.set_pending_reason(app, PendingReason::AmLimit);
                 continue;
             }
             let user_limit = match user_am_limit {
@@ -454,6 +492,7 @@ impl CapacityScheduler {
                 .map(|u| u.am_used)
                 .unwrap_or(Resource::ZERO);
             if !rc.fits_in(&(user_am_used + am), &user_limit) && !exempt {
+                self.set_pending_reason(app, PendingReason::UserAmLimit);
                 continue;
             }
             let lr = self.leaf_mut(leaf);
@@ -468,7 +507,16 @@ impl CapacityScheduler {
             if let Some(t) = self.apps[app].attempt.as_mut() {
                 t.state = AttemptState::Active;
                 t.am_counted = true;
+                t.pending_reason = None;
             }
+            self.notice(SchedulerNotice::AppActivated { app });
+        }
+    }
+
+    /// Records why `app`'s attempt is still waiting.
+    fn set_pending_reason(&mut self, app: AppId, reason: PendingReason) {
+        if let Some(t) = self.apps[app].attempt.as_mut() {
+            t.pending_reason = Some(reason);
         }
     }
 
@@ -604,6 +652,7 @@ impl CapacityScheduler {
             let entry = (self.apps[app].priority, application_id, app);
             if let Some(t) = self.apps[app].attempt.as_mut() {
                 t.state = AttemptState::Pending;
+                t.pending_reason = None;
             }
             let lr = self.leaf_mut(leaf);
             lr.non_runnable.retain(|a| *a != app);
@@ -637,6 +686,7 @@ impl CapacityScheduler {
             );
         }
         let a = self.apps.remove(app).expect("checked above");
+        self.app_by_yarn_id.remove(&a.application_id);
         let leaf = a.queue;
         let mut at = self.tree.parent(leaf);
         while let Some(q) = at {

@@ -36,6 +36,20 @@ impl CapacityScheduler {
             return false;
         };
         let app = c.app;
+        if c.state != ContainerState::Reserved {
+            self.notice(super::notices::SchedulerNotice::ContainerCompleted {
+                app,
+                container: id,
+                yarn_id: c.yarn_id,
+                exit_status,
+            });
+            if exit_status == super::types::exit_status::PREEMPTED {
+                if let Some(a) = self.apps.get_mut(app) {
+                    a.preempted_containers += 1;
+                    a.preempted_resource += c.resource;
+                }
+            }
+        }
         self.forget_update(id, c.node);
         let Some(leaf) = self.apps.get(app).map(|a| a.queue) else {
             return true;

@@ -5,10 +5,12 @@
 //! the bookkeeping every event shares (usage up the tree, users, pending totals).
 
 mod am;
+pub mod app_report;
 pub mod apps;
 mod decommission;
 pub(crate) mod freed_space;
 pub mod node_resource;
+pub mod notices;
 
 pub(crate) mod containers;
 pub mod error;
@@ -84,6 +86,11 @@ pub struct CapacityScheduler {
     /// preemption making room; an overcommitted node past its timeout), cleared when the next
     /// one starts: for the node's response and the host's events.
     pub(crate) killed_for_room: Vec<ContainerId>,
+    /// Guaranteed containers allocated during the current node update or scheduling pass
+    /// (cleared when the next one starts), for the node's response.
+    pub(crate) allocated_now: Vec<ContainerId>,
+    /// What the RM around the core is told as it happens, when recorded (`notices.rs`).
+    pub(crate) notices: Option<Vec<notices::SchedulerNotice>>,
     pub(crate) nodes: GenSlab<NodeId, SchedulerNode>,
     pub(crate) node_by_host: HashMap<String, NodeId>,
     /// Registered nodes per interned rack name.
@@ -93,6 +100,11 @@ pub struct CapacityScheduler {
     pub(crate) names: Names,
     pub(crate) cluster_timestamp: i64,
     pub(crate) next_application_id: i32,
+    /// The RM's epoch (its restarts, from the RM state store): the top bits of every
+    /// container id this scheduler mints, as YARN's `ContainerId` carries it.
+    pub(crate) rm_epoch: i64,
+    /// Applications by YARN id, for hosts that hold the RM's ids (O(1) both ways).
+    pub(crate) app_by_yarn_id: HashMap<crate::ids::ApplicationId, AppId>,
     pub(crate) rng: Xoshiro256PlusPlus,
     /// Used by the per-pass user-limit cache: bumps whenever usage changes.
     pub(crate) usage_epoch: u64,
@@ -133,6 +145,8 @@ impl CapacityScheduler {
             over_max_by_event: vec![false; n],
             queue_killable: vec![Resource::ZERO; n],
             killed_for_room: Vec::new(),
+            allocated_now: Vec::new(),
+            notices: None,
             queue_pending: vec![Resource::ZERO; n],
             queue_reserved: vec![Resource::ZERO; n],
             nodes: GenSlab::default(),
@@ -143,6 +157,8 @@ impl CapacityScheduler {
             names: Names::default(),
             cluster_timestamp,
             next_application_id: 1,
+            rm_epoch: 0,
+            app_by_yarn_id: HashMap::new(),
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             usage_epoch: 0,
             kept_containers: HashMap::new(),
@@ -157,6 +173,48 @@ impl CapacityScheduler {
     /// node heartbeats. A runtime that runs the pass may turn it on whatever the configuration.
     pub fn set_asynchronous(&mut self, on: bool) {
         self.asynchronous = on;
+    }
+
+    /// The RM's epoch, put in the top bits of the container ids minted from now on (YARN's
+    /// `ContainerId.newContainerId(attempt, epoch << 40 | sequence)`); 0 to 2^23 - 1.
+    pub fn set_rm_epoch(&mut self, epoch: i64) {
+        self.rm_epoch = epoch & ((1 << 24) - 1);
+    }
+
+    pub fn rm_epoch(&self) -> i64 {
+        self.rm_epoch
+    }
+
+    /// The cluster timestamp of the application ids this scheduler mints.
+    pub fn cluster_timestamp(&self) -> i64 {
+        self.cluster_timestamp
+    }
+
+    /// The application with this YARN id, if it is still known.
+    pub fn application_by_yarn_id(&self, id: crate::ids::ApplicationId) -> Option<AppId> {
+        self.app_by_yarn_id.get(&id).copied()
+    }
+
+    /// The live (or reserved) container with this YARN id: its application by YARN id, then
+    /// its containers.
+    pub fn container_by_yarn_id(&self, id: crate::ids::YarnContainerId) -> Option<ContainerId> {
+        let app = self.application_by_yarn_id(id.attempt.application)?;
+        let t = self.apps.get(app)?.attempt.as_ref()?;
+        let found = t
+            .live_containers
+            .iter()
+            .chain(t.opportunistic_containers.iter())
+            .chain(t.reservations.iter())
+            .copied()
+            .find(|c| self.containers.get(*c).is_some_and(|c| c.yarn_id == id));
+        found.or_else(|| {
+            // Containers kept across attempts keep their first attempt's id.
+            self.kept_containers.get(&app).and_then(|v| {
+                v.iter()
+                    .copied()
+                    .find(|c| self.containers.get(*c).is_some_and(|c| c.yarn_id == id))
+            })
+        })
     }
 
     pub fn is_asynchronous(&self) -> bool {
@@ -197,8 +255,13 @@ impl CapacityScheduler {
         self.nodes.get(id)
     }
 
-    pub fn node_id(&self, host: &str) -> Option<NodeId> {
-        self.node_by_host.get(host).copied()
+    /// The node registered as `address` (`host:port` as it registered, or a bare host).
+    pub fn node_id(&self, address: &str) -> Option<NodeId> {
+        let id = *self
+            .node_by_host
+            .get(crate::ids::node_address_host(address))?;
+        let n = &self.nodes[id];
+        (*n.address == *address || *n.host == *address).then_some(id)
     }
 
     pub fn nodes(&self) -> impl Iterator<Item = (NodeId, &SchedulerNode)> {

@@ -47,11 +47,19 @@ impl CapacityScheduler {
     /// and reported containers are re-attached to their applications and queues.
     pub fn add_node(&mut self, now_ms: i64, spec: &NodeSpec) -> Result<NodeId, SchedulerError> {
         self.observe(now_ms);
-        if self.node_by_host.contains_key(&spec.host) {
-            return Err(SchedulerError::DuplicateNode(format!(
-                "node {} is already registered",
-                spec.host
-            )));
+        let host = crate::ids::node_address_host(&spec.host);
+        if let Some(other) = self.node_by_host.get(host) {
+            let other = &self.nodes[*other].address;
+            return Err(SchedulerError::DuplicateNode(if **other == *spec.host {
+                format!("node {} is already registered", spec.host)
+            } else {
+                // Locality, blacklists and reservations name hosts: one NodeManager a host.
+                format!(
+                    "node {} shares its host with node {other}: capsched schedules one \
+                     NodeManager per host",
+                    spec.host
+                )
+            }));
         }
         if spec.resource.any_negative() {
             return Err(SchedulerError::InvalidArgument(format!(
@@ -72,10 +80,11 @@ impl CapacityScheduler {
                 min.vcores()
             )));
         }
-        let host_name = self.names.intern(&spec.host);
+        let host_name = self.names.intern(host);
         let rack_name = self.names.intern(&spec.rack);
         let id = self.nodes.insert(SchedulerNode {
-            host: spec.host.as_str().into(),
+            host: host.into(),
+            address: spec.host.as_str().into(),
             rack: spec.rack.clone(),
             host_name,
             rack_name,
@@ -95,7 +104,7 @@ impl CapacityScheduler {
             overcommit_deadline_ms: None,
             resized_below_use: false,
         });
-        self.node_by_host.insert(spec.host.clone(), id);
+        self.node_by_host.insert(host.to_string(), id);
         *self.rack_sizes.entry(rack_name).or_default() += 1;
         for report in &spec.containers {
             self.recover_container(now_ms, id, report);
@@ -119,14 +128,14 @@ impl CapacityScheduler {
         let app = &self.apps[report.app];
         let attempt = app.attempt.as_ref().expect("checked above");
 
-        let yarn_id = YarnContainerId::new(
-            ApplicationAttemptId {
+        let yarn_id = YarnContainerId {
+            attempt: ApplicationAttemptId {
                 application: app.application_id,
                 attempt: attempt.attempt_id,
             },
-            0,
-            report.sequence,
-        );
+            container_id: report.container_id,
+        };
+
         let id = self.containers.insert(RmContainer {
             yarn_id,
             app: report.app,
@@ -139,6 +148,7 @@ impl CapacityScheduler {
             is_am: report.is_am,
             created_ms: now_ms,
             acquired_ms: None,
+            launched_ms: Some(now_ms),
             satisfied: Default::default(),
             view_pos: 0,
             version: 0,
@@ -155,7 +165,11 @@ impl CapacityScheduler {
         t.live_containers.insert(id);
         view_add(t, id, &mut self.containers[id]);
         t.used += report.resource;
-        t.next_container_sequence = t.next_container_sequence.max(report.sequence + 1);
+        // Containers minted from now on must not take a recovered one's id (YARN moves the
+        // epoch on at each RM restart; a host that keeps it gets the sequence moved past).
+        if yarn_id.epoch() == self.rm_epoch {
+            t.next_container_sequence = t.next_container_sequence.max(yarn_id.sequence() + 1);
+        }
         if report.is_am {
             t.am_container = Some(id);
             t.am_pending = false;
@@ -219,6 +233,7 @@ impl CapacityScheduler {
         self.node_or_err(node)?;
         self.nodes[node].last_heartbeat_ms = now_ms;
         self.killed_for_room.clear();
+        self.allocated_now.clear();
         for id in &status.launched {
             if let Some(c) = self.containers.get_mut(*id) {
                 if c.node == node
@@ -228,6 +243,7 @@ impl CapacityScheduler {
                     )
                 {
                     c.state = ContainerState::Running;
+                    c.launched_ms = Some(now_ms);
                 }
             }
         }
@@ -270,6 +286,10 @@ impl CapacityScheduler {
         } else {
             Vec::new()
         };
+        let allocated_containers = std::mem::take(&mut self.allocated_now)
+            .into_iter()
+            .filter_map(|id| self.allocated_container(id))
+            .collect();
         let decommissioned = self.decommissioning_done(now_ms, node, true);
         if decommissioned {
             self.remove_node(now_ms, node)?;
@@ -281,6 +301,7 @@ impl CapacityScheduler {
             queuing_limit: self.container_queuing_limit(),
             least_loaded,
             preempted: std::mem::take(&mut self.killed_for_room),
+            allocated_containers,
             decommissioned,
         })
     }

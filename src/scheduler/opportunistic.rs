@@ -302,7 +302,7 @@ impl CapacityScheduler {
                 application: a.application_id,
                 attempt: t.attempt_id,
             },
-            0,
+            self.rm_epoch,
             seq,
         )
     }
@@ -333,6 +333,7 @@ impl CapacityScheduler {
             is_am: false,
             created_ms: now_ms,
             acquired_ms: Some(now_ms),
+            launched_ms: None,
             satisfied: Default::default(),
             view_pos: 0,
             version: 0,

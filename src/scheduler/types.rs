@@ -137,6 +137,7 @@ pub struct AllocatedContainer {
     pub id: ContainerId,
     pub yarn_id: YarnContainerId,
     pub node: NodeId,
+    /// The node's `NodeId` as it registered (`host:port`, or the host).
     pub host: String,
     pub resource: Resource,
     pub key: SchedulerKey,
@@ -147,6 +148,8 @@ pub struct AllocatedContainer {
     pub version: i32,
     /// Allocated by a node's `DistributedScheduler` and recorded by the RM.
     pub remotely_allocated: bool,
+    /// The locality it was allocated at (opportunistic containers: as placed).
+    pub node_type: NodeType,
 }
 
 /// A finished container, as reported to its AM (`ContainerStatus` with state COMPLETE).
@@ -194,8 +197,9 @@ pub struct ContainerReport {
     pub app: AppId,
     pub resource: Resource,
     pub key: SchedulerKey,
-    /// The container's YARN sequence number within its attempt.
-    pub sequence: i64,
+    /// YARN's `ContainerId.getContainerId()`: the epoch of the RM that allocated it (bits 40
+    /// and up) and its sequence number within its attempt (the low 40 bits).
+    pub container_id: i64,
     pub is_am: bool,
 }
 
@@ -365,6 +369,9 @@ pub struct NodeUpdateResponse {
     /// make room for its allocations (lazy preemption), or beyond the total of an
     /// overcommitted node whose timeout has passed; they are in `to_kill` too.
     pub preempted: Vec<ContainerId>,
+    /// Each container allocated on this node during the heartbeat (as `allocated` counts
+    /// them), for an RM that tracks containers from their allocation.
+    pub allocated_containers: Vec<AllocatedContainer>,
     /// The node was decommissioning and is now DECOMMISSIONED: removed from the scheduler
     /// (the RM tells the NM to shut down).
     pub decommissioned: bool,

@@ -551,6 +551,7 @@ mod tests {
                 is_am: false,
                 version: 0,
                 remotely_allocated: false,
+                node_type: crate::scheduler::types::NodeType::OffSwitch,
             }],
             ..Default::default()
         }

@@ -27,6 +27,8 @@ pub enum AttemptState {
 pub struct Attempt {
     pub attempt_id: i32,
     pub state: AttemptState,
+    /// Why the attempt is not active yet (`None` once active).
+    pub pending_reason: Option<crate::scheduler::notices::PendingReason>,
     /// The AM container's size (normalised), counted against the AM limits while active.
     pub am_resource: Resource,
     pub unmanaged_am: bool,
@@ -89,6 +91,7 @@ impl Attempt {
         Attempt {
             attempt_id,
             state: AttemptState::Pending,
+            pending_reason: None,
             am_resource,
             unmanaged_am,
             requests: RequestTable::default(),
@@ -132,4 +135,8 @@ pub struct SchedulerApp {
     pub submit_time_ms: i64,
     /// The user's slot in its leaf's `UsersManager` while the app has an attempt there.
     pub user_slot: usize,
+    /// Containers of this application preempted so far, over all its attempts, and what they
+    /// held (`RMAppAttemptMetrics`' preempted counts, as the app report gives them).
+    pub preempted_containers: u32,
+    pub preempted_resource: Resource,
 }

@@ -20,6 +20,8 @@ pub struct RmContainer {
     pub created_ms: i64,
     /// When the AM pulled it (ALLOCATED → ACQUIRED): the allocation-expiry clock starts here.
     pub acquired_ms: Option<i64>,
+    /// When its NodeManager first reported it launched (RUNNING), or it was recovered.
+    pub launched_ms: Option<i64>,
     /// The request entries this allocation satisfied, re-added if it is rescheduled.
     pub satisfied: Satisfied,
     /// Index in its attempt's `preempt_view` while running (not reserved).

@@ -32,6 +32,9 @@ pub struct Decommissioning {
 pub struct SchedulerNode {
     /// Shared: reports and preemption snapshots hand it out without copying.
     pub host: crate::sync::Arc<str>,
+    /// YARN's `NodeId` as the node registered: `host:port`, or the host alone when no port
+    /// was given. `host` is its host part, the name requests and blacklists use.
+    pub address: crate::sync::Arc<str>,
     pub rack: String,
     /// Interned resource names of the host and the rack (request-table keys).
     pub host_name: u32,

@@ -123,7 +123,7 @@ static void foreign_ids_refused(capsched_engine *e, uint64_t node, uint64_t app,
     memset(&report, 0, sizeof report);
     report.app = their_app;
     report.resource = am;
-    report.sequence = 99;
+    report.container_id = 99;
     expect(capsched_node_add_recovered(e, cs("recovered"), cs("/r"), size, &report, 1, &out), CAPSCHED_ERR_UNKNOWN_ID,
            "another engine's application: recovery report", "in reports[0] was not issued");
     expect(capsched_attempt_add(e, their_app, am, 0, 0), CAPSCHED_ERR_UNKNOWN_ID, "another engine's application: attempt add", not_ours);

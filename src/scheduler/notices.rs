@@ -1,0 +1,89 @@
+//! What the scheduler tells the ResourceManager around it, as it happens: an AM container to
+//! launch, a container finished, an application activated or left pending (and why). YARN's
+//! scheduler raises these as RM events (`RMAppAttemptEvent`s, `RMContainerEvent`s); the core
+//! records them in order for the runtime to hand to the host, only when asked to (the
+//! simulator drives the core directly and does not).
+
+use super::CapacityScheduler;
+use crate::ids::{AppId, ContainerId, YarnContainerId};
+
+/// Why an attempt is not yet active (the RM's diagnostics for an ACCEPTED application).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PendingReason {
+    /// The leaf's AM resource limit is used up (`maximum-am-resource-percent`).
+    AmLimit,
+    /// The user's share of the leaf's AM resource limit is used up.
+    UserAmLimit,
+    /// Held back by max-parallel-apps (the user's, the leaf's or an ancestor's).
+    MaxParallelApps,
+    /// No NodeManager has registered yet.
+    ClusterResourceEmpty,
+}
+
+impl PendingReason {
+    /// The attempt's AM diagnostics as YARN words them (`AMState.INACTIVATED` and
+    /// `CSAMContainerLaunchDiagnosticsConstants`, without the time stamp YARN puts first).
+    /// YARN gives no reason for max-parallel-apps; capsched's words say which limit.
+    pub fn diagnostics(self) -> &'static str {
+        match self {
+            PendingReason::AmLimit => {
+                "Application is added to the scheduler and is not yet activated. \
+                 Queue's AM resource limit exceeded. "
+            }
+            PendingReason::UserAmLimit => {
+                "Application is added to the scheduler and is not yet activated. \
+                 User's AM resource limit exceeded. "
+            }
+            PendingReason::MaxParallelApps => {
+                "Application is added to the scheduler and is not yet activated. \
+                 The max-parallel-apps limit of its user, its queue or a parent queue is \
+                 reached. "
+            }
+            PendingReason::ClusterResourceEmpty => {
+                "Application is added to the scheduler and is not yet activated. \
+                 Skipping AM assignment as cluster resource is empty. "
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SchedulerNotice {
+    /// The attempt's AM container was allocated: the RM launches it (`AMContainerAllocated`).
+    AmContainerAllocated { app: AppId, container: ContainerId },
+    /// A container ended, however (its NodeManager reported it finished, its AM released it,
+    /// the scheduler or the RM killed it, it expired, its node was lost), with its exit
+    /// status. Reservations are not containers here.
+    ContainerCompleted {
+        app: AppId,
+        container: ContainerId,
+        /// Its YARN id (the container is gone once completed).
+        yarn_id: YarnContainerId,
+        exit_status: i32,
+    },
+    /// The attempt became active: the leaf schedules it from now on.
+    AppActivated { app: AppId },
+    /// The attempt was added but waits, and why.
+    AppPending { app: AppId, reason: PendingReason },
+}
+
+impl CapacityScheduler {
+    /// Records notices from now on (`true`), or stops and drops them.
+    pub fn record_notices(&mut self, on: bool) {
+        self.notices = on.then(Vec::new);
+    }
+
+    /// The notices recorded since the last call, oldest first.
+    pub fn take_notices(&mut self) -> Vec<SchedulerNotice> {
+        self.notices
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
+    pub(crate) fn notice(&mut self, n: SchedulerNotice) {
+        if let Some(v) = self.notices.as_mut() {
+            v.push(n);
+        }
+    }
+}
