@@ -567,6 +567,17 @@ fn bad_input_from_c_gets_the_right_status_and_message() {
 }
 
 #[test]
+fn a_c_host_plays_a_resourcemanager_with_yarns_ids() {
+    for exe in both("tests/c/rm_host.c") {
+        let out = run(&exe, &[]);
+        assert!(
+            out.contains("rm host: all") && out.contains("checks passed"),
+            "{out}"
+        );
+    }
+}
+
+#[test]
 fn the_c_call_benchmark_builds_and_runs() {
     // Numbers are printed, never asserted (docs/PERFORMANCE.md has them); a few calls here.
     // Natively only: under memcheck a call back-to-back with the next costs ~0.3 s (the

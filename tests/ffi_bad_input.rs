@@ -16,6 +16,15 @@ const XML: &str = "<configuration>
 <property><name>yarn.scheduler.capacity.root.default.capacity</name><value>100</value></property>
 </configuration>";
 
+fn default_config() -> *mut capsched_config {
+    let mut config = ptr::null_mut();
+    assert_eq!(
+        unsafe { capsched_config_from_xml(s(XML), &mut config) },
+        CAPSCHED_OK
+    );
+    config
+}
+
 fn engine() -> *mut capsched_engine {
     unsafe {
         let mut config = ptr::null_mut();
@@ -387,6 +396,25 @@ unsafe fn every_call_refuses(
         let mut r = ptr::dangling_mut::<capsched_allocate_response>();
         check(capsched_allocate(e, app, &request(), &mut r), "allocate");
         assert_eq!(r, ptr::dangling_mut());
+        let mut info = capsched_container_info {
+            id: 7,
+            ..Default::default()
+        };
+        let mut found = 7;
+        check(
+            capsched_am_container_take(e, app, &mut info, &mut found),
+            "am_container_take",
+        );
+        assert_eq!((info.id, found), (7, 7), "untouched on failure");
+        let mut report = capsched_app_report {
+            priority: 7,
+            ..Default::default()
+        };
+        check(
+            capsched_app_report_get(e, app, &mut report),
+            "app_report_get",
+        );
+        assert_eq!(report.priority, 7);
     }
     if kind == "container" {
         check(
@@ -397,6 +425,15 @@ unsafe fn every_call_refuses(
             capsched_container_kill(e, container, -106, s("")),
             "container_kill",
         );
+        let mut info = capsched_container_info {
+            id: 7,
+            ..Default::default()
+        };
+        check(
+            capsched_container_get(e, container, &mut info),
+            "container_get",
+        );
+        assert_eq!(info.id, 7);
         let ids = [container];
         let mut st = node_status();
         st.launched = ids.as_ptr();
@@ -489,7 +526,7 @@ fn ids_of_another_live_engine_are_refused_on_every_call_and_change_nothing() {
             };
             calls += every_call_refuses(b, &wb, bad, kind, |_| format!("{kind} id {bad:#x}"));
         }
-        assert_eq!(calls, 2 * 18);
+        assert_eq!(calls, 2 * 21);
         assert_eq!(engine_state(a), before_a, "engine a unchanged");
         assert_eq!(engine_state(b), before_b, "engine b unchanged");
 
@@ -527,7 +564,7 @@ fn zero_is_never_an_id() {
                 )
             });
         }
-        assert_eq!(calls, 18);
+        assert_eq!(calls, 21);
         assert_eq!(engine_state(e), before);
         capsched_engine_free(e);
     }
@@ -774,5 +811,184 @@ fn engines_alive_together_never_share_a_tag() {
         for e in engines {
             capsched_engine_free(e);
         }
+    }
+}
+
+#[test]
+fn yarn_id_calls_check_their_arguments() {
+    unsafe {
+        let e = engine();
+        let w = populate(e, "h1:8041");
+        let mut out = capsched_owned_str::default();
+        // NULL pointers.
+        assert_eq!(
+            capsched_yarn_id_format(ptr::null(), &mut out),
+            CAPSCHED_ERR_NULL_ARGUMENT
+        );
+        let id = capsched_yarn_id {
+            cluster_timestamp: 5,
+            application: 1,
+            attempt: 0,
+            container_id: 0,
+        };
+        assert_eq!(
+            capsched_yarn_id_format(&id, ptr::null_mut()),
+            CAPSCHED_ERR_NULL_ARGUMENT
+        );
+        let mut parsed = capsched_yarn_id::default();
+        assert_eq!(
+            capsched_yarn_id_parse(s("container_1_0001_01_000001"), ptr::null_mut()),
+            CAPSCHED_ERR_NULL_ARGUMENT
+        );
+        let mut app = 7;
+        assert_eq!(
+            capsched_app_find(e, ptr::null(), &mut app),
+            CAPSCHED_ERR_NULL_ARGUMENT
+        );
+        assert_eq!(
+            capsched_app_find(ptr::null(), &id, &mut app),
+            CAPSCHED_ERR_NULL_ARGUMENT
+        );
+        let mut found = 7;
+        assert_eq!(
+            capsched_am_container_take(e, w.app, ptr::null_mut(), &mut found),
+            CAPSCHED_ERR_NULL_ARGUMENT
+        );
+        assert_eq!(found, 7);
+        // Ids that are not ids.
+        for bad in [
+            "",
+            "application_",
+            "application_1_x",
+            "container_1_0001_01",
+            "appattempt_1_0001_-1",
+            "job_1_0001",
+        ] {
+            assert_eq!(
+                capsched_yarn_id_parse(s(bad), &mut parsed),
+                CAPSCHED_ERR_INVALID_ARGUMENT,
+                "{bad:?}"
+            );
+            assert!(last_error().contains("is not a YARN"), "{}", last_error());
+        }
+        for bad in [
+            capsched_yarn_id {
+                application: 0,
+                ..id
+            },
+            capsched_yarn_id {
+                container_id: 3,
+                ..id
+            },
+            capsched_yarn_id { attempt: -1, ..id },
+        ] {
+            assert_eq!(
+                capsched_yarn_id_format(&bad, &mut out),
+                CAPSCHED_ERR_INVALID_ARGUMENT,
+                "{bad:?}"
+            );
+        }
+        // A container id needs the attempt and the number.
+        let mut c = 7;
+        assert_eq!(
+            capsched_container_find(e, &id, &mut c),
+            CAPSCHED_ERR_INVALID_ARGUMENT
+        );
+        assert_eq!(c, 7);
+        // Well-formed but unknown: UNKNOWN_ID, naming it as YARN does.
+        let unknown = capsched_yarn_id {
+            application: 9,
+            ..id
+        };
+        assert_eq!(
+            capsched_app_find(e, &unknown, &mut app),
+            CAPSCHED_ERR_UNKNOWN_ID
+        );
+        assert_eq!(
+            last_error(),
+            "no application application_5_0009 in this engine"
+        );
+        assert_eq!(app, 7);
+        // The node by its NodeId and by its host; not by another port.
+        let mut node = 0;
+        assert_eq!(capsched_node_find(e, s("h1:8041"), &mut node), CAPSCHED_OK);
+        assert_eq!(node, w.node);
+        assert_eq!(capsched_node_find(e, s("h1"), &mut node), CAPSCHED_OK);
+        assert_eq!(
+            capsched_node_find(e, s("h1:8042"), &mut node),
+            CAPSCHED_ERR_UNKNOWN_ID
+        );
+        // Submission with a malformed RM id, and engine options out of range.
+        let sub = capsched_submission {
+            struct_size: std::mem::size_of::<capsched_submission>() as u32,
+            queue: s("default"),
+            user: s("u"),
+            groups: ptr::null(),
+            group_count: 0,
+            priority: CAPSCHED_DEFAULT_PRIORITY,
+            application_id: capsched_yarn_id {
+                application: -3,
+                ..id
+            },
+        };
+        assert_eq!(
+            capsched_app_submit_as(e, &sub, &mut app),
+            CAPSCHED_ERR_INVALID_ARGUMENT
+        );
+        let mut o = std::mem::zeroed::<capsched_engine_options>();
+        assert_eq!(capsched_engine_options_default(&mut o), CAPSCHED_OK);
+        assert_eq!(
+            o.struct_size as usize,
+            std::mem::size_of::<capsched_engine_options>()
+        );
+        o.rm_epoch = 1 << 23;
+        let config = default_config();
+        let mut e2 = ptr::dangling_mut::<capsched_engine>();
+        assert_eq!(
+            capsched_engine_new(config, &o, &mut e2),
+            CAPSCHED_ERR_INVALID_ARGUMENT
+        );
+        assert!(last_error().contains("rm_epoch"), "{}", last_error());
+        assert_eq!(e2, ptr::dangling_mut());
+        capsched_config_free(config);
+        capsched_engine_free(e);
+    }
+}
+
+#[test]
+fn a_host_built_against_abi_2_structs_gets_the_new_fields_defaults() {
+    unsafe {
+        // ABI 2's options and submission ended before `cluster_timestamp` / `application_id`:
+        // a host that sizes them so is read up to there, the rest defaulted.
+        let mut o = std::mem::zeroed::<capsched_engine_options>();
+        assert_eq!(capsched_engine_options_default(&mut o), CAPSCHED_OK);
+        o.mode = CAPSCHED_MODE_MANUAL;
+        o.struct_size = std::mem::offset_of!(capsched_engine_options, cluster_timestamp) as u32;
+        o.rm_epoch = -5; // beyond the old struct: never read
+        let config = default_config();
+        let mut e = ptr::null_mut();
+        assert_eq!(capsched_engine_new(config, &o, &mut e), CAPSCHED_OK);
+        let mut sub = capsched_submission {
+            struct_size: std::mem::offset_of!(capsched_submission, application_id) as u32,
+            queue: s("default"),
+            user: s("u"),
+            groups: ptr::null(),
+            group_count: 0,
+            priority: CAPSCHED_DEFAULT_PRIORITY,
+            application_id: capsched_yarn_id {
+                application: -3, // beyond the old struct: never read
+                ..Default::default()
+            },
+        };
+        let mut app = 0;
+        assert_eq!(capsched_app_submit_as(e, &sub, &mut app), CAPSCHED_OK);
+        // One byte short of ABI 2's struct is refused.
+        sub.struct_size -= 1;
+        assert_eq!(
+            capsched_app_submit_as(e, &sub, &mut app),
+            CAPSCHED_ERR_STRUCT_SIZE
+        );
+        capsched_engine_free(e);
+        capsched_config_free(config);
     }
 }

@@ -69,6 +69,33 @@ using AllocateResponse = std::unique_ptr<capsched_allocate_response, AllocateRes
 using NodeResponse = std::unique_ptr<capsched_node_response, NodeResponseDeleter>;
 using QueueList = std::unique_ptr<capsched_queue_list, QueueListDeleter>;
 
+/// YARN's string form of an id (`application_...`, `appattempt_...`, `container_...`).
+inline std::string format_yarn_id(const capsched_yarn_id &id) {
+    capsched_owned_str s{};
+    check(capsched_yarn_id_format(&id, &s));
+    std::string out(s.ptr, s.len);
+    capsched_string_free(s);
+    return out;
+}
+
+/// Parses any of YARN's three id forms; throws on anything else.
+inline capsched_yarn_id parse_yarn_id(std::string_view text) {
+    capsched_yarn_id id{};
+    check(capsched_yarn_id_parse(str(text), &id));
+    return id;
+}
+
+/// An application's report, its strings copied.
+struct AppReport {
+    capsched_yarn_id yarn_id{};
+    std::string queue, user, diagnostics;
+    int32_t priority = 0, state = 0, pending_reason = 0;
+    capsched_resource used{}, pending{}, am_used{}, reserved{}, preempted_resource{};
+    uint32_t live_containers = 0, reserved_containers = 0, opportunistic_containers = 0, preempted_containers = 0;
+    uint64_t am_container = 0;
+    int64_t submit_time_ms = 0;
+};
+
 /// The library's version string ("capsched 0.1.0 (ABI 1)").
 inline std::string version() { return capsched_version(); }
 
@@ -107,6 +134,16 @@ public:
     }
     Options &event_capacity(uint32_t n) {
         raw_.event_capacity = n;
+        return *this;
+    }
+    /// The RM's cluster timestamp, in the application ids the engine mints.
+    Options &cluster_timestamp(int64_t ms) {
+        raw_.cluster_timestamp = ms;
+        return *this;
+    }
+    /// The RM's epoch, in the container ids the engine mints (`container_e<epoch>_...`).
+    Options &rm_epoch(int64_t epoch) {
+        raw_.rm_epoch = epoch;
         return *this;
     }
     const capsched_engine_options *get() const noexcept { return &raw_; }
@@ -222,6 +259,82 @@ public:
         uint64_t app = 0;
         check(capsched_app_submit_as(handle_.get(), &sub, &app));
         return app;
+    }
+    /// Submission under the RM's own ApplicationId (`application_<cluster_timestamp>_<seq>`);
+    /// throws `Rejected` with YARN's reason (a duplicate id too).
+    uint64_t submit_with_id(std::string_view queue, std::string_view user, int64_t cluster_timestamp,
+                            int32_t sequence, const std::vector<std::string> &groups = {},
+                            int32_t priority = CAPSCHED_DEFAULT_PRIORITY) const {
+        std::vector<capsched_str> g;
+        g.reserve(groups.size());
+        for (const auto &x : groups) g.push_back(str(x));
+        capsched_submission sub{};
+        sub.struct_size = sizeof sub;
+        sub.queue = str(queue);
+        sub.user = str(user);
+        sub.groups = g.data();
+        sub.group_count = g.size();
+        sub.priority = priority;
+        sub.application_id.cluster_timestamp = cluster_timestamp;
+        sub.application_id.application = sequence;
+        uint64_t app = 0;
+        check(capsched_app_submit_as(handle_.get(), &sub, &app));
+        return app;
+    }
+    /// The application with this YARN id (its attempt and container parts ignored).
+    uint64_t find_app(const capsched_yarn_id &id) const {
+        uint64_t app = 0;
+        check(capsched_app_find(handle_.get(), &id, &app));
+        return app;
+    }
+    /// The live container with this YARN id.
+    uint64_t find_container(const capsched_yarn_id &id) const {
+        uint64_t c = 0;
+        check(capsched_container_find(handle_.get(), &id, &c));
+        return c;
+    }
+    /// The node registered as `address` (`host:port`, or its host).
+    uint64_t find_node(std::string_view address) const {
+        uint64_t n = 0;
+        check(capsched_node_find(handle_.get(), str(address), &n));
+        return n;
+    }
+    /// The RM takes the AM container to launch it (after CAPSCHED_EVENT_AM_CONTAINER_ALLOCATED);
+    /// false while there is none to take.
+    bool take_am_container(uint64_t app, capsched_container_info &out) const {
+        int32_t found = 0;
+        check(capsched_am_container_take(handle_.get(), app, &out, &found));
+        return found != 0;
+    }
+    capsched_container_info container(uint64_t container) const {
+        capsched_container_info info{};
+        check(capsched_container_get(handle_.get(), container, &info));
+        return info;
+    }
+    AppReport app_report(uint64_t app) const {
+        capsched_app_report r{};
+        check(capsched_app_report_get(handle_.get(), app, &r));
+        AppReport out;
+        out.yarn_id = r.yarn_id;
+        out.queue.assign(r.queue.ptr, r.queue.len);
+        out.user.assign(r.user.ptr, r.user.len);
+        out.diagnostics.assign(r.diagnostics.ptr, r.diagnostics.len);
+        out.priority = r.priority;
+        out.state = r.state;
+        out.pending_reason = r.pending_reason;
+        out.used = r.used;
+        out.pending = r.pending;
+        out.am_used = r.am_used;
+        out.reserved = r.reserved;
+        out.preempted_resource = r.preempted_resource;
+        out.live_containers = r.live_containers;
+        out.reserved_containers = r.reserved_containers;
+        out.opportunistic_containers = r.opportunistic_containers;
+        out.preempted_containers = r.preempted_containers;
+        out.am_container = r.am_container;
+        out.submit_time_ms = r.submit_time_ms;
+        capsched_app_report_free(&r);
+        return out;
     }
     /// Throws `Rejected` with YARN's reason when the scheduler refuses the application (an
     /// empty `user` too: "Null user").

@@ -82,7 +82,7 @@ pub unsafe extern "C" fn capsched_engine_options_default(
         write_out(
             out,
             capsched_engine_options {
-                struct_size: OPTIONS_V1 as u32,
+                struct_size: std::mem::size_of::<capsched_engine_options>() as u32,
                 mode: CAPSCHED_MODE_THREADED,
                 seed: 1,
                 async_scheduling: CAPSCHED_FROM_CONFIG,
