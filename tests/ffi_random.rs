@@ -414,6 +414,54 @@ fn run(seed: u64, steps: usize) -> (usize, usize, usize) {
                     );
                     &[CAPSCHED_OK, CAPSCHED_ERR_INVALID_ARGUMENT]
                 }
+                89..=90 => {
+                    what = "app report, YARN id round trip";
+                    let app = pick(&apps, &f.apps, &mut rng);
+                    let mut r: capsched_app_report = std::mem::zeroed();
+                    st = capsched_app_report_get(e, app, &mut r);
+                    if st == CAPSCHED_OK {
+                        // The report's YARN id formats, parses back and finds the same app.
+                        let mut text = capsched_owned_str::default();
+                        assert_eq!(capsched_yarn_id_format(&r.yarn_id, &mut text), CAPSCHED_OK);
+                        let mut parsed = capsched_yarn_id::default();
+                        let view = capsched_str {
+                            ptr: text.ptr,
+                            len: text.len,
+                        };
+                        assert_eq!(capsched_yarn_id_parse(view, &mut parsed), CAPSCHED_OK);
+                        assert_eq!(parsed, r.yarn_id, "seed {seed}, step {step}");
+                        let mut found = 0;
+                        assert_eq!(capsched_app_find(e, &parsed, &mut found), CAPSCHED_OK);
+                        assert_eq!(found, app, "seed {seed}, step {step}");
+                        capsched_string_free(text);
+                        capsched_app_report_free(&mut r);
+                    }
+                    &[CAPSCHED_OK, CAPSCHED_ERR_UNKNOWN_ID]
+                }
+                91 => {
+                    what = "container report or AM container take";
+                    let mut info = capsched_container_info::default();
+                    if rng.chance(50) {
+                        let c = match containers
+                            .get(rng.below(containers.len().max(1) as u64) as usize)
+                        {
+                            Some(&(c, _)) if !rng.chance(20) => c,
+                            _ => pick(&[], &f.containers, &mut rng),
+                        };
+                        st = capsched_container_get(e, c, &mut info);
+                        if st == CAPSCHED_OK {
+                            assert_eq!(info.id, c);
+                        }
+                    } else {
+                        let app = pick(&apps, &f.apps, &mut rng);
+                        let mut found = 0;
+                        st = capsched_am_container_take(e, app, &mut info, &mut found);
+                        if st == CAPSCHED_OK && found == 1 {
+                            assert!(info.is_am == 1 && info.app == app);
+                        }
+                    }
+                    &[CAPSCHED_OK, CAPSCHED_ERR_UNKNOWN_ID]
+                }
                 86..=88 => {
                     what = "tick";
                     st = capsched_engine_tick(e, now, ptr::null_mut());
