@@ -567,6 +567,30 @@ fn bad_input_from_c_gets_the_right_status_and_message() {
 }
 
 #[test]
+fn the_cpp_wrapper_keeps_the_rms_ids() {
+    for exe in both("examples/cpp/rm_ids.cpp") {
+        let out = run(&exe, &[]);
+        assert!(
+            out.contains("activated: appattempt_1410901177871_0001_000001"),
+            "{out}"
+        );
+        assert!(
+            out.contains("launch AM container_e17_1410901177871_0001_01_000001 on node nm1"),
+            "{out}"
+        );
+        assert!(out.contains("found: app 1, container state 3"), "{out}");
+        assert!(
+            out.contains("report: appattempt_1410901177871_0001_000001 in root.default, state 2, AM 1024 MB"),
+            "{out}"
+        );
+        assert!(
+            out.contains("duplicate: CAPSCHED_ERR_REJECTED: Application with id application_1410901177871_0001 is already present! Cannot add a duplicate!"),
+            "{out}"
+        );
+    }
+}
+
+#[test]
 fn a_c_host_plays_a_resourcemanager_with_yarns_ids() {
     for exe in both("tests/c/rm_host.c") {
         let out = run(&exe, &[]);
