@@ -580,7 +580,9 @@ fn the_cpp_wrapper_keeps_the_rms_ids() {
         );
         assert!(out.contains("found: app 1, container state 3"), "{out}");
         assert!(
-            out.contains("report: appattempt_1410901177871_0001_000001 in root.default, state 2, AM 1024 MB"),
+            out.contains(
+                "report: appattempt_1410901177871_0001_000001 in root.default, state 2, AM 1024 MB"
+            ),
             "{out}"
         );
         assert!(
