@@ -244,18 +244,27 @@ yarn.resourcemanager.monitor.capacity.preemption.max_ignored_over_capacity=0
                 reports[0],
                 exit_status::PREEMPTED | exit_status::ABORTED
             ));
-            // And the event stream says one thing happened to it: preempted, or released.
+            // And the event stream says one thing happened to it: preempted, or released,
+            // then its one completion.
             use capsched::runtime::events::EngineEvent;
-            let ended = engine
-                .poll_events(1000)
-                .into_iter()
+            let events = engine.poll_events(1000);
+            let ended = events
+                .iter()
                 .filter(|e| match e {
-                    EngineEvent::Preempted { container } => *container == victim,
+                    EngineEvent::Preempted { container, .. } => *container == victim,
                     EngineEvent::Released { container, .. } => *container == victim,
                     _ => false,
                 })
                 .count();
             assert_eq!(ended, 1);
+            let completed = events
+                .iter()
+                .filter(|e| {
+                    matches!(e, EngineEvent::ContainerCompleted { container, .. }
+                        if *container == victim)
+                })
+                .count();
+            assert_eq!(completed, 1);
             engine.stop();
         },
     );
