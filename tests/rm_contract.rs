@@ -391,3 +391,72 @@ fn recovered_containers_keep_their_ids_and_new_ones_never_reuse_them() {
     let y = e.container_info(next[0]).unwrap().unwrap().yarn_id;
     assert_eq!(y.to_string(), "container_e02_1410901177871_0001_01_000008");
 }
+
+#[test]
+fn nodemanagers_sharing_a_host_are_each_local_to_its_asks() {
+    // MiniYARNCluster's shape: two NMs on one host, told apart by port.
+    let e = manual("yarn.scheduler.capacity.root.a.user-limit-factor=2", 0);
+    let n1 = e
+        .add_node(NodeSpec::new(
+            "localhost:40001",
+            "/r",
+            Resource::new(4 * GB, 4),
+        ))
+        .unwrap();
+    let n2 = e
+        .add_node(NodeSpec::new(
+            "localhost:40002",
+            "/r",
+            Resource::new(4 * GB, 4),
+        ))
+        .unwrap();
+    assert_ne!(n1, n2);
+    assert_eq!(
+        e.node_by_address("localhost:40002".into()).unwrap(),
+        Some(n2)
+    );
+    assert_eq!(
+        e.node_by_address("localhost".into()).unwrap(),
+        None,
+        "the host alone names neither"
+    );
+    let app = submit(&e, None);
+    heartbeat(&e, n1, NodeStatus::default());
+    let r = e
+        .allocate(
+            app,
+            AllocateRequest {
+                asks: vec![
+                    ResourceRequest::at(1, "localhost", Resource::new(GB, 1), 6),
+                    ResourceRequest::at(1, "/r", Resource::new(GB, 1), 6),
+                    ResourceRequest::any(1, Resource::new(GB, 1), 6),
+                ],
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    assert!(r.allocated.is_empty() || r.allocated.iter().all(|c| c.is_am));
+    // Node-local on either NM: three on n1 (beside the AM), three on n2.
+    let mut placed = Vec::new();
+    for _ in 0..3 {
+        for n in [n1, n2] {
+            for id in heartbeat(&e, n, NodeStatus::default()) {
+                placed.push((n, e.container_info(id).unwrap().unwrap()));
+            }
+        }
+    }
+    let on = |n| placed.iter().filter(|(m, _)| *m == n).count();
+    assert_eq!((on(n1), on(n2)), (3, 3), "{placed:?}");
+    assert!(placed
+        .iter()
+        .all(|(_, c)| c.node_type == capsched::scheduler::types::NodeType::NodeLocal));
+    assert!(placed.iter().all(|(n, c)| c.node_address
+        == if *n == n1 {
+            "localhost:40001"
+        } else {
+            "localhost:40002"
+        }));
+    e.remove_node(n1).unwrap();
+    assert_eq!(e.node_by_address("localhost".into()).unwrap(), Some(n2));
+    assert!(e.check_invariants().unwrap().is_ok());
+}

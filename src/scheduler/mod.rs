@@ -92,7 +92,11 @@ pub struct CapacityScheduler {
     /// What the RM around the core is told as it happens, when recorded (`notices.rs`).
     pub(crate) notices: Option<Vec<notices::SchedulerNotice>>,
     pub(crate) nodes: GenSlab<NodeId, SchedulerNode>,
-    pub(crate) node_by_host: HashMap<String, NodeId>,
+    /// Nodes by their NodeId as registered (`host:port`, or the host).
+    pub(crate) node_by_address: HashMap<String, NodeId>,
+    /// Nodes by host, registration order: several NodeManagers may share a host, and a host
+    /// ask is local to each of them.
+    pub(crate) nodes_by_host: HashMap<String, smallvec::SmallVec<[NodeId; 1]>>,
     /// Registered nodes per interned rack name.
     pub(crate) rack_sizes: HashMap<u32, u32>,
     pub(crate) apps: GenSlab<AppId, SchedulerApp>,
@@ -150,7 +154,8 @@ impl CapacityScheduler {
             queue_pending: vec![Resource::ZERO; n],
             queue_reserved: vec![Resource::ZERO; n],
             nodes: GenSlab::default(),
-            node_by_host: HashMap::new(),
+            node_by_address: HashMap::new(),
+            nodes_by_host: HashMap::new(),
             rack_sizes: HashMap::new(),
             apps: GenSlab::default(),
             containers: GenSlab::default(),
@@ -255,13 +260,16 @@ impl CapacityScheduler {
         self.nodes.get(id)
     }
 
-    /// The node registered as `address` (`host:port` as it registered, or a bare host).
+    /// The node registered as `address` (`host:port`, or a bare host), or the one node on
+    /// host `address` when it registered with a port; `None` when several share that host.
     pub fn node_id(&self, address: &str) -> Option<NodeId> {
-        let id = *self
-            .node_by_host
-            .get(crate::ids::node_address_host(address))?;
-        let n = &self.nodes[id];
-        (*n.address == *address || *n.host == *address).then_some(id)
+        if let Some(id) = self.node_by_address.get(address) {
+            return Some(*id);
+        }
+        match self.nodes_by_host.get(address).map(|v| v.as_slice()) {
+            Some([only]) => Some(*only),
+            _ => None,
+        }
     }
 
     pub fn nodes(&self) -> impl Iterator<Item = (NodeId, &SchedulerNode)> {

@@ -48,18 +48,11 @@ impl CapacityScheduler {
     pub fn add_node(&mut self, now_ms: i64, spec: &NodeSpec) -> Result<NodeId, SchedulerError> {
         self.observe(now_ms);
         let host = crate::ids::node_address_host(&spec.host);
-        if let Some(other) = self.node_by_host.get(host) {
-            let other = &self.nodes[*other].address;
-            return Err(SchedulerError::DuplicateNode(if **other == *spec.host {
-                format!("node {} is already registered", spec.host)
-            } else {
-                // Locality, blacklists and reservations name hosts: one NodeManager a host.
-                format!(
-                    "node {} shares its host with node {other}: capsched schedules one \
-                     NodeManager per host",
-                    spec.host
-                )
-            }));
+        if self.node_by_address.contains_key(&spec.host) {
+            return Err(SchedulerError::DuplicateNode(format!(
+                "node {} is already registered",
+                spec.host
+            )));
         }
         if spec.resource.any_negative() {
             return Err(SchedulerError::InvalidArgument(format!(
@@ -104,7 +97,11 @@ impl CapacityScheduler {
             overcommit_deadline_ms: None,
             resized_below_use: false,
         });
-        self.node_by_host.insert(host.to_string(), id);
+        self.node_by_address.insert(spec.host.clone(), id);
+        self.nodes_by_host
+            .entry(host.to_string())
+            .or_default()
+            .push(id);
         *self.rack_sizes.entry(rack_name).or_default() += 1;
         for report in &spec.containers {
             self.recover_container(now_ms, id, report);
@@ -210,7 +207,13 @@ impl CapacityScheduler {
         }
         self.opportunistic.monitor.remove_node(&node);
         let n = self.nodes.remove(node).expect("checked above");
-        self.node_by_host.remove(&*n.host);
+        self.node_by_address.remove(&*n.address);
+        if let Some(on_host) = self.nodes_by_host.get_mut(&*n.host) {
+            on_host.retain(|id| *id != node);
+            if on_host.is_empty() {
+                self.nodes_by_host.remove(&*n.host);
+            }
+        }
         if let Some(size) = self.rack_sizes.get_mut(&n.rack_name) {
             *size -= 1;
             if *size == 0 {

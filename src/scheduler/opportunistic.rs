@@ -238,7 +238,12 @@ impl CapacityScheduler {
                 in_rack.sort_by_key(|id| id.index());
                 in_rack
             } else {
-                self.node_by_host.get(&name).copied().into_iter().collect()
+                // Every NodeManager on the host (MiniYARNCluster runs several on one).
+                self.nodes_by_host
+                    .get(&name)
+                    .cloned()
+                    .unwrap_or_default()
+                    .into_vec()
             };
             for node in candidates {
                 if !self.blacklisted(node, blacklist)
