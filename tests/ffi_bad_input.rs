@@ -25,6 +25,20 @@ fn default_config() -> *mut capsched_config {
     config
 }
 
+/// A submission of user "u" to "default" whose struct is `size` bytes as far as the library
+/// is told.
+fn submission(size: usize, application_id: capsched_yarn_id) -> capsched_submission {
+    capsched_submission {
+        struct_size: size as u32,
+        queue: s("default"),
+        user: s("u"),
+        groups: ptr::null(),
+        group_count: 0,
+        priority: CAPSCHED_DEFAULT_PRIORITY,
+        application_id,
+    }
+}
+
 fn engine() -> *mut capsched_engine {
     unsafe {
         let mut config = ptr::null_mut();
@@ -919,18 +933,13 @@ fn yarn_id_calls_check_their_arguments() {
             CAPSCHED_ERR_UNKNOWN_ID
         );
         // Submission with a malformed RM id, and engine options out of range.
-        let sub = capsched_submission {
-            struct_size: std::mem::size_of::<capsched_submission>() as u32,
-            queue: s("default"),
-            user: s("u"),
-            groups: ptr::null(),
-            group_count: 0,
-            priority: CAPSCHED_DEFAULT_PRIORITY,
-            application_id: capsched_yarn_id {
+        let sub = submission(
+            std::mem::size_of::<capsched_submission>(),
+            capsched_yarn_id {
                 application: -3,
                 ..id
             },
-        };
+        );
         assert_eq!(
             capsched_app_submit_as(e, &sub, &mut app),
             CAPSCHED_ERR_INVALID_ARGUMENT
@@ -968,18 +977,14 @@ fn a_host_built_against_abi_2_structs_gets_the_new_fields_defaults() {
         let config = default_config();
         let mut e = ptr::null_mut();
         assert_eq!(capsched_engine_new(config, &o, &mut e), CAPSCHED_OK);
-        let mut sub = capsched_submission {
-            struct_size: std::mem::offset_of!(capsched_submission, application_id) as u32,
-            queue: s("default"),
-            user: s("u"),
-            groups: ptr::null(),
-            group_count: 0,
-            priority: CAPSCHED_DEFAULT_PRIORITY,
-            application_id: capsched_yarn_id {
-                application: -3, // beyond the old struct: never read
+        // beyond the old struct, never read: an invalid id
+        let mut sub = submission(
+            std::mem::offset_of!(capsched_submission, application_id),
+            capsched_yarn_id {
+                application: -3,
                 ..Default::default()
             },
-        };
+        );
         let mut app = 0;
         assert_eq!(capsched_app_submit_as(e, &sub, &mut app), CAPSCHED_OK);
         // One byte short of ABI 2's struct is refused.

@@ -246,40 +246,14 @@ public:
     /// `Rejected` with YARN's reason.
     uint64_t submit_as(std::string_view queue, std::string_view user, const std::vector<std::string> &groups,
                        int32_t priority = CAPSCHED_DEFAULT_PRIORITY) const {
-        std::vector<capsched_str> g;
-        g.reserve(groups.size());
-        for (const auto &x : groups) g.push_back(str(x));
-        capsched_submission sub{};
-        sub.struct_size = sizeof sub;
-        sub.queue = str(queue);
-        sub.user = str(user);
-        sub.groups = g.data();
-        sub.group_count = g.size();
-        sub.priority = priority;
-        uint64_t app = 0;
-        check(capsched_app_submit_as(handle_.get(), &sub, &app));
-        return app;
+        return submit_full(queue, user, groups, priority, 0, 0);
     }
     /// Submission under the RM's own ApplicationId (`application_<cluster_timestamp>_<seq>`);
     /// throws `Rejected` with YARN's reason (a duplicate id too).
     uint64_t submit_with_id(std::string_view queue, std::string_view user, int64_t cluster_timestamp,
                             int32_t sequence, const std::vector<std::string> &groups = {},
                             int32_t priority = CAPSCHED_DEFAULT_PRIORITY) const {
-        std::vector<capsched_str> g;
-        g.reserve(groups.size());
-        for (const auto &x : groups) g.push_back(str(x));
-        capsched_submission sub{};
-        sub.struct_size = sizeof sub;
-        sub.queue = str(queue);
-        sub.user = str(user);
-        sub.groups = g.data();
-        sub.group_count = g.size();
-        sub.priority = priority;
-        sub.application_id.cluster_timestamp = cluster_timestamp;
-        sub.application_id.application = sequence;
-        uint64_t app = 0;
-        check(capsched_app_submit_as(handle_.get(), &sub, &app));
-        return app;
+        return submit_full(queue, user, groups, priority, cluster_timestamp, sequence);
     }
     /// The application with this YARN id (its attempt and container parts ignored).
     uint64_t find_app(const capsched_yarn_id &id) const {
@@ -439,6 +413,26 @@ public:
     capsched_engine *get() const noexcept { return handle_.get(); }
 
 private:
+    /// `capsched_app_submit_as` with everything; sequence 0: the engine mints the id.
+    uint64_t submit_full(std::string_view queue, std::string_view user, const std::vector<std::string> &groups,
+                         int32_t priority, int64_t cluster_timestamp, int32_t sequence) const {
+        std::vector<capsched_str> g;
+        g.reserve(groups.size());
+        for (const auto &x : groups) g.push_back(str(x));
+        capsched_submission sub{};
+        sub.struct_size = sizeof sub;
+        sub.queue = str(queue);
+        sub.user = str(user);
+        sub.groups = g.data();
+        sub.group_count = g.size();
+        sub.priority = priority;
+        sub.application_id.cluster_timestamp = cluster_timestamp;
+        sub.application_id.application = sequence;
+        uint64_t app = 0;
+        check(capsched_app_submit_as(handle_.get(), &sub, &app));
+        return app;
+    }
+
     std::unique_ptr<capsched_engine, EngineDeleter> handle_;
 };
 
