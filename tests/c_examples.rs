@@ -10,38 +10,13 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+
+use common::native::{lib_dir, root, tool_available};
+
 /// The shared library's SONAME: it carries the ABI version.
 fn soname() -> String {
     format!("libcapsched.so.{}", capsched::ABI_VERSION)
-}
-
-/// Where cargo put libcapsched.{a,so}: the directory above this test's `deps/`. `cargo test`
-/// builds only the rlib, so the C libraries are built here if missing (scripts/test builds
-/// them first anyway).
-fn lib_dir() -> PathBuf {
-    static BUILT: std::sync::Once = std::sync::Once::new();
-    let exe = std::env::current_exe().expect("test executable");
-    let dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("target/<profile>")
-        .to_path_buf();
-    BUILT.call_once(|| {
-        if !dir.join("libcapsched.a").exists() || !dir.join("libcapsched.so").exists() {
-            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-            let st = Command::new(cargo)
-                .args(["build", "--lib"])
-                .current_dir(root())
-                .status()
-                .expect("run cargo build --lib");
-            assert!(st.success(), "cargo build --lib failed");
-        }
-    });
-    dir
-}
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
 fn out_dir() -> PathBuf {
@@ -391,20 +366,6 @@ fn the_cpp_queue_table_host_refreshes_queues_and_keeps_the_running_ones_on_rejec
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(err.starts_with("CAPSCHED_ERR_CONFIG: "), "{err}");
     }
-}
-
-/// A missing build tool skips a test on a developer's machine, but fails it in CI, where
-/// .ci/run installs the tool and sets `CAPSCHED_REQUIRE_TOOLS=1`.
-fn tool_available(tool: &str) -> bool {
-    let found = Command::new(tool).arg("--version").output().is_ok();
-    if !found {
-        assert!(
-            std::env::var_os("CAPSCHED_REQUIRE_TOOLS").is_none(),
-            "{tool} is required (CAPSCHED_REQUIRE_TOOLS is set) but not installed"
-        );
-        eprintln!("{tool} not installed: skipped");
-    }
-    found
 }
 
 /// Lays out an install under a fresh prefix with scripts/install.

@@ -1,0 +1,873 @@
+/* The JNI glue of the Java bindings: C over include/capsched.h, nothing else (the C ABI stays
+ * the only boundary). Every function here is one native method of org.capsched.Native: it
+ * turns Java arrays into the C ABI's arguments, makes the call, and turns the result into
+ * Java arrays (objects are built on the Java side), or throws CapschedException with the
+ * status and capsched_last_error(). Strings cross as UTF-8 byte arrays both ways.
+ *
+ * Packed layouts (all jlong), shared with Native.java:
+ *   container (CONTAINER_LONGS): id, node, priority, allocation_request_id, memory, vcores,
+ *     execution_type, version, is_am, remotely_allocated, locality, cluster_timestamp,
+ *     application, attempt, container_id
+ *   status (STATUS_LONGS): id, exit_status, cluster_timestamp, application, attempt, container_id
+ *   info (INFO_LONGS): id, cluster_timestamp, application, attempt, container_id, app, node,
+ *     state, memory, vcores, priority, allocation_request_id, execution_type, locality, is_am,
+ *     version, marked_for_preemption, created_ms, acquired_ms, launched_ms
+ *   event (EVENT_LONGS): kind, app, container, node, cluster_timestamp, application, attempt,
+ *     container_id, code
+ */
+#include <jni.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capsched.h"
+
+#define CONTAINER_LONGS 15
+#define STATUS_LONGS 6
+#define INFO_LONGS 20
+#define EVENT_LONGS 9
+
+static jclass g_exception;        /* org.capsched.CapschedException */
+static jmethodID g_exception_new; /* (ILjava/lang/String;)V */
+static jclass g_object;           /* java.lang.Object */
+static jclass g_bytes;            /* byte[] */
+
+JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved) {
+    (void)reserved;
+    JNIEnv *env = NULL;
+    if ((*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_8) != JNI_OK) return JNI_ERR;
+    jclass c = (*env)->FindClass(env, "org/capsched/CapschedException");
+    if (c == NULL) return JNI_ERR;
+    g_exception = (*env)->NewGlobalRef(env, c);
+    g_exception_new = (*env)->GetMethodID(env, c, "<init>", "(ILjava/lang/String;)V");
+    c = (*env)->FindClass(env, "java/lang/Object");
+    if (c == NULL) return JNI_ERR;
+    g_object = (*env)->NewGlobalRef(env, c);
+    c = (*env)->FindClass(env, "[B");
+    if (c == NULL) return JNI_ERR;
+    g_bytes = (*env)->NewGlobalRef(env, c);
+    if (g_exception == NULL || g_exception_new == NULL || g_object == NULL || g_bytes == NULL) return JNI_ERR;
+    return JNI_VERSION_1_8;
+}
+
+JNIEXPORT void JNICALL JNI_OnUnload(JavaVM *vm, void *reserved) {
+    (void)reserved;
+    JNIEnv *env = NULL;
+    if ((*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_8) != JNI_OK) return;
+    (*env)->DeleteGlobalRef(env, g_exception);
+    (*env)->DeleteGlobalRef(env, g_object);
+    (*env)->DeleteGlobalRef(env, g_bytes);
+}
+
+/* Throws CapschedException(status, message) unless a Java exception is already pending. */
+static void throw_status(JNIEnv *env, int status, const char *message) {
+    if ((*env)->ExceptionCheck(env)) return;
+    jstring m = (*env)->NewStringUTF(env, message);
+    if (m == NULL) return; /* OutOfMemoryError pending */
+    jobject e = (*env)->NewObject(env, g_exception, g_exception_new, (jint)status, m);
+    if (e != NULL) (*env)->Throw(env, (jthrowable)e);
+}
+
+/* Non-zero (and a CapschedException thrown) when `st` is a failure. */
+static int failed(JNIEnv *env, capsched_status st) {
+    if (st == CAPSCHED_OK) return 0;
+    throw_status(env, st, capsched_last_error());
+    return 1;
+}
+
+/* The glue's own refusals (an argument Java should not have passed). */
+static void throw_invalid(JNIEnv *env, const char *message) {
+    throw_status(env, CAPSCHED_ERR_INVALID_ARGUMENT, message);
+}
+
+/* --- Java arrays in ------------------------------------------------------------------- */
+
+/* A byte[] pinned as a capsched_str. A NULL array is the empty string. */
+typedef struct {
+    jbyteArray array;
+    jbyte *bytes;
+    capsched_str str;
+} jstr;
+
+static int str_in(JNIEnv *env, jbyteArray a, jstr *out) {
+    out->array = a;
+    out->bytes = NULL;
+    out->str.ptr = NULL;
+    out->str.len = 0;
+    if (a == NULL) return 1;
+    jsize n = (*env)->GetArrayLength(env, a);
+    if (n == 0) return 1;
+    out->bytes = (*env)->GetByteArrayElements(env, a, NULL);
+    if (out->bytes == NULL) return 0; /* OutOfMemoryError pending */
+    out->str.ptr = (const char *)out->bytes;
+    out->str.len = (size_t)n;
+    return 1;
+}
+
+static void str_done(JNIEnv *env, jstr *s) {
+    if (s->bytes != NULL) (*env)->ReleaseByteArrayElements(env, s->array, s->bytes, JNI_ABORT);
+    s->bytes = NULL;
+}
+
+/* A byte[][] as an array of capsched_str. */
+typedef struct {
+    jsize count;
+    jstr *items;
+    capsched_str *strs;
+} jstrs;
+
+static void strs_done(JNIEnv *env, jstrs *s) {
+    for (jsize i = 0; i < s->count; i++) {
+        str_done(env, &s->items[i]);
+        if (s->items[i].array != NULL) (*env)->DeleteLocalRef(env, s->items[i].array);
+    }
+    free(s->items);
+    free(s->strs);
+    s->items = NULL;
+    s->strs = NULL;
+    s->count = 0;
+}
+
+static int strs_in(JNIEnv *env, jobjectArray a, jstrs *out) {
+    out->count = 0;
+    out->items = NULL;
+    out->strs = NULL;
+    if (a == NULL) return 1;
+    jsize n = (*env)->GetArrayLength(env, a);
+    out->items = calloc((size_t)n + 1, sizeof(jstr));
+    out->strs = calloc((size_t)n + 1, sizeof(capsched_str));
+    if (out->items == NULL || out->strs == NULL) {
+        strs_done(env, out);
+        throw_status(env, CAPSCHED_ERR_INVALID_ARGUMENT, "out of memory");
+        return 0;
+    }
+    for (jsize i = 0; i < n; i++) {
+        jbyteArray item = (jbyteArray)(*env)->GetObjectArrayElement(env, a, i);
+        out->count = i + 1;
+        if (!str_in(env, item, &out->items[i])) {
+            strs_done(env, out);
+            return 0;
+        }
+        out->strs[i] = out->items[i].str;
+    }
+    return 1;
+}
+
+/* A long[] copied out (NULL: empty). The caller frees `*out`. */
+static int longs_in(JNIEnv *env, jlongArray a, jlong **out, jsize *count) {
+    *out = NULL;
+    *count = 0;
+    if (a == NULL) return 1;
+    jsize n = (*env)->GetArrayLength(env, a);
+    *out = malloc(((size_t)n + 1) * sizeof(jlong));
+    if (*out == NULL) {
+        throw_invalid(env, "out of memory");
+        return 0;
+    }
+    (*env)->GetLongArrayRegion(env, a, 0, n, *out);
+    *count = n;
+    return 1;
+}
+
+/* --- Java arrays out ------------------------------------------------------------------ */
+
+static jlongArray longs_out(JNIEnv *env, const jlong *v, size_t n) {
+    jlongArray a = (*env)->NewLongArray(env, (jsize)n);
+    if (a != NULL && n > 0) (*env)->SetLongArrayRegion(env, a, 0, (jsize)n, v);
+    return a;
+}
+
+static jbyteArray bytes_out(JNIEnv *env, const char *p, size_t n) {
+    jbyteArray a = (*env)->NewByteArray(env, (jsize)n);
+    if (a != NULL && n > 0) (*env)->SetByteArrayRegion(env, a, 0, (jsize)n, (const jbyte *)p);
+    return a;
+}
+
+/* An owned string as byte[], freed. */
+static jbyteArray owned_out(JNIEnv *env, capsched_owned_str s) {
+    jbyteArray a = bytes_out(env, s.ptr, s.len);
+    capsched_string_free(s);
+    return a;
+}
+
+static jobjectArray objects(JNIEnv *env, jsize n) { return (*env)->NewObjectArray(env, n, g_object, NULL); }
+
+static void put(JNIEnv *env, jobjectArray a, jsize i, jobject v) {
+    (*env)->SetObjectArrayElement(env, a, i, v);
+    if (v != NULL) (*env)->DeleteLocalRef(env, v);
+}
+
+static void pack_id(jlong *out, capsched_yarn_id id) {
+    out[0] = id.cluster_timestamp;
+    out[1] = id.application;
+    out[2] = id.attempt;
+    out[3] = id.container_id;
+}
+
+static void pack_container(jlong *o, const capsched_container *c) {
+    o[0] = (jlong)c->id;
+    o[1] = (jlong)c->node;
+    o[2] = c->priority;
+    o[3] = c->allocation_request_id;
+    o[4] = c->resource.memory_mb;
+    o[5] = c->resource.vcores;
+    o[6] = c->execution_type;
+    o[7] = c->version;
+    o[8] = c->is_am;
+    o[9] = c->remotely_allocated;
+    o[10] = c->locality;
+    pack_id(o + 11, c->yarn_id);
+}
+
+/* {long[] packed, byte[][] hosts} for `n` containers. */
+static int containers_out(JNIEnv *env, const capsched_container *cs, size_t n, jobjectArray into, jsize at) {
+    jlong *packed = calloc(n * CONTAINER_LONGS + 1, sizeof(jlong));
+    jobjectArray hosts = (*env)->NewObjectArray(env, (jsize)n, g_bytes, NULL);
+    if (packed == NULL || hosts == NULL) {
+        free(packed);
+        return 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        pack_container(packed + i * CONTAINER_LONGS, &cs[i]);
+        put(env, hosts, (jsize)i, bytes_out(env, cs[i].host.ptr, cs[i].host.len));
+    }
+    put(env, into, at, longs_out(env, packed, n * CONTAINER_LONGS));
+    put(env, into, at + 1, hosts);
+    free(packed);
+    return !(*env)->ExceptionCheck(env);
+}
+
+static jlongArray info_out(JNIEnv *env, const capsched_container_info *c) {
+    jlong o[INFO_LONGS];
+    o[0] = (jlong)c->id;
+    pack_id(o + 1, c->yarn_id);
+    o[5] = (jlong)c->app;
+    o[6] = (jlong)c->node;
+    o[7] = c->state;
+    o[8] = c->resource.memory_mb;
+    o[9] = c->resource.vcores;
+    o[10] = c->priority;
+    o[11] = c->allocation_request_id;
+    o[12] = c->execution_type;
+    o[13] = c->locality;
+    o[14] = c->is_am;
+    o[15] = c->version;
+    o[16] = c->marked_for_preemption;
+    o[17] = c->created_ms;
+    o[18] = c->acquired_ms;
+    o[19] = c->launched_ms;
+    return longs_out(env, o, INFO_LONGS);
+}
+
+#define E(h) ((const capsched_engine *)(intptr_t)(h))
+#define FN(name) Java_org_capsched_Native_##name
+
+/* --- library ---------------------------------------------------------------------------- */
+
+JNIEXPORT jint JNICALL FN(abiVersion)(JNIEnv *env, jclass cls) {
+    (void)env;
+    (void)cls;
+    return (jint)capsched_abi_version();
+}
+
+JNIEXPORT jbyteArray JNICALL FN(version)(JNIEnv *env, jclass cls) {
+    (void)cls;
+    const char *v = capsched_version();
+    return bytes_out(env, v, strlen(v));
+}
+
+JNIEXPORT jint JNICALL FN(headerAbiVersion)(JNIEnv *env, jclass cls) {
+    (void)env;
+    (void)cls;
+    return CAPSCHED_ABI_VERSION;
+}
+
+/* --- configurations --------------------------------------------------------------------- */
+
+JNIEXPORT jlong JNICALL FN(configFromXml)(JNIEnv *env, jclass cls, jbyteArray xml) {
+    (void)cls;
+    jstr s;
+    if (!str_in(env, xml, &s)) return 0;
+    capsched_config *c = NULL;
+    capsched_status st = capsched_config_from_xml(s.str, &c);
+    str_done(env, &s);
+    return failed(env, st) ? 0 : (jlong)(intptr_t)c;
+}
+
+JNIEXPORT jlong JNICALL FN(configFromFile)(JNIEnv *env, jclass cls, jbyteArray path) {
+    (void)cls;
+    jstr s;
+    if (!str_in(env, path, &s)) return 0;
+    capsched_config *c = NULL;
+    capsched_status st = capsched_config_from_file(s.str, &c);
+    str_done(env, &s);
+    return failed(env, st) ? 0 : (jlong)(intptr_t)c;
+}
+
+JNIEXPORT jlong JNICALL FN(configFromPairs)(JNIEnv *env, jclass cls, jobjectArray keys, jobjectArray values) {
+    (void)cls;
+    jstrs k, v;
+    if (!strs_in(env, keys, &k)) return 0;
+    if (!strs_in(env, values, &v)) {
+        strs_done(env, &k);
+        return 0;
+    }
+    if (k.count != v.count) {
+        strs_done(env, &k);
+        strs_done(env, &v);
+        throw_invalid(env, "as many keys as values expected");
+        return 0;
+    }
+    capsched_config *c = NULL;
+    capsched_status st = capsched_config_from_pairs(k.strs, v.strs, (size_t)k.count, &c);
+    strs_done(env, &k);
+    strs_done(env, &v);
+    return failed(env, st) ? 0 : (jlong)(intptr_t)c;
+}
+
+JNIEXPORT void JNICALL FN(configFree)(JNIEnv *env, jclass cls, jlong h) {
+    (void)env;
+    (void)cls;
+    capsched_config_free((capsched_config *)(intptr_t)h);
+}
+
+/* --- engines ---------------------------------------------------------------------------- */
+
+/* o: mode, seed, async, preemption, event_capacity, manual_clock, clock_start_ms,
+ *    cluster_timestamp, rm_epoch */
+JNIEXPORT jlong JNICALL FN(engineNew)(JNIEnv *env, jclass cls, jlong config, jlongArray options) {
+    (void)cls;
+    jlong o[9];
+    if (options == NULL || (*env)->GetArrayLength(env, options) != 9) {
+        throw_invalid(env, "engine options: 9 values expected");
+        return 0;
+    }
+    (*env)->GetLongArrayRegion(env, options, 0, 9, o);
+    capsched_engine_options opts;
+    if (failed(env, capsched_engine_options_default(&opts))) return 0;
+    opts.mode = (int32_t)o[0];
+    opts.seed = (uint64_t)o[1];
+    opts.async_scheduling = (int32_t)o[2];
+    opts.preemption = (int32_t)o[3];
+    opts.event_capacity = (uint32_t)o[4];
+    opts.manual_clock = (int32_t)o[5];
+    opts.clock_start_ms = o[6];
+    opts.cluster_timestamp = o[7];
+    opts.rm_epoch = o[8];
+    capsched_engine *e = NULL;
+    if (failed(env, capsched_engine_new((const capsched_config *)(intptr_t)config, &opts, &e))) return 0;
+    return (jlong)(intptr_t)e;
+}
+
+JNIEXPORT void JNICALL FN(engineStop)(JNIEnv *env, jclass cls, jlong e) {
+    (void)cls;
+    failed(env, capsched_engine_stop(E(e)));
+}
+
+JNIEXPORT void JNICALL FN(engineFree)(JNIEnv *env, jclass cls, jlong e) {
+    (void)env;
+    (void)cls;
+    capsched_engine_free((capsched_engine *)(intptr_t)e);
+}
+
+JNIEXPORT jint JNICALL FN(engineTick)(JNIEnv *env, jclass cls, jlong e, jlong now_ms) {
+    (void)cls;
+    uint32_t n = 0;
+    return failed(env, capsched_engine_tick(E(e), now_ms, &n)) ? 0 : (jint)n;
+}
+
+JNIEXPORT jint JNICALL FN(engineStep)(JNIEnv *env, jclass cls, jlong e, jint passes) {
+    (void)cls;
+    uint32_t n = 0;
+    return failed(env, capsched_engine_step(E(e), (uint32_t)passes, &n)) ? 0 : (jint)n;
+}
+
+JNIEXPORT void JNICALL FN(refreshQueues)(JNIEnv *env, jclass cls, jlong e, jlong config) {
+    (void)cls;
+    failed(env, capsched_engine_refresh_queues(E(e), (const capsched_config *)(intptr_t)config));
+}
+
+JNIEXPORT jbyteArray JNICALL FN(schedulerJson)(JNIEnv *env, jclass cls, jlong e) {
+    (void)cls;
+    capsched_owned_str s = {NULL, 0};
+    if (failed(env, capsched_engine_scheduler_json(E(e), &s))) return NULL;
+    return owned_out(env, s);
+}
+
+JNIEXPORT void JNICALL FN(checkInvariants)(JNIEnv *env, jclass cls, jlong e) {
+    (void)cls;
+    failed(env, capsched_engine_check_invariants(E(e)));
+}
+
+/* resource (2), num_nodes, num_applications, num_containers, dropped_events */
+JNIEXPORT jlongArray JNICALL FN(clusterInfo)(JNIEnv *env, jclass cls, jlong e) {
+    (void)cls;
+    capsched_cluster_info c;
+    if (failed(env, capsched_engine_cluster_info(E(e), &c))) return NULL;
+    jlong o[6] = {c.resource.memory_mb, c.resource.vcores, (jlong)c.num_nodes, (jlong)c.num_applications,
+                  (jlong)c.num_containers, (jlong)c.dropped_events};
+    return longs_out(env, o, 6);
+}
+
+/* {byte[][] paths, long[] per queue: used (2), pending (2), reserved (2), absolute capacity and
+ *  maximum (float bits), num_applications} */
+JNIEXPORT jobjectArray JNICALL FN(queues)(JNIEnv *env, jclass cls, jlong e) {
+    (void)cls;
+    capsched_queue_list *l = NULL;
+    if (failed(env, capsched_engine_queues(E(e), &l))) return NULL;
+    jobjectArray out = objects(env, 2);
+    jobjectArray paths = (*env)->NewObjectArray(env, (jsize)l->count, g_bytes, NULL);
+    jlong *v = calloc(l->count * 9 + 1, sizeof(jlong));
+    if (out != NULL && paths != NULL && v != NULL) {
+        for (size_t i = 0; i < l->count; i++) {
+            const capsched_queue_info *q = &l->queues[i];
+            put(env, paths, (jsize)i, bytes_out(env, q->path.ptr, q->path.len));
+            jlong *o = v + i * 9;
+            o[0] = q->used.memory_mb;
+            o[1] = q->used.vcores;
+            o[2] = q->pending.memory_mb;
+            o[3] = q->pending.vcores;
+            o[4] = q->reserved.memory_mb;
+            o[5] = q->reserved.vcores;
+            union {
+                float f;
+                int32_t i;
+            } a, m;
+            a.f = q->absolute_capacity;
+            m.f = q->absolute_maximum_capacity;
+            o[6] = a.i;
+            o[7] = m.i;
+            o[8] = q->num_applications;
+        }
+        put(env, out, 0, paths);
+        put(env, out, 1, longs_out(env, v, l->count * 9));
+    }
+    free(v);
+    capsched_queue_list_free(l);
+    return out;
+}
+
+/* EVENT_LONGS per event, and the dropped count last. */
+JNIEXPORT jlongArray JNICALL FN(pollEvents)(JNIEnv *env, jclass cls, jlong e, jint max) {
+    (void)cls;
+    if (max <= 0) max = 1;
+    capsched_event *events = calloc((size_t)max, sizeof(capsched_event));
+    jlong *packed = calloc((size_t)max * EVENT_LONGS + 1, sizeof(jlong));
+    if (events == NULL || packed == NULL) {
+        free(events);
+        free(packed);
+        throw_invalid(env, "out of memory");
+        return NULL;
+    }
+    size_t n = 0;
+    uint64_t dropped = 0;
+    jlongArray out = NULL;
+    if (!failed(env, capsched_poll_events(E(e), events, (size_t)max, &n, &dropped))) {
+        for (size_t i = 0; i < n; i++) {
+            jlong *o = packed + i * EVENT_LONGS;
+            o[0] = events[i].kind;
+            o[1] = (jlong)events[i].app;
+            o[2] = (jlong)events[i].container;
+            o[3] = (jlong)events[i].node;
+            pack_id(o + 4, events[i].yarn_id);
+            o[8] = events[i].code;
+        }
+        packed[n * EVENT_LONGS] = (jlong)dropped;
+        out = longs_out(env, packed, n * EVENT_LONGS + 1);
+    }
+    free(events);
+    free(packed);
+    return out;
+}
+
+/* --- nodes ------------------------------------------------------------------------------ */
+
+JNIEXPORT jlong JNICALL FN(nodeAdd)(JNIEnv *env, jclass cls, jlong e, jbyteArray host, jbyteArray rack,
+                                     jlong memory, jlong vcores) {
+    (void)cls;
+    jstr h, r;
+    if (!str_in(env, host, &h)) return 0;
+    if (!str_in(env, rack, &r)) {
+        str_done(env, &h);
+        return 0;
+    }
+    uint64_t node = 0;
+    capsched_resource res = {memory, vcores};
+    capsched_status st = capsched_node_add(E(e), h.str, r.str, res, &node);
+    str_done(env, &h);
+    str_done(env, &r);
+    return failed(env, st) ? 0 : (jlong)node;
+}
+
+JNIEXPORT void JNICALL FN(nodeRemove)(JNIEnv *env, jclass cls, jlong e, jlong node) {
+    (void)cls;
+    failed(env, capsched_node_remove(E(e), (uint64_t)node));
+}
+
+/* {long[] misc: allocated, decommissioned, has_queuing_limit, max_queue_length,
+ *  max_queue_wait_ms; long[] to_kill; long[] allocated containers; byte[][] their hosts} */
+JNIEXPORT jobjectArray JNICALL FN(nodeUpdate)(JNIEnv *env, jclass cls, jlong e, jlong node, jlongArray launched,
+                                               jlongArray completed, jintArray exit_statuses,
+                                               jobjectArray diagnostics) {
+    (void)cls;
+    jlong *l = NULL, *c = NULL;
+    jsize nl = 0, nc = 0;
+    jstrs d = {0, NULL, NULL};
+    jobjectArray out = NULL;
+    capsched_completed_container *done = NULL;
+    if (!longs_in(env, launched, &l, &nl) || !longs_in(env, completed, &c, &nc)) goto end;
+    if (!strs_in(env, diagnostics, &d)) goto end;
+    jsize ns = exit_statuses == NULL ? 0 : (*env)->GetArrayLength(env, exit_statuses);
+    if (ns != nc || (diagnostics != NULL && d.count != nc)) {
+        throw_invalid(env, "completed containers: as many exit statuses (and diagnostics) as ids expected");
+        goto end;
+    }
+    done = calloc((size_t)nc + 1, sizeof(capsched_completed_container));
+    if (done == NULL) goto end;
+    for (jsize i = 0; i < nc; i++) {
+        jint status = 0;
+        (*env)->GetIntArrayRegion(env, exit_statuses, i, 1, &status);
+        done[i].container = (uint64_t)c[i];
+        done[i].exit_status = status;
+        if (diagnostics != NULL) done[i].diagnostics = d.strs[i];
+    }
+    capsched_node_status st;
+    memset(&st, 0, sizeof st);
+    st.struct_size = sizeof st;
+    st.launched = (const uint64_t *)l;
+    st.launched_count = (size_t)nl;
+    st.completed = done;
+    st.completed_count = (size_t)nc;
+    capsched_node_response *r = NULL;
+    if (failed(env, capsched_node_update(E(e), (uint64_t)node, &st, &r))) goto end;
+    out = objects(env, 4);
+    if (out != NULL) {
+        jlong misc[5] = {r->allocated, r->decommissioned, r->has_queuing_limit, r->max_queue_length,
+                         r->max_queue_wait_ms};
+        put(env, out, 0, longs_out(env, misc, 5));
+        put(env, out, 1, longs_out(env, (const jlong *)r->to_kill, r->to_kill_count));
+        containers_out(env, r->allocated_containers, r->allocated_container_count, out, 2);
+    }
+    capsched_node_response_free(r);
+end:
+    free(l);
+    free(c);
+    free(done);
+    strs_done(env, &d);
+    return out;
+}
+
+JNIEXPORT void JNICALL FN(nodeUpdateResource)(JNIEnv *env, jclass cls, jlong e, jlong node, jlong memory,
+                                              jlong vcores, jlong timeout_ms) {
+    (void)cls;
+    capsched_resource r = {memory, vcores};
+    failed(env, capsched_node_update_resource(E(e), (uint64_t)node, r, timeout_ms));
+}
+
+JNIEXPORT void JNICALL FN(nodeDecommission)(JNIEnv *env, jclass cls, jlong e, jlong node, jlong timeout_ms) {
+    (void)cls;
+    failed(env, capsched_node_decommission(E(e), (uint64_t)node, timeout_ms));
+}
+
+JNIEXPORT void JNICALL FN(nodeRecommission)(JNIEnv *env, jclass cls, jlong e, jlong node) {
+    (void)cls;
+    failed(env, capsched_node_recommission(E(e), (uint64_t)node));
+}
+
+JNIEXPORT jlong JNICALL FN(nodeFind)(JNIEnv *env, jclass cls, jlong e, jbyteArray address) {
+    (void)cls;
+    jstr a;
+    if (!str_in(env, address, &a)) return 0;
+    uint64_t node = 0;
+    capsched_status st = capsched_node_find(E(e), a.str, &node);
+    str_done(env, &a);
+    return failed(env, st) ? 0 : (jlong)node;
+}
+
+/* --- applications ----------------------------------------------------------------------- */
+
+JNIEXPORT jlong JNICALL FN(appSubmit)(JNIEnv *env, jclass cls, jlong e, jbyteArray queue, jbyteArray user,
+                                       jobjectArray groups, jint priority, jlong cluster_timestamp,
+                                       jint sequence) {
+    (void)cls;
+    jstr q, u;
+    jstrs g;
+    if (!str_in(env, queue, &q)) return 0;
+    if (!str_in(env, user, &u)) {
+        str_done(env, &q);
+        return 0;
+    }
+    if (!strs_in(env, groups, &g)) {
+        str_done(env, &q);
+        str_done(env, &u);
+        return 0;
+    }
+    capsched_submission s;
+    memset(&s, 0, sizeof s);
+    s.struct_size = sizeof s;
+    s.queue = q.str;
+    s.user = u.str;
+    s.groups = g.strs;
+    s.group_count = (size_t)g.count;
+    s.priority = priority;
+    s.application_id.cluster_timestamp = cluster_timestamp;
+    s.application_id.application = sequence;
+    uint64_t app = 0;
+    capsched_status st = capsched_app_submit_as(E(e), &s, &app);
+    str_done(env, &q);
+    str_done(env, &u);
+    strs_done(env, &g);
+    return failed(env, st) ? 0 : (jlong)app;
+}
+
+JNIEXPORT void JNICALL FN(attemptAdd)(JNIEnv *env, jclass cls, jlong e, jlong app, jlong memory, jlong vcores,
+                                      jboolean unmanaged, jboolean keep) {
+    (void)cls;
+    capsched_resource r = {memory, vcores};
+    failed(env, capsched_attempt_add(E(e), (uint64_t)app, r, unmanaged ? 1 : 0, keep ? 1 : 0));
+}
+
+JNIEXPORT void JNICALL FN(attemptRemove)(JNIEnv *env, jclass cls, jlong e, jlong app, jboolean keep) {
+    (void)cls;
+    failed(env, capsched_attempt_remove(E(e), (uint64_t)app, keep ? 1 : 0));
+}
+
+JNIEXPORT void JNICALL FN(appRemove)(JNIEnv *env, jclass cls, jlong e, jlong app) {
+    (void)cls;
+    failed(env, capsched_app_remove(E(e), (uint64_t)app));
+}
+
+JNIEXPORT void JNICALL FN(appMove)(JNIEnv *env, jclass cls, jlong e, jlong app, jbyteArray queue) {
+    (void)cls;
+    jstr q;
+    if (!str_in(env, queue, &q)) return;
+    capsched_status st = capsched_app_move(E(e), (uint64_t)app, q.str);
+    str_done(env, &q);
+    failed(env, st);
+}
+
+JNIEXPORT jint JNICALL FN(appSetPriority)(JNIEnv *env, jclass cls, jlong e, jlong app, jint priority) {
+    (void)cls;
+    int32_t effective = 0;
+    return failed(env, capsched_app_set_priority(E(e), (uint64_t)app, priority, &effective)) ? 0 : effective;
+}
+
+JNIEXPORT jlong JNICALL FN(appFind)(JNIEnv *env, jclass cls, jlong e, jlong cluster_timestamp, jint sequence) {
+    (void)cls;
+    capsched_yarn_id id = {cluster_timestamp, sequence, 0, 0};
+    uint64_t app = 0;
+    return failed(env, capsched_app_find(E(e), &id, &app)) ? 0 : (jlong)app;
+}
+
+/* INFO_LONGS, or NULL when there is no AM container to take. */
+JNIEXPORT jlongArray JNICALL FN(amContainerTake)(JNIEnv *env, jclass cls, jlong e, jlong app) {
+    (void)cls;
+    capsched_container_info info;
+    int32_t found = 0;
+    if (failed(env, capsched_am_container_take(E(e), (uint64_t)app, &info, &found)) || !found) return NULL;
+    return info_out(env, &info);
+}
+
+/* {long[]: cluster_timestamp, application, attempt, priority, state, pending_reason, used (2),
+ *  pending (2), am_used (2), reserved (2), live, reserved containers, opportunistic,
+ *  preempted, preempted resource (2), am_container, submit_time_ms; queue; user; diagnostics} */
+JNIEXPORT jobjectArray JNICALL FN(appReport)(JNIEnv *env, jclass cls, jlong e, jlong app) {
+    (void)cls;
+    capsched_app_report r;
+    memset(&r, 0, sizeof r);
+    if (failed(env, capsched_app_report_get(E(e), (uint64_t)app, &r))) return NULL;
+    jobjectArray out = objects(env, 4);
+    if (out != NULL) {
+        jlong v[22] = {r.yarn_id.cluster_timestamp,
+                       r.yarn_id.application,
+                       r.yarn_id.attempt,
+                       r.priority,
+                       r.state,
+                       r.pending_reason,
+                       r.used.memory_mb,
+                       r.used.vcores,
+                       r.pending.memory_mb,
+                       r.pending.vcores,
+                       r.am_used.memory_mb,
+                       r.am_used.vcores,
+                       r.reserved.memory_mb,
+                       r.reserved.vcores,
+                       r.live_containers,
+                       r.reserved_containers,
+                       r.opportunistic_containers,
+                       r.preempted_containers,
+                       r.preempted_resource.memory_mb,
+                       r.preempted_resource.vcores,
+                       (jlong)r.am_container,
+                       r.submit_time_ms};
+        put(env, out, 0, longs_out(env, v, 22));
+        put(env, out, 1, bytes_out(env, r.queue.ptr, r.queue.len));
+        put(env, out, 2, bytes_out(env, r.user.ptr, r.user.len));
+        put(env, out, 3, bytes_out(env, r.diagnostics.ptr, r.diagnostics.len));
+    }
+    capsched_app_report_free(&r);
+    return out;
+}
+
+/* --- containers ------------------------------------------------------------------------- */
+
+JNIEXPORT jlongArray JNICALL FN(containerGet)(JNIEnv *env, jclass cls, jlong e, jlong container) {
+    (void)cls;
+    capsched_container_info info;
+    if (failed(env, capsched_container_get(E(e), (uint64_t)container, &info))) return NULL;
+    return info_out(env, &info);
+}
+
+JNIEXPORT jlong JNICALL FN(containerFind)(JNIEnv *env, jclass cls, jlong e, jlong cluster_timestamp,
+                                           jint application, jint attempt, jlong container_id) {
+    (void)cls;
+    capsched_yarn_id id = {cluster_timestamp, application, attempt, container_id};
+    uint64_t c = 0;
+    return failed(env, capsched_container_find(E(e), &id, &c)) ? 0 : (jlong)c;
+}
+
+JNIEXPORT void JNICALL FN(containerExpired)(JNIEnv *env, jclass cls, jlong e, jlong container) {
+    (void)cls;
+    failed(env, capsched_container_expired(E(e), (uint64_t)container));
+}
+
+JNIEXPORT void JNICALL FN(containerKill)(JNIEnv *env, jclass cls, jlong e, jlong container, jint exit_status,
+                                         jbyteArray diagnostics) {
+    (void)cls;
+    jstr d;
+    if (!str_in(env, diagnostics, &d)) return;
+    capsched_status st = capsched_container_kill(E(e), (uint64_t)container, exit_status, d.str);
+    str_done(env, &d);
+    failed(env, st);
+}
+
+JNIEXPORT jboolean JNICALL FN(checkAccess)(JNIEnv *env, jclass cls, jlong e, jbyteArray user, jobjectArray groups,
+                                           jint acl, jbyteArray queue) {
+    (void)cls;
+    jstr u, q;
+    jstrs g;
+    if (!str_in(env, user, &u)) return JNI_FALSE;
+    if (!str_in(env, queue, &q)) {
+        str_done(env, &u);
+        return JNI_FALSE;
+    }
+    if (!strs_in(env, groups, &g)) {
+        str_done(env, &u);
+        str_done(env, &q);
+        return JNI_FALSE;
+    }
+    int32_t allowed = 0;
+    capsched_status st = capsched_check_access(E(e), u.str, g.strs, (size_t)g.count, acl, q.str, &allowed);
+    str_done(env, &u);
+    str_done(env, &q);
+    strs_done(env, &g);
+    return failed(env, st) ? JNI_FALSE : (allowed ? JNI_TRUE : JNI_FALSE);
+}
+
+/* --- allocate --------------------------------------------------------------------------- */
+
+/* asks: 7 longs each (priority, allocation_request_id, memory, vcores, num_containers,
+ * relax_locality, execution_type) with their resource names. Returns {long[] head:
+ * response_id, headroom (2), num_cluster_nodes, preempt_resource (2); long[] allocated;
+ * byte[][] their hosts; long[] completed (STATUS_LONGS each); byte[][] their diagnostics;
+ * long[] preempt_containers} */
+JNIEXPORT jobjectArray JNICALL FN(allocate)(JNIEnv *env, jclass cls, jlong e, jlong app, jint response_id,
+                                             jlongArray ask_values, jobjectArray ask_names, jlongArray releases,
+                                             jobjectArray blacklist_add, jobjectArray blacklist_remove) {
+    (void)cls;
+    jlong *av = NULL, *rel = NULL;
+    jsize nav = 0, nrel = 0;
+    jstrs names = {0, NULL, NULL}, add = {0, NULL, NULL}, rem = {0, NULL, NULL};
+    capsched_ask *asks = NULL;
+    jobjectArray out = NULL;
+    if (!longs_in(env, ask_values, &av, &nav) || !longs_in(env, releases, &rel, &nrel)) goto end;
+    if (!strs_in(env, ask_names, &names) || !strs_in(env, blacklist_add, &add) ||
+        !strs_in(env, blacklist_remove, &rem))
+        goto end;
+    if (nav != names.count * 7) {
+        throw_invalid(env, "asks: 7 values and a resource name each expected");
+        goto end;
+    }
+    asks = calloc((size_t)names.count + 1, sizeof(capsched_ask));
+    if (asks == NULL) goto end;
+    for (jsize i = 0; i < names.count; i++) {
+        const jlong *a = av + i * 7;
+        asks[i].priority = (int32_t)a[0];
+        asks[i].allocation_request_id = a[1];
+        asks[i].capability.memory_mb = a[2];
+        asks[i].capability.vcores = a[3];
+        asks[i].num_containers = (int32_t)a[4];
+        asks[i].relax_locality = (int32_t)a[5];
+        asks[i].execution_type = (int32_t)a[6];
+        asks[i].resource_name = names.strs[i];
+    }
+    capsched_allocate_request rq;
+    memset(&rq, 0, sizeof rq);
+    rq.struct_size = sizeof rq;
+    rq.response_id = response_id;
+    rq.asks = asks;
+    rq.ask_count = (size_t)names.count;
+    rq.releases = (const uint64_t *)rel;
+    rq.release_count = (size_t)nrel;
+    rq.blacklist_additions = add.strs;
+    rq.blacklist_addition_count = (size_t)add.count;
+    rq.blacklist_removals = rem.strs;
+    rq.blacklist_removal_count = (size_t)rem.count;
+    capsched_allocate_response *r = NULL;
+    if (failed(env, capsched_allocate(E(e), (uint64_t)app, &rq, &r))) goto end;
+    out = objects(env, 6);
+    if (out != NULL) {
+        jlong head[6] = {r->response_id,         r->headroom.memory_mb,         r->headroom.vcores,
+                         r->num_cluster_nodes,   r->preempt_resource.memory_mb, r->preempt_resource.vcores};
+        put(env, out, 0, longs_out(env, head, 6));
+        containers_out(env, r->allocated, r->allocated_count, out, 1);
+        jlong *done = calloc(r->completed_count * STATUS_LONGS + 1, sizeof(jlong));
+        jobjectArray diags = (*env)->NewObjectArray(env, (jsize)r->completed_count, g_bytes, NULL);
+        if (done != NULL && diags != NULL) {
+            for (size_t i = 0; i < r->completed_count; i++) {
+                const capsched_container_status *s = &r->completed[i];
+                done[i * STATUS_LONGS] = (jlong)s->container;
+                done[i * STATUS_LONGS + 1] = s->exit_status;
+                pack_id(done + i * STATUS_LONGS + 2, s->yarn_id);
+                put(env, diags, (jsize)i, bytes_out(env, s->diagnostics.ptr, s->diagnostics.len));
+            }
+            put(env, out, 3, longs_out(env, done, r->completed_count * STATUS_LONGS));
+            put(env, out, 4, diags);
+        }
+        free(done);
+        put(env, out, 5, longs_out(env, (const jlong *)r->preempt_containers, r->preempt_count));
+    }
+    capsched_allocate_response_free(r);
+end:
+    free(av);
+    free(rel);
+    free(asks);
+    strs_done(env, &names);
+    strs_done(env, &add);
+    strs_done(env, &rem);
+    return out;
+}
+
+/* --- YARN ids --------------------------------------------------------------------------- */
+
+JNIEXPORT jbyteArray JNICALL FN(yarnIdFormat)(JNIEnv *env, jclass cls, jlong cluster_timestamp, jint application,
+                                              jint attempt, jlong container_id) {
+    (void)cls;
+    capsched_yarn_id id = {cluster_timestamp, application, attempt, container_id};
+    capsched_owned_str s = {NULL, 0};
+    if (failed(env, capsched_yarn_id_format(&id, &s))) return NULL;
+    return owned_out(env, s);
+}
+
+JNIEXPORT jlongArray JNICALL FN(yarnIdParse)(JNIEnv *env, jclass cls, jbyteArray text) {
+    (void)cls;
+    jstr t;
+    if (!str_in(env, text, &t)) return NULL;
+    capsched_yarn_id id;
+    capsched_status st = capsched_yarn_id_parse(t.str, &id);
+    str_done(env, &t);
+    if (failed(env, st)) return NULL;
+    jlong o[4];
+    pack_id(o, id);
+    return longs_out(env, o, 4);
+}

@@ -1,0 +1,422 @@
+package org.capsched;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * A running scheduler. Every method may be called from any number of threads at once; {@link
+ * #close()} waits for the calls in flight and later calls throw IllegalStateException. Ids
+ * (nodes, applications, containers) are the engine's longs, valid only with this engine.
+ */
+public final class Engine extends NativeHandle {
+    public Engine(Config config, EngineOptions options) {
+        super(create(config, options == null ? new EngineOptions() : options), "engine");
+    }
+
+    public Engine(Config config) {
+        this(config, null);
+    }
+
+    private static long create(final Config config, final EngineOptions options) {
+        final long[] packed = options.pack();
+        return config.handle(new Call<Long>() {
+            @Override
+            public Long apply(long c) {
+                return Native.engineNew(c, packed);
+            }
+        });
+    }
+
+    @Override
+    void free(long handle) {
+        Native.engineFree(handle);
+    }
+
+    /** Stops the engine's threads; later calls fail with STOPPED. */
+    public void stop() {
+        with(new Call<Void>() {
+            @Override
+            public Void apply(long e) {
+                Native.engineStop(e);
+                return null;
+            }
+        });
+    }
+
+    // ---- nodes ----
+
+    /** Registers a NodeManager by its NodeId ({@code host:port}) or host. */
+    public long addNode(final String address, final String rack, final Resource resource) {
+        final byte[] a = Utf8.bytes(address);
+        final byte[] r = Utf8.bytes(rack);
+        return with(new Call<Long>() {
+            @Override
+            public Long apply(long e) {
+                return Native.nodeAdd(e, a, r, resource.memoryMb, resource.vcores);
+            }
+        });
+    }
+
+    public void removeNode(final long node) {
+        with(new Call<Void>() {
+            @Override
+            public Void apply(long e) {
+                Native.nodeRemove(e, node);
+                return null;
+            }
+        });
+    }
+
+    /** A NodeManager heartbeat with what it launched and what finished. */
+    public NodeResponse nodeUpdate(final long node, final long[] launched, final List<CompletedContainer> completed) {
+        final long[] ids = new long[completed.size()];
+        final int[] statuses = new int[ids.length];
+        final byte[][] diagnostics = new byte[ids.length][];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = completed.get(i).container;
+            statuses[i] = completed.get(i).exitStatus;
+            diagnostics[i] = Utf8.bytes(completed.get(i).diagnostics);
+        }
+        return with(new Call<NodeResponse>() {
+            @Override
+            public NodeResponse apply(long e) {
+                return new NodeResponse(Native.nodeUpdate(e, node, launched, ids, statuses, diagnostics));
+            }
+        });
+    }
+
+    /** An empty heartbeat. */
+    public NodeResponse nodeUpdate(long node) {
+        return nodeUpdate(node, new long[0], Collections.<CompletedContainer>emptyList());
+    }
+
+    /** NODE_RESOURCE_UPDATE; timeout < 0: containers beyond run on, 0: killed now, > 0: later. */
+    public void updateNodeResource(final long node, final Resource resource, final long overcommitTimeoutMs) {
+        with(new Call<Void>() {
+            @Override
+            public Void apply(long e) {
+                Native.nodeUpdateResource(e, node, resource.memoryMb, resource.vcores, overcommitTimeoutMs);
+                return null;
+            }
+        });
+    }
+
+    /** Graceful decommissioning; timeout < 0: none. */
+    public void decommissionNode(final long node, final long timeoutMs) {
+        with(new Call<Void>() {
+            @Override
+            public Void apply(long e) {
+                Native.nodeDecommission(e, node, timeoutMs);
+                return null;
+            }
+        });
+    }
+
+    public void recommissionNode(final long node) {
+        with(new Call<Void>() {
+            @Override
+            public Void apply(long e) {
+                Native.nodeRecommission(e, node);
+                return null;
+            }
+        });
+    }
+
+    /** The node registered as {@code address}; throws UNKNOWN_ID when none is. */
+    public long findNode(String address) {
+        final byte[] a = Utf8.bytes(address);
+        return with(new Call<Long>() {
+            @Override
+            public Long apply(long e) {
+                return Native.nodeFind(e, a);
+            }
+        });
+    }
+
+    // ---- applications ----
+
+    /**
+     * Submission; {@code applicationId} the RM's own (null: the engine mints one). Throws
+     * CapschedException REJECTED with YARN's reason.
+     */
+    public long submit(String queue, String user, List<String> groups, int priority, YarnId applicationId) {
+        final byte[] q = Utf8.bytes(queue);
+        final byte[] u = Utf8.bytes(user);
+        final byte[][] g = Utf8.all(groups);
+        final int p = priority;
+        final long ts = applicationId == null ? 0 : applicationId.clusterTimestamp;
+        final int seq = applicationId == null ? 0 : applicationId.application;
+        return with(new Call<Long>() {
+            @Override
+            public Long apply(long e) {
+                return Native.appSubmit(e, q, u, g, p, ts, seq);
+            }
+        });
+    }
+
+    public long submit(String queue, String user) {
+        return submit(queue, user, Collections.<String>emptyList(), Capsched.DEFAULT_PRIORITY, null);
+    }
+
+    public void addAttempt(final long app, final Resource am, final boolean unmanaged, final boolean keepContainers) {
+        with(new Call<Void>() {
+            @Override
+            public Void apply(long e) {
+                Native.attemptAdd(e, app, am.memoryMb, am.vcores, unmanaged, keepContainers);
+                return null;
+            }
+        });
+    }
+
+    public void removeAttempt(final long app, final boolean keepContainers) {
+        with(new Call<Void>() {
+            @Override
+            public Void apply(long e) {
+                Native.attemptRemove(e, app, keepContainers);
+                return null;
+            }
+        });
+    }
+
+    public void removeApplication(final long app) {
+        with(new Call<Void>() {
+            @Override
+            public Void apply(long e) {
+                Native.appRemove(e, app);
+                return null;
+            }
+        });
+    }
+
+    public void moveApplication(final long app, String queue) {
+        final byte[] q = Utf8.bytes(queue);
+        with(new Call<Void>() {
+            @Override
+            public Void apply(long e) {
+                Native.appMove(e, app, q);
+                return null;
+            }
+        });
+    }
+
+    /** Returns the priority in effect (clamped to the cluster's maximum). */
+    public int setApplicationPriority(final long app, final int priority) {
+        return with(new Call<Integer>() {
+            @Override
+            public Integer apply(long e) {
+                return Native.appSetPriority(e, app, priority);
+            }
+        });
+    }
+
+    /** The application with this YARN id; throws UNKNOWN_ID when none. */
+    public long findApplication(final YarnId id) {
+        return with(new Call<Long>() {
+            @Override
+            public Long apply(long e) {
+                return Native.appFind(e, id.clusterTimestamp, id.application);
+            }
+        });
+    }
+
+    /** The RM takes the AM container to launch it; null while there is none to take. */
+    public ContainerInfo takeAmContainer(final long app) {
+        return with(new Call<ContainerInfo>() {
+            @Override
+            public ContainerInfo apply(long e) {
+                long[] v = Native.amContainerTake(e, app);
+                return v == null ? null : new ContainerInfo(v);
+            }
+        });
+    }
+
+    public AppReport applicationReport(final long app) {
+        return with(new Call<AppReport>() {
+            @Override
+            public AppReport apply(long e) {
+                return new AppReport(Native.appReport(e, app));
+            }
+        });
+    }
+
+    /** The AM heartbeat. */
+    public AllocateResponse allocate(final long app, AllocateRequest request) {
+        final int n = request.asks.size();
+        final long[] values = new long[n * 7];
+        final byte[][] names = new byte[n][];
+        for (int i = 0; i < n; i++) {
+            Ask a = request.asks.get(i);
+            values[i * 7] = a.priority;
+            values[i * 7 + 1] = a.allocationRequestId;
+            values[i * 7 + 2] = a.capability.memoryMb;
+            values[i * 7 + 3] = a.capability.vcores;
+            values[i * 7 + 4] = a.numContainers;
+            values[i * 7 + 5] = a.relaxLocality ? 1 : 0;
+            values[i * 7 + 6] = a.executionType;
+            names[i] = Utf8.bytes(a.resourceName);
+        }
+        final long[] releases = new long[request.releases.size()];
+        for (int i = 0; i < releases.length; i++) releases[i] = request.releases.get(i);
+        final byte[][] add = Utf8.all(request.blacklistAdditions);
+        final byte[][] remove = Utf8.all(request.blacklistRemovals);
+        final int responseId = request.responseId;
+        return with(new Call<AllocateResponse>() {
+            @Override
+            public AllocateResponse apply(long e) {
+                return new AllocateResponse(Native.allocate(e, app, responseId, values, names, releases, add, remove));
+            }
+        });
+    }
+
+    // ---- containers ----
+
+    public ContainerInfo container(final long container) {
+        return with(new Call<ContainerInfo>() {
+            @Override
+            public ContainerInfo apply(long e) {
+                return new ContainerInfo(Native.containerGet(e, container));
+            }
+        });
+    }
+
+    /** The live container with this YARN id; throws UNKNOWN_ID when none. */
+    public long findContainer(final YarnId id) {
+        return with(new Call<Long>() {
+            @Override
+            public Long apply(long e) {
+                return Native.containerFind(e, id.clusterTimestamp, id.application, id.attempt, id.containerId);
+            }
+        });
+    }
+
+    public void containerExpired(final long container) {
+        with(new Call<Void>() {
+            @Override
+            public Void apply(long e) {
+                Native.containerExpired(e, container);
+                return null;
+            }
+        });
+    }
+
+    /** The RM kills a container with its own exit status and diagnostics. */
+    public void killContainer(final long container, final int exitStatus, String diagnostics) {
+        final byte[] d = Utf8.bytes(diagnostics);
+        with(new Call<Void>() {
+            @Override
+            public Void apply(long e) {
+                Native.containerKill(e, container, exitStatus, d);
+                return null;
+            }
+        });
+    }
+
+    /** YARN's checkAccess: {@link Capsched#ACL_SUBMIT_APPLICATIONS} or ACL_ADMINISTER_QUEUE. */
+    public boolean checkAccess(String user, List<String> groups, final int acl, String queue) {
+        final byte[] u = Utf8.bytes(user);
+        final byte[][] g = Utf8.all(groups);
+        final byte[] q = Utf8.bytes(queue);
+        return with(new Call<Boolean>() {
+            @Override
+            public Boolean apply(long e) {
+                return Native.checkAccess(e, u, g, acl, q);
+            }
+        });
+    }
+
+    // ---- the engine ----
+
+    /** With a manual clock: set the time to {@code nowMs}, then tick. Returns containers allocated. */
+    public int tick(final long nowMs) {
+        return with(new Call<Integer>() {
+            @Override
+            public Integer apply(long e) {
+                return Native.engineTick(e, nowMs);
+            }
+        });
+    }
+
+    public int step(final int passes) {
+        return with(new Call<Integer>() {
+            @Override
+            public Integer apply(long e) {
+                return Native.engineStep(e, passes);
+            }
+        });
+    }
+
+    public void refreshQueues(final Config config) {
+        with(new Call<Void>() {
+            @Override
+            public Void apply(final long e) {
+                config.handle(new Call<Long>() {
+                    @Override
+                    public Long apply(long c) {
+                        Native.refreshQueues(e, c);
+                        return 0L;
+                    }
+                });
+                return null;
+            }
+        });
+    }
+
+    /** The RM REST {@code /ws/v1/cluster/scheduler} document, from the live state. */
+    public String schedulerJson() {
+        return with(new Call<String>() {
+            @Override
+            public String apply(long e) {
+                return Utf8.string(Native.schedulerJson(e));
+            }
+        });
+    }
+
+    public ClusterInfo clusterInfo() {
+        return with(new Call<ClusterInfo>() {
+            @Override
+            public ClusterInfo apply(long e) {
+                return new ClusterInfo(Native.clusterInfo(e));
+            }
+        });
+    }
+
+    public List<QueueInfo> queues() {
+        return with(new Call<List<QueueInfo>>() {
+            @Override
+            public List<QueueInfo> apply(long e) {
+                Object[] r = Native.queues(e);
+                byte[][] paths = (byte[][]) r[0];
+                long[] v = (long[]) r[1];
+                List<QueueInfo> out = new ArrayList<QueueInfo>(paths.length);
+                for (int i = 0; i < paths.length; i++) out.add(new QueueInfo(Utf8.string(paths[i]), v, i * 9));
+                return Collections.unmodifiableList(out);
+            }
+        });
+    }
+
+    /** Throws INVARIANT with what is wrong, for hosts' own tests. */
+    public void checkInvariants() {
+        with(new Call<Void>() {
+            @Override
+            public Void apply(long e) {
+                Native.checkInvariants(e);
+                return null;
+            }
+        });
+    }
+
+    /** Up to {@code max} events, oldest first (a Java thread polls: no native thread calls Java). */
+    public List<Event> pollEvents(final int max) {
+        return with(new Call<List<Event>>() {
+            @Override
+            public List<Event> apply(long e) {
+                long[] v = Native.pollEvents(e, max);
+                int n = (v.length - 1) / Native.EVENT_LONGS;
+                List<Event> out = new ArrayList<Event>(n);
+                for (int i = 0; i < n; i++) out.add(new Event(v, i * Native.EVENT_LONGS));
+                return out;
+            }
+        });
+    }
+}

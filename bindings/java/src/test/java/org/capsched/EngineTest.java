@@ -1,0 +1,306 @@
+package org.capsched;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.Test;
+
+/** The Java bindings over the C ABI, as an RM host uses them. */
+public class EngineTest {
+    static final long TS = 1410901177871L;
+
+    static Config twoQueues(String... extra) {
+        Map<String, String> p = new LinkedHashMap<String, String>();
+        p.put("yarn.scheduler.capacity.root.queues", "a,b");
+        p.put("yarn.scheduler.capacity.root.a.capacity", "50");
+        p.put("yarn.scheduler.capacity.root.b.capacity", "50");
+        p.put("yarn.scheduler.capacity.root.a.maximum-capacity", "100");
+        for (int i = 0; i + 1 < extra.length; i += 2) p.put(extra[i], extra[i + 1]);
+        return Config.fromPairs(p);
+    }
+
+    static Engine manual(Config config) {
+        return new Engine(config, new EngineOptions().manual().manualClock(1000).clusterTimestamp(TS).rmEpoch(17));
+    }
+
+    static Event find(List<Event> events, int kind) {
+        for (Event e : events) if (e.kind == kind) return e;
+        return null;
+    }
+
+    @Test
+    public void theLibraryLoadsWithTheAbiTheseBindingsSpeak() {
+        Capsched.load();
+        assertEquals(3, Capsched.abiVersion());
+        assertTrue(Capsched.version(), Capsched.version().matches("\\d+\\.\\d+\\.\\d+.*"));
+    }
+
+    @Test
+    public void anInvalidConfigurationThrowsYarnsMessage() {
+        Map<String, String> p = new LinkedHashMap<String, String>();
+        p.put("yarn.scheduler.capacity.root.queues", "a,b");
+        p.put("yarn.scheduler.capacity.root.a.capacity", "60");
+        p.put("yarn.scheduler.capacity.root.b.capacity", "60");
+        try {
+            Config.fromPairs(p);
+            fail("accepted");
+        } catch (CapschedException e) {
+            assertEquals(CapschedException.CONFIG, e.status());
+            assertTrue(e.getMessage(), e.getMessage().contains("root"));
+        }
+        try {
+            Config.fromFile("/nonexistent/capacity-scheduler.xml");
+            fail("accepted");
+        } catch (CapschedException e) {
+            assertEquals(CapschedException.IO, e.status());
+        }
+    }
+
+    @Test
+    public void anRmRunsAnApplicationWithItsOwnIds() {
+        try (Config config = twoQueues(); Engine engine = manual(config)) {
+            long nm = engine.addNode("nm1.example.com:45454", "/rack1", new Resource(8192, 8));
+            assertEquals(nm, engine.findNode("nm1.example.com:45454"));
+            long app = engine.submit("a", "alice", Collections.<String>emptyList(), Capsched.DEFAULT_PRIORITY,
+                    YarnId.application(TS, 1));
+            assertEquals(app, engine.findApplication(YarnId.parse("application_1410901177871_0001")));
+            engine.addAttempt(app, new Resource(1024, 1), false, false);
+
+            NodeResponse nr = engine.nodeUpdate(nm);
+            assertEquals(1, nr.allocatedCount);
+            Container am = nr.allocated.get(0);
+            assertTrue(am.isAm);
+            assertEquals("nm1.example.com:45454", am.host);
+            assertEquals("container_e17_1410901177871_0001_01_000001", am.yarnId.toString());
+            assertEquals(am.yarnId, YarnId.parse(am.yarnId.toString()));
+            assertEquals(17, am.yarnId.epoch());
+
+            List<Event> events = engine.pollEvents(100);
+            Event activated = find(events, Event.APP_ACTIVATED);
+            assertEquals("appattempt_1410901177871_0001_000001", activated.yarnId.toString());
+            Event allocated = find(events, Event.AM_CONTAINER_ALLOCATED);
+            assertEquals(am.id, allocated.container);
+            ContainerInfo taken = engine.takeAmContainer(app);
+            assertEquals(ContainerInfo.ACQUIRED, taken.state);
+            assertEquals(1000, taken.acquiredMs);
+            assertNull("only once", engine.takeAmContainer(app));
+            assertEquals(am.id, engine.findContainer(am.yarnId));
+
+            engine.nodeUpdate(nm, new long[] {am.id}, Collections.<CompletedContainer>emptyList());
+            AllocateResponse r = engine.allocate(app, new AllocateRequest().ask(Ask.any(1, new Resource(2048, 1), 2)));
+            assertEquals(1, r.responseId);
+            assertTrue("the AM container is the RM's", r.allocated.isEmpty());
+            AllocateResponse again =
+                    engine.allocate(app, new AllocateRequest().ask(Ask.any(1, new Resource(2048, 1), 2)));
+            assertEquals("a repeated id replays the last response", 1, again.responseId);
+            try {
+                engine.allocate(app, new AllocateRequest().responseId(7));
+                fail("a wrong response id");
+            } catch (CapschedException e) {
+                assertEquals(CapschedException.REFUSED, e.status());
+                assertEquals("Invalid responseId in AllocateRequest from application attempt: "
+                        + "appattempt_1410901177871_0001_000001 expect responseId to be 1 but get 7", e.getMessage());
+            }
+            List<Container> tasks = new ArrayList<Container>();
+            for (int i = 0; i < 2; i++) tasks.addAll(engine.nodeUpdate(nm).allocated);
+            assertEquals(2, tasks.size());
+            r = engine.allocate(app, new AllocateRequest().responseId(1));
+            assertEquals(2, r.allocated.size());
+            assertEquals("container_e17_1410901177871_0001_01_000002", r.allocated.get(0).yarnId.toString());
+
+            NodeResponse done = engine.nodeUpdate(nm, new long[] {tasks.get(0).id, tasks.get(1).id},
+                    Arrays.asList(new CompletedContainer(tasks.get(0).id, 0, "done ✓")));
+            assertEquals(0, done.toKill.length);
+            engine.killContainer(tasks.get(1).id, -106, "Killed by the RM");
+            r = engine.allocate(app, new AllocateRequest().responseId(2));
+            assertEquals(2, r.completed.size());
+            for (ContainerStatus s : r.completed) {
+                if (s.container == tasks.get(0).id) {
+                    assertEquals(0, s.exitStatus);
+                    assertEquals("done ✓", s.diagnostics);
+                } else {
+                    assertEquals(-106, s.exitStatus);
+                }
+            }
+            int completions = 0;
+            for (Event e : engine.pollEvents(100)) {
+                if (e.kind == Event.CONTAINER_COMPLETED) {
+                    completions++;
+                    assertEquals(app, e.app);
+                }
+            }
+            assertEquals(2, completions);
+
+            AppReport report = engine.applicationReport(app);
+            assertEquals("root.a", report.queue);
+            assertEquals("alice", report.user);
+            assertEquals(AppReport.RUNNING, report.state);
+            assertEquals(new Resource(1024, 1), report.amUsed);
+            assertEquals(1, report.liveContainers);
+            assertEquals(am.id, report.amContainer);
+            assertTrue(engine.schedulerJson().contains("\"queueName\":\"a\"")
+                    || engine.schedulerJson().contains("\"queueName\": \"a\""));
+            assertEquals(1, engine.clusterInfo().numNodes);
+            boolean sawA = false;
+            for (QueueInfo q : engine.queues()) {
+                if (q.path.equals("root.a")) {
+                    sawA = true;
+                    assertEquals(1, q.numApplications);
+                    assertEquals(0.5f, q.absoluteCapacity, 1e-6);
+                }
+            }
+            assertTrue(sawA);
+            engine.checkInvariants();
+        }
+    }
+
+    @Test
+    public void refusalsAreExceptionsWithCapschedsStatusAndMessage() {
+        try (Config config = twoQueues("yarn.acl.enable", "true", "yarn.scheduler.capacity.root.acl_submit_applications",
+                     " ", "yarn.scheduler.capacity.root.acl_administer_queue", " ",
+                     "yarn.scheduler.capacity.root.a.acl_submit_applications", "alice");
+                Engine engine = manual(config)) {
+            assertTrue(engine.checkAccess("alice", Collections.<String>emptyList(), Capsched.ACL_SUBMIT_APPLICATIONS,
+                    "root.a"));
+            assertFalse(engine.checkAccess("bob", Arrays.asList("eng"), Capsched.ACL_SUBMIT_APPLICATIONS, "a"));
+            try {
+                engine.submit("a", "bob", Arrays.asList("eng"), Capsched.DEFAULT_PRIORITY, YarnId.application(TS, 4));
+                fail("bob submitted");
+            } catch (CapschedException e) {
+                assertEquals(CapschedException.REJECTED, e.status());
+                assertEquals("User bob does not have permission to submit application_1410901177871_0004 to queue root.a",
+                        e.getMessage());
+            }
+            try {
+                engine.removeApplication(12345);
+                fail("an id never issued");
+            } catch (CapschedException e) {
+                assertEquals(CapschedException.UNKNOWN_ID, e.status());
+                assertTrue(e.getMessage(), e.getMessage().contains("was not issued by this engine"));
+            }
+            try {
+                YarnId.parse("job_1_0001");
+                fail("not a YARN id");
+            } catch (CapschedException e) {
+                assertEquals(CapschedException.INVALID_ARGUMENT, e.status());
+            }
+            // A non-ASCII user name crosses as UTF-8 both ways.
+            long app = engine.submit("a", "alice", Collections.<String>emptyList(), Capsched.DEFAULT_PRIORITY, null);
+            assertEquals("alice", engine.applicationReport(app).user);
+            try (Config open = twoQueues()) {
+                engine.refreshQueues(open);
+            }
+            long app2 = engine.submit("a", "Zoë", Collections.<String>emptyList(), Capsched.DEFAULT_PRIORITY, null);
+            assertEquals("Zoë", engine.applicationReport(app2).user);
+        }
+    }
+
+    @Test
+    public void aClosedHandleThrowsInsteadOfTouchingFreedMemory() {
+        Config config = twoQueues();
+        Engine engine = manual(config);
+        config.close();
+        config.close();
+        assertTrue(config.isClosed());
+        try {
+            new Engine(config);
+            fail("an engine over a closed configuration");
+        } catch (IllegalStateException e) {
+            assertEquals("configuration is closed", e.getMessage());
+        }
+        engine.addNode("h1", "/r", new Resource(4096, 4));
+        engine.close();
+        try {
+            engine.addNode("h2", "/r", new Resource(4096, 4));
+            fail("a closed engine");
+        } catch (IllegalStateException e) {
+            assertEquals("engine is closed", e.getMessage());
+        }
+    }
+
+    @Test
+    public void manyThreadsCallWhileAnotherClosesAndNothingCrashes() throws Exception {
+        for (int round = 0; round < 20; round++) {
+            final Config config = twoQueues();
+            final Engine engine = new Engine(config, new EngineOptions().seed(round));
+            config.close();
+            final long node = engine.addNode("h1", "/r", new Resource(64 * 1024, 64));
+            final CountDownLatch start = new CountDownLatch(1);
+            final AtomicInteger ok = new AtomicInteger();
+            final AtomicInteger closed = new AtomicInteger();
+            final AtomicReference<Throwable> other = new AtomicReference<Throwable>();
+            List<Thread> threads = new ArrayList<Thread>();
+            for (int t = 0; t < 4; t++) {
+                Thread th = new Thread(new Runnable() {
+                    @Override
+                    public void run() {
+                        try {
+                            start.await();
+                            for (int i = 0; i < 50; i++) {
+                                long app = engine.submit("a", "u");
+                                engine.addAttempt(app, new Resource(1024, 1), false, false);
+                                engine.nodeUpdate(node);
+                                engine.pollEvents(16);
+                                ok.incrementAndGet();
+                            }
+                        } catch (IllegalStateException e) {
+                            closed.incrementAndGet();
+                        } catch (CapschedException e) {
+                            // The engine stopping under a call: STOPPED is the documented answer.
+                            if (e.status() != CapschedException.STOPPED) other.set(e);
+                        } catch (Throwable e) {
+                            other.set(e);
+                        }
+                    }
+                });
+                threads.add(th);
+                th.start();
+            }
+            start.countDown();
+            engine.close();
+            for (Thread th : threads) th.join();
+            assertNull(String.valueOf(other.get()), other.get());
+            assertTrue(engine.isClosed());
+        }
+    }
+
+    @Test
+    public void aJavaThreadPollsEventsFromAThreadedEngine() throws Exception {
+        try (Config config = twoQueues(); Engine engine = new Engine(config, new EngineOptions().clusterTimestamp(TS))) {
+            long node = engine.addNode("h1:8041", "/r", new Resource(8192, 8));
+            long app = engine.submit("b", "carol");
+            engine.addAttempt(app, new Resource(1024, 1), false, false);
+            engine.nodeUpdate(node);
+            Event amAllocated = null;
+            for (Event e : engine.pollEvents(64)) {
+                if (e.kind == Event.AM_CONTAINER_ALLOCATED) amAllocated = e;
+            }
+            assertNotNull("events are delivered before the call returns", amAllocated);
+            assertEquals(app, amAllocated.app);
+            assertEquals(node, amAllocated.node);
+            ContainerInfo c = engine.container(amAllocated.container);
+            assertEquals(ContainerInfo.ALLOCATED, c.state);
+            assertTrue(c.isAm);
+            engine.stop();
+            try {
+                engine.submit("b", "carol");
+                fail("a stopped engine");
+            } catch (CapschedException e) {
+                assertEquals(CapschedException.STOPPED, e.status());
+            }
+        }
+    }
+}
