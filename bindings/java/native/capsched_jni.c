@@ -134,6 +134,8 @@ static int strs_in(JNIEnv *env, jobjectArray a, jstrs *out) {
     out->strs = NULL;
     if (a == NULL) return 1;
     jsize n = (*env)->GetArrayLength(env, a);
+    /* Each element stays a live local reference until strs_done. */
+    if ((*env)->EnsureLocalCapacity(env, n + 16) != 0) return 0;
     out->items = calloc((size_t)n + 1, sizeof(jstr));
     out->strs = calloc((size_t)n + 1, sizeof(capsched_str));
     if (out->items == NULL || out->strs == NULL) {
@@ -496,6 +498,53 @@ JNIEXPORT jlong JNICALL FN(nodeAdd)(JNIEnv *env, jclass cls, jlong e, jbyteArray
     capsched_status st = capsched_node_add(E(e), h.str, r.str, res, &node);
     str_done(env, &h);
     str_done(env, &r);
+    return failed(env, st) ? 0 : (jlong)node;
+}
+
+/* reports: 7 longs each (app, memory, vcores, priority, allocation_request_id, container_id,
+ * is_am): the containers a re-registering NodeManager runs. */
+JNIEXPORT jlong JNICALL FN(nodeAddRecovered)(JNIEnv *env, jclass cls, jlong e, jbyteArray host, jbyteArray rack,
+                                              jlong memory, jlong vcores, jlongArray reports) {
+    (void)cls;
+    jlong *v = NULL;
+    jsize nv = 0;
+    if (!longs_in(env, reports, &v, &nv)) return 0;
+    if (nv % 7 != 0) {
+        free(v);
+        throw_invalid(env, "container reports: 7 values each expected");
+        return 0;
+    }
+    size_t n = (size_t)nv / 7;
+    capsched_container_report *r = calloc(n + 1, sizeof(capsched_container_report));
+    jstr h, k;
+    if (r == NULL || !str_in(env, host, &h)) {
+        free(v);
+        free(r);
+        return 0;
+    }
+    if (!str_in(env, rack, &k)) {
+        str_done(env, &h);
+        free(v);
+        free(r);
+        return 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const jlong *x = v + i * 7;
+        r[i].app = (uint64_t)x[0];
+        r[i].resource.memory_mb = x[1];
+        r[i].resource.vcores = x[2];
+        r[i].priority = (int32_t)x[3];
+        r[i].allocation_request_id = x[4];
+        r[i].container_id = x[5];
+        r[i].is_am = (int32_t)x[6];
+    }
+    uint64_t node = 0;
+    capsched_resource res = {memory, vcores};
+    capsched_status st = capsched_node_add_recovered(E(e), h.str, k.str, res, r, n, &node);
+    str_done(env, &h);
+    str_done(env, &k);
+    free(v);
+    free(r);
     return failed(env, st) ? 0 : (jlong)node;
 }
 

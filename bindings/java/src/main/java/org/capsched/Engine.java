@@ -58,6 +58,34 @@ public final class Engine extends NativeHandle {
         });
     }
 
+    /**
+     * Registers a NodeManager that already runs containers (RM restart, NM resync): each is
+     * charged back to its application and queue; those of unknown applications come back as
+     * orphans in the node's next heartbeat response.
+     */
+    public long addRecoveredNode(String address, String rack, final Resource resource,
+            List<RecoveredContainer> containers) {
+        final byte[] a = Utf8.bytes(address);
+        final byte[] r = Utf8.bytes(rack);
+        final long[] v = new long[containers.size() * 7];
+        for (int i = 0; i < containers.size(); i++) {
+            RecoveredContainer c = containers.get(i);
+            v[i * 7] = c.app;
+            v[i * 7 + 1] = c.resource.memoryMb;
+            v[i * 7 + 2] = c.resource.vcores;
+            v[i * 7 + 3] = c.priority;
+            v[i * 7 + 4] = c.allocationRequestId;
+            v[i * 7 + 5] = c.containerId;
+            v[i * 7 + 6] = c.isAm ? 1 : 0;
+        }
+        return with(new Call<Long>() {
+            @Override
+            public Long apply(long e) {
+                return Native.nodeAddRecovered(e, a, r, resource.memoryMb, resource.vcores, v);
+            }
+        });
+    }
+
     public void removeNode(final long node) {
         with(new Call<Void>() {
             @Override

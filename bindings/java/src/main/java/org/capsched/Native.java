@@ -60,6 +60,9 @@ final class Native {
 
     static native long nodeAdd(long engine, byte[] host, byte[] rack, long memoryMb, long vcores);
 
+    static native long nodeAddRecovered(long engine, byte[] host, byte[] rack, long memoryMb, long vcores,
+            long[] reports);
+
     static native void nodeRemove(long engine, long node);
 
     static native Object[] nodeUpdate(long engine, long node, long[] launched, long[] completed, int[] exitStatuses,

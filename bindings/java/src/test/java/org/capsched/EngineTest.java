@@ -209,6 +209,26 @@ public class EngineTest {
     }
 
     @Test
+    public void aNodeManagerReRegistersWithItsRunningContainers() {
+        try (Config config = twoQueues(); Engine engine = manual(config)) {
+            long nm1 = engine.addNode("nm1:1", "/r", new Resource(8192, 8));
+            long app = engine.submit("a", "alice");
+            engine.addAttempt(app, new Resource(1024, 1), false, false);
+            engine.nodeUpdate(nm1);
+            // A second NM comes back running container 7 of this epoch (17).
+            long id = (17L << 40) | 7;
+            long nm2 = engine.addRecoveredNode("nm2:1", "/r", new Resource(8192, 8),
+                    Arrays.asList(new RecoveredContainer(app, new Resource(2048, 1), 1, 0, id, false)));
+            long c = engine.findContainer(new YarnId(TS, 1, 1, id));
+            ContainerInfo info = engine.container(c);
+            assertEquals(nm2, info.node);
+            assertEquals(ContainerInfo.RUNNING, info.state);
+            assertEquals(new Resource(1024 + 2048, 2), engine.applicationReport(app).used);
+            engine.checkInvariants();
+        }
+    }
+
+    @Test
     public void aClosedHandleThrowsInsteadOfTouchingFreedMemory() {
         Config config = twoQueues();
         Engine engine = manual(config);
