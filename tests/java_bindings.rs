@@ -99,12 +99,30 @@ fn the_java_bindings_pass_their_junit_tests_loading_the_library_from_the_jar() {
         ])
         .arg(&tests)
         .args(&sources));
-    // java.library.path points nowhere useful: the library must come from the jar.
+    // java.library.path points nowhere useful: the library must come from the jar. With
+    // -Xcheck:jni the JVM checks every JNI call the glue makes (exceptions checked, local
+    // references within capacity, arrays released) and says so on a WARNING line.
     let run = sh(Command::new("java")
-        .arg("-Djava.library.path=/nonexistent")
+        .args(["-Xcheck:jni", "-Djava.library.path=/nonexistent"])
         .arg("-cp")
         .arg(format!("{}:{cp}", tests.display()))
         .args(["org.junit.runner.JUnitCore", "org.capsched.EngineTest"]));
     assert!(run.contains("OK ("), "{run}");
+    assert!(!run.contains("WARNING"), "-Xcheck:jni: {run}");
+
+    // The call benchmark builds and runs (its figures are in docs/PERFORMANCE.md, never
+    // asserted here).
+    let bench = out.join("bench-classes");
+    sh(Command::new("javac")
+        .args(["--release", "8", "-Werror", "-cp"])
+        .arg(&jar)
+        .arg("-d")
+        .arg(&bench)
+        .arg(root().join("bindings/java/src/bench/java/org/capsched/CallBench.java")));
+    let figures = sh(Command::new("java")
+        .arg("-cp")
+        .arg(format!("{}:{}", jar.display(), bench.display()))
+        .args(["org.capsched.CallBench", "200"]));
+    assert!(figures.contains("Java host call latency"), "{figures}");
     let _ = std::fs::remove_dir_all(&out);
 }
