@@ -1,0 +1,716 @@
+package org.capsched.yarn;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.conf.Configurable;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.Container;
+import org.apache.hadoop.yarn.api.records.ContainerExitStatus;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.ContainerState;
+import org.apache.hadoop.yarn.api.records.ContainerStatus;
+import org.apache.hadoop.yarn.api.records.ExecutionType;
+import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.yarn.api.records.Priority;
+import org.apache.hadoop.yarn.api.records.QueueACL;
+import org.apache.hadoop.yarn.api.records.QueueInfo;
+import org.apache.hadoop.yarn.api.records.QueueState;
+import org.apache.hadoop.yarn.api.records.QueueUserACLInfo;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.ResourceRequest;
+import org.apache.hadoop.yarn.api.records.SchedulingRequest;
+import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
+import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
+import org.apache.hadoop.yarn.server.resourcemanager.recovery.RMStateStore.RMState;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppEventType;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttempt;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptEventType;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptState;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerEventType;
+import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.AbstractYarnScheduler;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.Allocation;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.NodeType;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplication;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerUtils;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAddedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAttemptAddedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAttemptRemovedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppRemovedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.ContainerExpiredSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeAddedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeRemovedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeResourceUpdateSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeUpdateSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.ReleaseContainerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.SchedulerEvent;
+import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
+import org.apache.hadoop.yarn.util.resource.DefaultResourceCalculator;
+import org.apache.hadoop.yarn.util.resource.ResourceCalculator;
+import org.capsched.AllocateRequest;
+import org.capsched.AllocateResponse;
+import org.capsched.Ask;
+import org.capsched.Capsched;
+import org.capsched.CapschedException;
+import org.capsched.CompletedContainer;
+import org.capsched.Config;
+import org.capsched.Engine;
+import org.capsched.EngineOptions;
+import org.capsched.Event;
+import org.capsched.NodeResponse;
+import org.capsched.YarnId;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacitySchedulerConfiguration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A ResourceManager scheduler ({@code yarn.resourcemanager.scheduler.class}) whose every
+ * decision is capsched's: the queues, limits and ACLs of capacity-scheduler.xml, which
+ * application gets which container on which node, and preemption. What it keeps is the RM's
+ * own bookkeeping, as YARN's FifoScheduler keeps it (RMContainers and their events, the
+ * scheduler nodes and attempts, tokens through the attempt, queue metrics), so the rest of the
+ * RM works unchanged.
+ *
+ * <p>The flow: SchedulerEvents and {@link #allocate} are translated into engine calls; each
+ * container capsched places in a node's heartbeat becomes an RMContainer at once; the engine's
+ * events (completions it decided: preemption, lost or decommissioned nodes, attempt ends) are
+ * drained after every call and finish the RMContainers they name. Completions YARN decides
+ * (an NM's report, an AM's release, the RM's kill, expiry) go the other way.
+ */
+public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedAppAttempt, FiCaSchedulerNode>
+        implements Configurable {
+    private static final Logger LOG = LoggerFactory.getLogger(CapschedResourceScheduler.class);
+
+    private Configuration conf;
+    private Config config;
+    private Engine engine;
+    private final ResourceCalculator calculator = new DefaultResourceCalculator();
+    private boolean usePortForNodeName;
+    private QueueMetrics rootMetrics;
+    /** root's RM-side queue: the parent of every leaf's metrics, as YARN's root is. */
+    private CapschedQueue root;
+    private final Map<String, CapschedQueue> queues = new ConcurrentHashMap<String, CapschedQueue>();
+    private final Map<ApplicationId, Long> appHandles = new ConcurrentHashMap<ApplicationId, Long>();
+    private final Map<NodeId, Long> nodeHandles = new ConcurrentHashMap<NodeId, Long>();
+    private final Map<ContainerId, Long> containerHandles = new ConcurrentHashMap<ContainerId, Long>();
+    private final Map<Long, ContainerId> containerIds = new ConcurrentHashMap<Long, ContainerId>();
+    private final Map<ApplicationAttemptId, Integer> responseIds = new ConcurrentHashMap<ApplicationAttemptId, Integer>();
+
+    // Per node update (the scheduler's monitor is held): what YARN's own processing saw.
+    private final List<Long> launchedNow = new ArrayList<Long>();
+    private final List<CompletedContainer> completedNow = new ArrayList<CompletedContainer>();
+    private boolean inNodeUpdate;
+    /** A completion capsched decided: YARN's bookkeeping only, the engine already knows. */
+    private boolean fromEngine;
+
+    public CapschedResourceScheduler() {
+        super(CapschedResourceScheduler.class.getName());
+    }
+
+    // ---------------------------------------------------------------- lifecycle
+
+    @Override
+    public void serviceInit(Configuration configuration) throws Exception {
+        setConf(configuration);
+        usePortForNodeName = configuration.getBoolean(
+                "yarn.scheduler.include-port-in-node-name", false);
+        rootMetrics = QueueMetrics.forQueue("root", null, false, configuration);
+        root = new CapschedQueue(this, "root", rootMetrics);
+        // The RM validates asks against these (yarn.scheduler.minimum/maximum-allocation-*);
+        // capsched reads the same keys for its own decisions.
+        applications = new java.util.concurrent.ConcurrentSkipListMap<ApplicationId,
+                SchedulerApplication<CapschedAppAttempt>>();
+        minimumAllocation = super.getMinimumAllocation();
+        initMaximumResourceCapability(super.getMaximumAllocation());
+        config = Config.fromPairs(pairs(configuration));
+        super.serviceInit(configuration);
+    }
+
+    @Override
+    public void serviceStart() throws Exception {
+        // The epoch is known now (the RM set it while loading its state store).
+        long epoch = rmContext == null ? 0 : rmContext.getEpoch();
+        engine = new Engine(config, new EngineOptions()
+                .clusterTimestamp(ResourceManager.getClusterTimeStamp())
+                .rmEpoch(epoch)
+                // Allocation happens in node heartbeats, where the RM records it.
+                .asyncScheduling(false));
+        LOG.info("capsched {} (C ABI {}) schedules this ResourceManager, epoch {}", Capsched.version(),
+                Capsched.abiVersion(), epoch);
+        super.serviceStart();
+    }
+
+    @Override
+    public void serviceStop() throws Exception {
+        super.serviceStop();
+        if (engine != null) engine.close();
+        if (config != null) config.close();
+    }
+
+    @Override
+    public synchronized void setConf(Configuration configuration) {
+        this.conf = configuration;
+    }
+
+    @Override
+    public synchronized Configuration getConf() {
+        return conf;
+    }
+
+    @Override
+    public synchronized void setRMContext(RMContext context) {
+        this.rmContext = context;
+    }
+
+    /**
+     * capacity-scheduler.xml as the stock CapacityScheduler reads it (the RM's configuration,
+     * then the file), with the yarn-site keys the scheduler reads.
+     */
+    static Map<String, String> pairs(Configuration rmConf) {
+        Configuration merged = new CapacitySchedulerConfiguration(rmConf, true);
+        Map<String, String> out = new java.util.LinkedHashMap<String, String>();
+        for (Map.Entry<String, String> e : merged) {
+            String k = e.getKey();
+            if (k.startsWith("yarn.scheduler.") || k.startsWith("yarn.resourcemanager.scheduler.")
+                    || k.startsWith("yarn.resourcemanager.monitor.") || k.equals("yarn.acl.enable")
+                    || k.equals("yarn.admin.acl") || k.startsWith("yarn.cluster.")) {
+                out.put(k, merged.get(k));
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public synchronized void reinitialize(Configuration configuration, RMContext context) throws IOException {
+        // rmadmin -refreshQueues: capsched validates; a refused configuration leaves the running one.
+        Config next;
+        try {
+            next = Config.fromPairs(pairs(configuration));
+        } catch (CapschedException e) {
+            throw new IOException("Failed to re-init queues : " + e.getMessage(), e);
+        }
+        try {
+            engine.refreshQueues(next);
+            Config previous = config;
+            config = next;
+            previous.close();
+        } catch (CapschedException e) {
+            next.close();
+            throw new IOException("Failed to re-init queues : " + e.getMessage(), e);
+        }
+        setConf(configuration);
+        super.reinitialize(configuration, context);
+        drain();
+    }
+
+    @Override
+    public void recover(RMState state) {
+        // Applications come back through APP_ADDED/APP_ATTEMPT_ADDED; their containers with the
+        // NodeManagers' reports at NODE_ADDED.
+    }
+
+    // ---------------------------------------------------------------- events
+
+    @Override
+    public void handle(SchedulerEvent event) {
+        switch (event.getType()) {
+        case NODE_ADDED: {
+            NodeAddedSchedulerEvent e = (NodeAddedSchedulerEvent) event;
+            addNode(e.getAddedRMNode());
+            if (e.getContainerReports() != null && !e.getContainerReports().isEmpty()) {
+                LOG.warn("{} registered with {} running containers: capsched does not recover them yet",
+                        e.getAddedRMNode().getNodeID(), e.getContainerReports().size());
+            }
+            break;
+        }
+        case NODE_REMOVED:
+            removeNode(((NodeRemovedSchedulerEvent) event).getRemovedRMNode());
+            break;
+        case NODE_RESOURCE_UPDATE: {
+            NodeResourceUpdateSchedulerEvent e = (NodeResourceUpdateSchedulerEvent) event;
+            updateNodeResourceInEngine(e.getRMNode(), e.getResourceOption().getResource(),
+                    e.getResourceOption().getOverCommitTimeout());
+            updateNodeResource(e.getRMNode(), e.getResourceOption());
+            break;
+        }
+        case NODE_UPDATE:
+            nodeUpdate(((NodeUpdateSchedulerEvent) event).getRMNode());
+            break;
+        case APP_ADDED: {
+            AppAddedSchedulerEvent e = (AppAddedSchedulerEvent) event;
+            addApplication(e.getApplicationId(), e.getQueue(), e.getUser(), e.getIsAppRecovering(),
+                    e.getApplicatonPriority());
+            break;
+        }
+        case APP_REMOVED: {
+            AppRemovedSchedulerEvent e = (AppRemovedSchedulerEvent) event;
+            doneApplication(e.getApplicationID(), e.getFinalState());
+            break;
+        }
+        case APP_ATTEMPT_ADDED: {
+            AppAttemptAddedSchedulerEvent e = (AppAttemptAddedSchedulerEvent) event;
+            addApplicationAttempt(e.getApplicationAttemptId(), e.getTransferStateFromPreviousAttempt(),
+                    e.getIsAttemptRecovering());
+            break;
+        }
+        case APP_ATTEMPT_REMOVED: {
+            AppAttemptRemovedSchedulerEvent e = (AppAttemptRemovedSchedulerEvent) event;
+            doneApplicationAttempt(e.getApplicationAttemptID(), e.getFinalAttemptState(),
+                    e.getKeepContainersAcrossAppAttempts());
+            break;
+        }
+        case CONTAINER_EXPIRED: {
+            ContainerId id = ((ContainerExpiredSchedulerEvent) event).getContainerId();
+            RMContainer c = getRMContainer(id);
+            if (c != null) {
+                super.completedContainer(c,
+                        SchedulerUtils.createAbnormalContainerStatus(id, SchedulerUtils.EXPIRED_CONTAINER),
+                        RMContainerEventType.EXPIRE);
+            }
+            break;
+        }
+        case RELEASE_CONTAINER: {
+            RMContainer c = ((ReleaseContainerEvent) event).getContainer();
+            super.completedContainer(c,
+                    SchedulerUtils.createAbnormalContainerStatus(c.getContainerId(),
+                            SchedulerUtils.RELEASED_CONTAINER),
+                    RMContainerEventType.RELEASED);
+            break;
+        }
+        default:
+            LOG.warn("capsched does not handle scheduler event {} yet: ignored", event.getType());
+        }
+    }
+
+    private synchronized void addNode(RMNode rmNode) {
+        FiCaSchedulerNode node = new FiCaSchedulerNode(rmNode, usePortForNodeName);
+        long handle = engine.addNode(rmNode.getNodeID().toString(), rmNode.getRackName(),
+                resource(rmNode.getTotalCapability()));
+        nodeHandles.put(rmNode.getNodeID(), handle);
+        nodeTracker.addNode(node); // the maximum allocation follows the largest node
+        drain();
+    }
+
+    private synchronized void removeNode(RMNode rmNode) {
+        Long handle = nodeHandles.remove(rmNode.getNodeID());
+        if (handle == null) return;
+        engine.removeNode(handle);
+        drain(); // the containers lost with it
+        nodeTracker.removeNode(rmNode.getNodeID());
+    }
+
+    private synchronized void updateNodeResourceInEngine(RMNode rmNode, Resource total, int timeoutMs) {
+        Long handle = nodeHandles.get(rmNode.getNodeID());
+        if (handle == null) return;
+        engine.updateNodeResource(handle, resource(total), timeoutMs < 0 ? -1 : timeoutMs);
+        drain();
+    }
+
+    @Override
+    protected synchronized void nodeUpdate(RMNode rmNode) {
+        Long handle = nodeHandles.get(rmNode.getNodeID());
+        launchedNow.clear();
+        completedNow.clear();
+        inNodeUpdate = true;
+        try {
+            super.nodeUpdate(rmNode); // launches and completions: YARN's bookkeeping, recorded
+        } finally {
+            inNodeUpdate = false;
+        }
+        if (handle == null) return;
+        long[] launched = new long[launchedNow.size()];
+        for (int i = 0; i < launched.length; i++) launched[i] = launchedNow.get(i);
+        NodeResponse response = engine.nodeUpdate(handle, launched, new ArrayList<CompletedContainer>(completedNow));
+        FiCaSchedulerNode node = nodeTracker.getNode(rmNode.getNodeID());
+        for (org.capsched.Container c : response.allocated) {
+            record(c, node);
+        }
+        drain();
+    }
+
+    @Override
+    protected void containerLaunchedOnNode(ContainerId containerId, SchedulerNode node) {
+        super.containerLaunchedOnNode(containerId, node);
+        Long handle = containerHandles.get(containerId);
+        if (handle != null && inNodeUpdate) launchedNow.add(handle);
+    }
+
+    /** A container capsched placed on `node`: an RMContainer from now on. */
+    private void record(org.capsched.Container c, FiCaSchedulerNode node) {
+        ApplicationAttemptId attemptId = attemptId(c.yarnId);
+        ContainerId id = ContainerId.newContainerId(attemptId, c.yarnId.containerId);
+        CapschedAppAttempt attempt = getApplicationAttempt(attemptId);
+        Long app = appHandles.get(attemptId.getApplicationId());
+        if (attempt == null || node == null || app == null) {
+            LOG.warn("capsched placed {} for an attempt the RM no longer runs: released", id);
+            engine.killContainer(c.id, ContainerExitStatus.ABORTED, "Container of a finished attempt");
+            return;
+        }
+        Container container = Container.newInstance(id, node.getNodeID(), node.getRMNode().getHttpAddress(),
+                Resource.newInstance(c.resource.memoryMb, (int) c.resource.vcores),
+                Priority.newInstance(c.priority), null, ExecutionType.GUARANTEED);
+        container.setAllocationRequestId(c.allocationRequestId);
+        NodeType type = c.locality == org.capsched.Container.NODE_LOCAL ? NodeType.NODE_LOCAL
+                : c.locality == org.capsched.Container.RACK_LOCAL ? NodeType.RACK_LOCAL : NodeType.OFF_SWITCH;
+        RMContainer rmContainer = attempt.allocated(type, node, SchedulerRequestKey.extractFrom(container), container);
+        if (rmContainer == null) {
+            engine.killContainer(c.id, ContainerExitStatus.ABORTED, "Container of a stopped attempt");
+            return;
+        }
+        containerHandles.put(id, c.id);
+        containerIds.put(c.id, id);
+        node.allocateContainer(rmContainer);
+        if (c.isAm) {
+            // The RM pulls the AM container through allocate (AMContainerAllocatedTransition).
+            engine.takeAmContainer(app);
+        }
+    }
+
+    /** The engine's events since the last call: completions it decided finish RMContainers. */
+    private synchronized void drain() {
+        if (engine == null) return;
+        for (Event e : engine.pollEvents(4096)) {
+            if (e.kind != Event.CONTAINER_COMPLETED) continue;
+            ContainerId id = ContainerId.newContainerId(attemptId(e.yarnId), e.yarnId.containerId);
+            if (!containerHandles.containsKey(id)) continue; // YARN decided it, and has finished it
+            RMContainer c = getRMContainer(id);
+            if (c == null) {
+                forget(id);
+                continue;
+            }
+            String diagnostics = e.code == -102 ? SchedulerUtils.PREEMPTED_CONTAINER
+                    : e.code == -100 ? SchedulerUtils.LOST_CONTAINER : "";
+            ContainerStatus status = ContainerStatus.newInstance(id, ContainerState.COMPLETE, diagnostics, e.code);
+            fromEngine = true;
+            try {
+                super.completedContainer(c, status, RMContainerEventType.KILL);
+            } finally {
+                fromEngine = false;
+            }
+        }
+    }
+
+    private void forget(ContainerId id) {
+        Long handle = containerHandles.remove(id);
+        if (handle != null) containerIds.remove(handle);
+    }
+
+    @Override
+    protected synchronized void completedContainerInternal(RMContainer rmContainer, ContainerStatus status,
+            RMContainerEventType event) {
+        ContainerId id = rmContainer.getContainerId();
+        Long handle = containerHandles.get(id);
+        forget(id);
+        if (!fromEngine && handle != null && engine != null) {
+            try {
+                if (inNodeUpdate && event == RMContainerEventType.FINISHED) {
+                    completedNow.add(new CompletedContainer(handle, status.getExitStatus(),
+                            status.getDiagnostics() == null ? "" : status.getDiagnostics()));
+                } else if (event == RMContainerEventType.EXPIRE) {
+                    engine.containerExpired(handle);
+                } else {
+                    engine.killContainer(handle, status.getExitStatus(),
+                            status.getDiagnostics() == null ? "" : status.getDiagnostics());
+                }
+            } catch (CapschedException e) {
+                if (e.status() != CapschedException.UNKNOWN_ID) throw e;
+            }
+        }
+        CapschedAppAttempt attempt = getCurrentAttemptForContainer(id);
+        FiCaSchedulerNode node = nodeTracker.getNode(rmContainer.getNodeId());
+        if (attempt == null) {
+            LOG.info("Unknown application {} released container {} with event {}",
+                    id.getApplicationAttemptId().getApplicationId(), id, event);
+            return;
+        }
+        attempt.containerCompleted(rmContainer, status, event, rmContainer.getNodeLabelExpression());
+        if (node != null) node.releaseContainer(id, false);
+    }
+
+    // ---------------------------------------------------------------- applications
+
+    private synchronized void addApplication(ApplicationId id, String queue, String user, boolean recovering,
+            Priority priority) {
+        long handle;
+        try {
+            handle = engine.submit(queue, user, groups(user),
+                    priority == null ? Capsched.DEFAULT_PRIORITY : priority.getPriority(),
+                    YarnId.application(id.getClusterTimestamp(), id.getId()));
+        } catch (CapschedException e) {
+            if (e.status() != CapschedException.REJECTED) throw e;
+            LOG.info("Rejected {}: {}", id, e.getMessage());
+            rmContext.getDispatcher().getEventHandler().handle(
+                    new RMAppEvent(id, RMAppEventType.APP_REJECTED, e.getMessage()));
+            return;
+        }
+        appHandles.put(id, handle);
+        CapschedQueue leaf = queue(engine.applicationReport(handle).queue);
+        SchedulerApplication<CapschedAppAttempt> app = new SchedulerApplication<CapschedAppAttempt>(leaf, user,
+                priority);
+        applications.put(id, app);
+        leaf.getMetrics().submitApp(user);
+        if (!recovering) {
+            rmContext.getDispatcher().getEventHandler().handle(new RMAppEvent(id, RMAppEventType.APP_ACCEPTED));
+        }
+        drain();
+    }
+
+    private static List<String> groups(String user) {
+        try {
+            return UserGroupInformation.createRemoteUser(user).getGroups();
+        } catch (RuntimeException e) {
+            return Collections.<String>emptyList();
+        }
+    }
+
+    /** The leaf's RM-side queue, made on first use (QueueMetrics are named by short name). */
+    private CapschedQueue queue(String path) {
+        CapschedQueue q = queues.get(path);
+        if (q == null) {
+            String name = path.substring(path.lastIndexOf('.') + 1);
+            q = new CapschedQueue(this, path, QueueMetrics.forQueue(name, root, false, conf));
+            queues.put(path, q);
+        }
+        return q;
+    }
+
+    private synchronized void addApplicationAttempt(ApplicationAttemptId id, boolean transfer, boolean recovering) {
+        SchedulerApplication<CapschedAppAttempt> app = applications.get(id.getApplicationId());
+        Long handle = appHandles.get(id.getApplicationId());
+        if (app == null || handle == null) {
+            LOG.warn("Attempt {} of an application capsched does not hold", id);
+            return;
+        }
+        RMApp rmApp = rmContext.getRMApps().get(id.getApplicationId());
+        boolean unmanaged = rmApp != null && rmApp.getApplicationSubmissionContext().getUnmanagedAM();
+        Resource am = Resource.newInstance(1024, 1);
+        if (rmApp != null && rmApp.getAMResourceRequests() != null && !rmApp.getAMResourceRequests().isEmpty()) {
+            am = rmApp.getAMResourceRequests().get(0).getCapability();
+        } else if (rmApp != null && rmApp.getApplicationSubmissionContext().getResource() != null) {
+            am = rmApp.getApplicationSubmissionContext().getResource();
+        }
+        engine.addAttempt(handle, resource(am), unmanaged, transfer);
+        CapschedAppAttempt attempt = new CapschedAppAttempt(id, app.getUser(), (CapschedQueue) app.getQueue(),
+                rmContext);
+        if (transfer) attempt.transferStateFromPreviousAttempt(app.getCurrentAppAttempt());
+        app.setCurrentAppAttempt(attempt);
+        responseIds.put(id, 0);
+        app.getQueue().getMetrics().submitAppAttempt(app.getUser());
+        if (!recovering) {
+            rmContext.getDispatcher().getEventHandler().handle(
+                    new RMAppAttemptEvent(id, RMAppAttemptEventType.ATTEMPT_ADDED));
+        }
+        drain();
+    }
+
+    private synchronized void doneApplicationAttempt(ApplicationAttemptId id, RMAppAttemptState state, boolean keep) {
+        CapschedAppAttempt attempt = getApplicationAttempt(id);
+        Long handle = appHandles.get(id.getApplicationId());
+        if (attempt == null || handle == null) return;
+        try {
+            engine.removeAttempt(handle, keep);
+        } catch (CapschedException e) {
+            if (e.status() != CapschedException.UNKNOWN_ID) throw e;
+        }
+        drain(); // its containers, killed (or kept)
+        responseIds.remove(id);
+        attempt.stop(state);
+    }
+
+    private synchronized void doneApplication(ApplicationId id,
+            org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState state) {
+        SchedulerApplication<CapschedAppAttempt> app = applications.remove(id);
+        Long handle = appHandles.remove(id);
+        if (handle != null) {
+            try {
+                engine.removeApplication(handle);
+            } catch (CapschedException e) {
+                if (e.status() != CapschedException.UNKNOWN_ID) throw e;
+            }
+        }
+        drain();
+        if (app != null) app.stop(state);
+    }
+
+    // ---------------------------------------------------------------- allocate
+
+    @Override
+    public Allocation allocate(ApplicationAttemptId attemptId, List<ResourceRequest> ask,
+            List<SchedulingRequest> schedulingRequests, List<ContainerId> release, List<String> blacklistAdditions,
+            List<String> blacklistRemovals, org.apache.hadoop.yarn.server.resourcemanager.scheduler.ContainerUpdates updates) {
+        CapschedAppAttempt attempt = getApplicationAttempt(attemptId);
+        if (attempt == null || !attempt.getApplicationAttemptId().equals(attemptId)) {
+            LOG.error("Calling allocate on removed or non existent application attempt {}", attemptId);
+            return EMPTY_ALLOCATION;
+        }
+        normalizeResourceRequests(ask);
+        releaseContainers(release, attempt);
+        synchronized (this) {
+            if (attempt.isStopped()) return EMPTY_ALLOCATION;
+            if (!ask.isEmpty()) attempt.updateResourceRequests(ask);
+            attempt.updateBlacklist(blacklistAdditions, blacklistRemovals);
+            Resource headroom = attempt.getHeadroom();
+            Set<ContainerId> preempt = null;
+            Long handle = appHandles.get(attemptId.getApplicationId());
+            // Before the AM registers, allocate is the RM's own (the AM ask capsched made itself).
+            if (handle != null && amRegistered(attemptId)) {
+                AllocateRequest request = new AllocateRequest().responseId(responseIds.getOrDefault(attemptId, 0));
+                for (ResourceRequest r : ask) {
+                    int type = r.getExecutionTypeRequest() != null
+                            && r.getExecutionTypeRequest().getExecutionType() == ExecutionType.OPPORTUNISTIC ? 1 : 0;
+                    request.ask(new Ask(r.getPriority().getPriority(), r.getAllocationRequestId(), r.getResourceName(),
+                            resource(r.getCapability()), r.getNumContainers(), r.getRelaxLocality(), type));
+                }
+                if (blacklistAdditions != null) for (String b : blacklistAdditions) request.blacklist(b);
+                if (blacklistRemovals != null) for (String b : blacklistRemovals) request.unblacklist(b);
+                AllocateResponse response = engine.allocate(handle, request);
+                responseIds.put(attemptId, response.responseId);
+                headroom = Resource.newInstance(response.headroom.memoryMb, (int) response.headroom.vcores);
+                if (response.preemptContainers.length > 0) {
+                    preempt = new HashSet<ContainerId>();
+                    for (long c : response.preemptContainers) {
+                        ContainerId id = containerIds.get(c);
+                        if (id != null) preempt.add(id);
+                    }
+                }
+            }
+            drain();
+            attempt.setApplicationHeadroomForMetrics(headroom);
+            return new Allocation(attempt.pullNewlyAllocatedContainers(), headroom, null, preempt, null,
+                    attempt.pullUpdatedNMTokens());
+        }
+    }
+
+    private boolean amRegistered(ApplicationAttemptId id) {
+        RMApp app = rmContext.getRMApps().get(id.getApplicationId());
+        RMAppAttempt attempt = app == null ? null : app.getRMAppAttempt(id);
+        return attempt != null && attempt.getAppAttemptState() == RMAppAttemptState.RUNNING;
+    }
+
+    // ---------------------------------------------------------------- reports and the rest
+
+    QueueInfo queueInfo(String path) {
+        for (org.capsched.QueueInfo q : engine.queues()) {
+            if (q.path.equals(path) || q.path.endsWith("." + path)) {
+                String name = q.path.substring(q.path.lastIndexOf('.') + 1);
+                Resource cluster = getClusterResource();
+                float current = cluster.getMemorySize() == 0 ? 0f : (float) q.used.memoryMb / cluster.getMemorySize();
+                return QueueInfo.newInstance(name, q.absoluteCapacity, q.absoluteMaximumCapacity, current,
+                        new ArrayList<QueueInfo>(), new ArrayList<org.apache.hadoop.yarn.api.records.ApplicationReport>(),
+                        QueueState.RUNNING, null, null, null, false);
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public QueueInfo getQueueInfo(String queueName, boolean includeChildQueues, boolean recursive)
+            throws IOException {
+        QueueInfo q = queueInfo(queueName);
+        if (q == null) throw new IOException("Unknown queue: " + queueName);
+        return q;
+    }
+
+    @Override
+    public List<QueueUserACLInfo> getQueueUserAclInfo() {
+        UserGroupInformation user;
+        try {
+            user = UserGroupInformation.getCurrentUser();
+        } catch (IOException e) {
+            return Collections.<QueueUserACLInfo>emptyList();
+        }
+        List<QueueUserACLInfo> out = new ArrayList<QueueUserACLInfo>();
+        for (org.capsched.QueueInfo q : engine.queues()) {
+            List<QueueACL> acls = new ArrayList<QueueACL>();
+            for (QueueACL acl : QueueACL.values()) {
+                if (checkAccess(user, acl, q.path)) acls.add(acl);
+            }
+            out.add(QueueUserACLInfo.newInstance(q.path.substring(q.path.lastIndexOf('.') + 1), acls));
+        }
+        return out;
+    }
+
+    @Override
+    public ResourceCalculator getResourceCalculator() {
+        return calculator;
+    }
+
+    @Override
+    public int getNumClusterNodes() {
+        return nodeTracker.nodeCount();
+    }
+
+    @Override
+    public RMContainer getRMContainer(ContainerId id) {
+        CapschedAppAttempt attempt = getCurrentAttemptForContainer(id);
+        return attempt == null ? null : attempt.getRMContainer(id);
+    }
+
+    @Override
+    public QueueMetrics getRootQueueMetrics() {
+        return rootMetrics;
+    }
+
+    @Override
+    public boolean checkAccess(UserGroupInformation user, QueueACL acl, String queueName) {
+        List<String> groups = new ArrayList<String>();
+        Collections.addAll(groups, user.getGroupNames());
+        return engine.checkAccess(user.getShortUserName(), groups,
+                acl == QueueACL.SUBMIT_APPLICATIONS ? Capsched.ACL_SUBMIT_APPLICATIONS : Capsched.ACL_ADMINISTER_QUEUE,
+                queueName);
+    }
+
+    @Override
+    public synchronized List<ApplicationAttemptId> getAppsInQueue(String queueName) {
+        List<ApplicationAttemptId> out = new ArrayList<ApplicationAttemptId>();
+        boolean known = false;
+        for (CapschedQueue q : queues.values()) {
+            if (q.path().equals(queueName) || q.getQueueName().equals(queueName)) known = true;
+        }
+        for (SchedulerApplication<CapschedAppAttempt> app : applications.values()) {
+            CapschedQueue q = (CapschedQueue) app.getQueue();
+            if ((q.path().equals(queueName) || q.getQueueName().equals(queueName))
+                    && app.getCurrentAppAttempt() != null) {
+                out.add(app.getCurrentAppAttempt().getApplicationAttemptId());
+            }
+        }
+        return known || !out.isEmpty() ? out : null;
+    }
+
+    @Override
+    public void killContainer(RMContainer container) {
+        ContainerStatus status = SchedulerUtils.createKilledContainerStatus(container.getContainerId(),
+                "Killed by RM to simulate an AM container failure");
+        completedContainer(container, status, RMContainerEventType.KILL);
+    }
+
+    /** The document capsched serves for {@code /ws/v1/cluster/scheduler}. */
+    public String schedulerJson() {
+        return engine.schedulerJson();
+    }
+
+    private static org.capsched.Resource resource(Resource r) {
+        return new org.capsched.Resource(r.getMemorySize(), r.getVirtualCores());
+    }
+
+    private static ApplicationAttemptId attemptId(YarnId y) {
+        return ApplicationAttemptId.newInstance(ApplicationId.newInstance(y.clusterTimestamp, y.application),
+                y.attempt);
+    }
+}
