@@ -1,7 +1,8 @@
 //! capsched inside a real Hadoop ResourceManager: `org.capsched.yarn.CapschedResourceScheduler`
 //! (bindings/java/src/yarn) under Hadoop's own MockRM/MockNM/MockAM, the same scenarios run on
-//! the stock CapacityScheduler and on capsched with the same outcomes
-//! (bindings/java/src/yarn-test). Hadoop's jars come from no registry, so this runs only where
+//! the stock CapacityScheduler and on capsched with the same outcomes, and YARN's distributed
+//! shell run to success on a MiniYARNCluster (two NodeManagers launching real processes)
+//! scheduled by capsched (bindings/java/src/yarn-test). Hadoop's jars come from no registry, so this runs only where
 //! `HADOOP_HOME` points at a Hadoop 3.3.6 distribution prepared as docs/HADOOP.md says (MockRM
 //! is compiled from the distribution's own test-sources jars); elsewhere it says it is skipped.
 //! Mockito, JUnit and BouncyCastle come from Debian's packages.
@@ -93,7 +94,11 @@ fn capsched_in_a_mock_rm_gives_the_stock_schedulers_outcomes() {
         .arg(&out)
         .arg(lib_dir()));
     let h = home.join("share/hadoop");
-    let mut cp = vec![home.join("etc/hadoop")];
+    // First on the classpath: where the distributed shell test writes the mini cluster's
+    // yarn-site.xml for its AM (which runs with this classpath) to find the RM.
+    let conf_dir = out.join("conf");
+    std::fs::create_dir_all(&conf_dir).unwrap();
+    let mut cp = vec![conf_dir.clone(), home.join("etc/hadoop")];
     for d in [
         "common",
         "common/lib",
@@ -105,6 +110,7 @@ fn capsched_in_a_mock_rm_gives_the_stock_schedulers_outcomes() {
         cp.extend(jars(&h.join(d)));
     }
     cp.push(h.join("common/hadoop-common-3.3.6-tests.jar"));
+    cp.push(h.join("yarn/test/hadoop-yarn-server-tests-3.3.6-tests.jar")); // MiniYARNCluster
     cp.extend(TEST_JARS.iter().map(PathBuf::from));
     cp.push(out.join("capsched-yarn.jar"));
 

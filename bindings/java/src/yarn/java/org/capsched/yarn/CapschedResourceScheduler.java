@@ -678,19 +678,21 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
 
     @Override
     public synchronized List<ApplicationAttemptId> getAppsInQueue(String queueName) {
-        List<ApplicationAttemptId> out = new ArrayList<ApplicationAttemptId>();
+        // YARN's answer: the attempts in the queue (beneath it, for a parent), or null when
+        // there is no such queue.
         boolean known = false;
-        for (CapschedQueue q : queues.values()) {
-            if (q.path().equals(queueName) || q.getQueueName().equals(queueName)) known = true;
+        for (org.capsched.QueueInfo q : engine.queues()) {
+            if (q.path.equals(queueName) || q.path.endsWith("." + queueName)) known = true;
         }
+        if (!known) return null;
+        List<ApplicationAttemptId> out = new ArrayList<ApplicationAttemptId>();
         for (SchedulerApplication<CapschedAppAttempt> app : applications.values()) {
-            CapschedQueue q = (CapschedQueue) app.getQueue();
-            if ((q.path().equals(queueName) || q.getQueueName().equals(queueName))
-                    && app.getCurrentAppAttempt() != null) {
-                out.add(app.getCurrentAppAttempt().getApplicationAttemptId());
-            }
+            String path = ((CapschedQueue) app.getQueue()).path();
+            boolean in = path.equals(queueName) || path.startsWith(queueName + ".")
+                    || path.endsWith("." + queueName) || path.contains("." + queueName + ".");
+            if (in && app.getCurrentAppAttempt() != null) out.add(app.getCurrentAppAttempt().getApplicationAttemptId());
         }
-        return known || !out.isEmpty() ? out : null;
+        return out;
     }
 
     @Override
