@@ -12,7 +12,7 @@ use std::process::Command;
 
 mod common;
 
-use common::native::{lib_dir, root};
+use common::native::{lib_dir, root, run_ok as run};
 
 /// What the RM-side test needs from Debian (`apt-get install junit4 libmockito-java`).
 const TEST_JARS: &[&str] = &[
@@ -41,17 +41,6 @@ fn hadoop_home() -> Option<PathBuf> {
     let rm = home.join("share/hadoop/yarn/hadoop-yarn-server-resourcemanager-3.3.6.jar");
     let common = home.join("share/hadoop/common/hadoop-common-3.3.6.jar");
     (rm.exists() && common.exists()).then_some(home)
-}
-
-fn run(cmd: &mut Command) -> String {
-    let o = cmd.output().expect("run");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert!(o.status.success(), "{cmd:?} failed:\n{text}");
-    text
 }
 
 fn jars(dir: &Path) -> Vec<PathBuf> {

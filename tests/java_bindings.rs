@@ -10,7 +10,7 @@ use std::process::Command;
 
 mod common;
 
-use common::native::{lib_dir, root, tool_available};
+use common::native::{lib_dir, root, run_ok as sh, tool_available};
 
 const JUNIT: &str = "/usr/share/java/junit4.jar";
 const HAMCREST: &str = "/usr/share/java/hamcrest-core.jar";
@@ -25,17 +25,6 @@ fn junit_available() -> bool {
         eprintln!("junit4 not installed: skipped");
     }
     found
-}
-
-fn sh(cmd: &mut Command) -> String {
-    let o = cmd.output().expect("run");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert!(o.status.success(), "{cmd:?} failed:\n{text}");
-    text
 }
 
 /// Builds the jar once into a fresh directory; returns the directory.

@@ -12,13 +12,7 @@ use capsched::report::rest::scheduler_info_json_live;
 use common::cluster::{Cluster, GB};
 use serde_json::Value;
 
-const CONF: &str = "yarn.scheduler.capacity.root.queues=p,b\n\
-    yarn.scheduler.capacity.root.p.capacity=50\n\
-    yarn.scheduler.capacity.root.p.maximum-capacity=50\n\
-    yarn.scheduler.capacity.root.p.queues=a\n\
-    yarn.scheduler.capacity.root.p.a.capacity=100\n\
-    yarn.scheduler.capacity.root.p.a.user-limit-factor=2\n\
-    yarn.scheduler.capacity.root.b.capacity=50\n";
+const CONF: &str = common::cluster::REST_CONF;
 
 fn yarn(n: u32) -> Value {
     let path = format!(

@@ -136,3 +136,13 @@ impl Cluster {
             .unwrap_or(0)
     }
 }
+
+/// Two queues under root, one of them a parent (p, 50% capped at 50%, with leaf a at 100% and
+/// user-limit-factor 2) and b (50%): the configuration of the live REST document tests.
+pub const REST_CONF: &str = "yarn.scheduler.capacity.root.queues=p,b\n\
+    yarn.scheduler.capacity.root.p.capacity=50\n\
+    yarn.scheduler.capacity.root.p.maximum-capacity=50\n\
+    yarn.scheduler.capacity.root.p.queues=a\n\
+    yarn.scheduler.capacity.root.p.a.capacity=100\n\
+    yarn.scheduler.capacity.root.p.a.user-limit-factor=2\n\
+    yarn.scheduler.capacity.root.b.capacity=50\n";

@@ -50,3 +50,16 @@ pub fn tool_available(tool: &str) -> bool {
     }
     found
 }
+
+/// Runs `cmd`, fails the test with its output unless it succeeds, and returns its output
+/// (stdout then stderr).
+pub fn run_ok(cmd: &mut Command) -> String {
+    let o = cmd.output().expect("run");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(o.status.success(), "{cmd:?} failed:\n{text}");
+    text
+}
