@@ -158,15 +158,45 @@ fn capsched_in_a_mock_rm_gives_the_stock_schedulers_outcomes() {
         .arg("-d")
         .arg(&tests)
         .args(&test_sources));
-    cp.insert(0, tests);
+    cp.insert(1, tests);
+    // JAVA_TOOL_OPTIONS reaches the containers' JVMs too (the test whitelists it).
     let text = run(Command::new("java")
-        .args(OPENS)
+        .current_dir(&out)
+        .env("JAVA_TOOL_OPTIONS", OPENS.join(" "))
+        .arg(format!("-Dcapsched.conf.dir={}", conf_dir.display()))
         .arg("-cp")
         .arg(join(&cp))
         .args([
             "org.junit.runner.JUnitCore",
             "org.capsched.yarn.SameOutcomesTest",
+            "org.capsched.yarn.DistributedShellTest",
         ]));
-    assert!(text.contains("OK ("), "{text}");
+    let tests_run =
+        std::fs::read_dir(root().join("bindings/java/src/yarn-test/java/org/capsched/yarn"))
+            .unwrap()
+            .map(|e| {
+                std::fs::read_to_string(e.unwrap().path())
+                    .unwrap()
+                    .matches("@Test")
+                    .count()
+            })
+            .sum::<usize>();
+    assert!(text.contains(&format!("OK ({tests_run} tests)")), "{text}");
+    // The distributed shell's commands ran in real containers on both NodeManagers.
+    let mut said = 0;
+    let mut stack = vec![out.join("target")];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.file_name().is_some_and(|n| n == "stdout")
+                && std::fs::read_to_string(&p).unwrap_or_default() == "hello from capsched\n"
+            {
+                said += 1;
+            }
+        }
+    }
+    assert_eq!(said, 2, "two shell containers said hello");
     let _ = std::fs::remove_dir_all(&out);
 }

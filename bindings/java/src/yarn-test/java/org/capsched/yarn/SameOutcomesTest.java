@@ -141,6 +141,47 @@ public class SameOutcomesTest {
         }
     }
 
+    /** An application with a running task moves from a to b: where it and its resources are. */
+    static List<String> move(String scheduler) throws Exception {
+        MockRM rm = start(scheduler, queues());
+        try {
+            MockNM nm = rm.registerNode("localhost:1234", 10 * 1024, 10);
+            RMApp app = submit(rm, "a", "alice", 1024);
+            MockAM am = MockRM.launchAndRegisterAM(app, rm, nm);
+            List<Container> got = askAndRun(rm, am, nm, 1024, 1, 3);
+            rm.getClientRMService().moveApplicationAcrossQueues(
+                    org.apache.hadoop.yarn.api.protocolrecords.MoveApplicationAcrossQueuesRequest.newInstance(
+                            app.getApplicationId(), "b"));
+            rm.drainEvents();
+            org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler s = rm.getResourceScheduler();
+            List<String> out = new ArrayList<String>();
+            out.add("tasks " + got.size());
+            out.add("queue " + app.getQueue().replace("root.", ""));
+            out.add("in a " + s.getAppsInQueue("a").size() + ", in b " + s.getAppsInQueue("b").size());
+            out.add("a used " + s.getQueueInfo("a", false, false).getCurrentCapacity());
+            // After the move b's asks are served: one more task.
+            got = askAndRun(rm, am, nm, 1024, 1, 3);
+            out.add("tasks after " + got.size());
+            try {
+                rm.getClientRMService().moveApplicationAcrossQueues(
+                        org.apache.hadoop.yarn.api.protocolrecords.MoveApplicationAcrossQueuesRequest.newInstance(
+                                app.getApplicationId(), "nope"));
+                out.add("moved to nope");
+            } catch (org.apache.hadoop.yarn.exceptions.YarnException e) {
+                out.add("refused");
+            }
+            return out;
+        } finally {
+            rm.stop();
+        }
+    }
+
+    @Test
+    public void aMoveBetweenQueuesEndsAsOnTheStockScheduler() throws Exception {
+        List<String> stock = move(STOCK);
+        assertEquals(stock, move(CAPSCHED));
+    }
+
     @Test
     public void anApplicationRunsAndFinishesAsOnTheStockScheduler() throws Exception {
         List<String> stock = basic(STOCK);

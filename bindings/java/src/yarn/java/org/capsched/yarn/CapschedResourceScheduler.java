@@ -28,6 +28,7 @@ import org.apache.hadoop.yarn.api.records.QueueUserACLInfo;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.api.records.SchedulingRequest;
+import org.apache.hadoop.yarn.exceptions.YarnException;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
 import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
 import org.apache.hadoop.yarn.server.resourcemanager.recovery.RMStateStore.RMState;
@@ -546,6 +547,36 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         }
         drain();
         if (app != null) app.stop(state);
+    }
+
+    @Override
+    public synchronized void preValidateMoveApplication(ApplicationId appId, String newQueue)
+            throws YarnException {
+        if (!applications.containsKey(appId)) throw new YarnException("App to be moved " + appId + " not found.");
+        if (queueInfo(newQueue) == null) {
+            throw new YarnException("The specified Queue: " + newQueue + " doesn't exist");
+        }
+        // The limits and ACLs of the target are capsched's, checked when it moves the app.
+    }
+
+    /** Moves an application: capsched checks the target (YARN's messages) and moves it. */
+    @Override
+    public synchronized String moveApplication(ApplicationId appId, String newQueue) throws YarnException {
+        SchedulerApplication<CapschedAppAttempt> app = applications.get(appId);
+        Long handle = appHandles.get(appId);
+        if (app == null || handle == null) throw new YarnException("App to be moved " + appId + " not found.");
+        try {
+            engine.moveApplication(handle, newQueue);
+        } catch (CapschedException e) {
+            throw new YarnException(e.getMessage(), e);
+        }
+        CapschedQueue dest = queue(engine.applicationReport(handle).queue);
+        CapschedAppAttempt attempt = app.getCurrentAppAttempt();
+        if (attempt != null) attempt.move(dest); // the queue metrics follow its containers
+        app.setQueue(dest);
+        LOG.info("App: {} moved to {}", appId, dest.path());
+        drain();
+        return newQueue;
     }
 
     // ---------------------------------------------------------------- allocate
