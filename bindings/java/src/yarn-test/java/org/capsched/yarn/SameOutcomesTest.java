@@ -176,6 +176,47 @@ public class SameOutcomesTest {
         }
     }
 
+    /**
+     * Two applications in b ask for the whole node; the second is raised above the first: its
+     * asks are served first from then on.
+     */
+    static List<String> priority(String scheduler) throws Exception {
+        // Room for both AMs under b's AM limit.
+        CapacitySchedulerConfiguration q = queues("yarn.scheduler.capacity.maximum-am-resource-percent", "0.5");
+        q.setInt(YarnConfiguration.MAX_CLUSTER_LEVEL_APPLICATION_PRIORITY, 10);
+        MockRM rm = start(scheduler, q);
+        try {
+            MockNM nm = rm.registerNode("localhost:1234", 10 * 1024, 10);
+            RMApp first = submit(rm, "b", "alice", 1024);
+            MockAM am1 = MockRM.launchAndRegisterAM(first, rm, nm);
+            RMApp second = submit(rm, "b", "alice", 1024);
+            MockAM am2 = MockRM.launchAndRegisterAM(second, rm, nm);
+            rm.getClientRMService().updateApplicationPriority(
+                    org.apache.hadoop.yarn.api.protocolrecords.UpdateApplicationPriorityRequest.newInstance(
+                            second.getApplicationId(), org.apache.hadoop.yarn.api.records.Priority.newInstance(5)));
+            rm.drainEvents();
+            am1.allocate("*", 1024, 8, new ArrayList<ContainerId>());
+            am2.allocate("*", 1024, 8, new ArrayList<ContainerId>());
+            rm.drainEvents();
+            beat(rm, nm);
+            beat(rm, nm);
+            int got1 = am1.allocate(new ArrayList<ResourceRequest>(), new ArrayList<ContainerId>())
+                    .getAllocatedContainers().size();
+            int got2 = am2.allocate(new ArrayList<ResourceRequest>(), new ArrayList<ContainerId>())
+                    .getAllocatedContainers().size();
+            return Arrays.asList("priority " + second.getApplicationPriority(), "first got " + got1,
+                    "second got " + got2);
+        } finally {
+            rm.stop();
+        }
+    }
+
+    @Test
+    public void aRaisedPriorityIsServedFirstAsOnTheStockScheduler() throws Exception {
+        List<String> stock = priority(STOCK);
+        assertEquals(stock, priority(CAPSCHED));
+    }
+
     @Test
     public void aMoveBetweenQueuesEndsAsOnTheStockScheduler() throws Exception {
         List<String> stock = move(STOCK);

@@ -579,6 +579,55 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         return newQueue;
     }
 
+    /**
+     * The priority an application gets at submission: the one asked for, capped at
+     * {@code yarn.cluster.max-application-priority}, or 0 (capsched applies the leaf's default
+     * itself when none is asked for).
+     */
+    @Override
+    public Priority checkAndGetApplicationPriority(Priority requested, UserGroupInformation user, String queuePath,
+            ApplicationId applicationId) throws YarnException {
+        if (requested == null) return Priority.newInstance(0);
+        int max = getMaxClusterLevelAppPriority().getPriority();
+        return Priority.newInstance(Math.min(requested.getPriority(), max));
+    }
+
+    /** `yarn application -updatePriority`: capsched re-orders the leaf; the state store keeps it. */
+    @Override
+    public synchronized Priority updateApplicationPriority(Priority newPriority, ApplicationId applicationId,
+            org.apache.hadoop.thirdparty.com.google.common.util.concurrent.SettableFuture<Object> future,
+            UserGroupInformation user) throws YarnException {
+        SchedulerApplication<CapschedAppAttempt> app = applications.get(applicationId);
+        Long handle = appHandles.get(applicationId);
+        if (app == null || handle == null) {
+            throw new YarnException("Application '" + applicationId
+                    + "' is not present, hence could not change priority.");
+        }
+        Priority effective;
+        try {
+            effective = Priority.newInstance(engine.setApplicationPriority(handle, newPriority.getPriority()));
+        } catch (CapschedException e) {
+            throw new YarnException(e.getMessage(), e);
+        }
+        RMApp rmApp = rmContext.getRMApps().get(applicationId);
+        if (effective.equals(app.getPriority()) || rmApp == null) {
+            future.set(null);
+            return effective;
+        }
+        app.setPriority(effective);
+        if (app.getCurrentAppAttempt() != null) app.getCurrentAppAttempt().setPriority(effective);
+        rmApp.getApplicationSubmissionContext().setPriority(effective);
+        org.apache.hadoop.yarn.server.resourcemanager.recovery.records.ApplicationStateData state =
+                org.apache.hadoop.yarn.server.resourcemanager.recovery.records.ApplicationStateData.newInstance(
+                        rmApp.getSubmitTime(), rmApp.getStartTime(), rmApp.getApplicationSubmissionContext(),
+                        rmApp.getUser(), rmApp.getRealUser(), rmApp.getCallerContext());
+        state.setApplicationTimeouts(rmApp.getApplicationTimeouts());
+        state.setLaunchTime(rmApp.getLaunchTime());
+        rmContext.getStateStore().updateApplicationStateSynchronously(state, false, future);
+        drain();
+        return effective;
+    }
+
     // ---------------------------------------------------------------- allocate
 
     @Override
