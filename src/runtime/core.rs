@@ -18,6 +18,7 @@ use crate::scheduler::types::{
 };
 use crate::scheduler::{CapacityScheduler, SchedulerError};
 use crate::sync::Arc;
+use std::collections::HashMap;
 
 /// Why a container ended, when an event says so before its completion.
 #[derive(Clone, Copy)]
@@ -136,9 +137,7 @@ impl EngineCore {
         status: &NodeStatus,
     ) -> Result<NodeUpdateResponse, SchedulerError> {
         let r = self.cs.node_update(now_ms, node, status)?;
-        for id in &r.preempted {
-            self.push_ended(*id, Ended::Preempted);
-        }
+        self.push_ended(r.preempted.iter().copied(), Ended::Preempted);
         if r.decommissioned {
             self.events.push(EngineEvent::NodeDecommissioned { node });
         }
@@ -160,9 +159,7 @@ impl EngineCore {
         for id in signals.marked {
             self.push_warned(id);
         }
-        for id in signals.killed {
-            self.push_ended(id, Ended::Preempted);
-        }
+        self.push_ended(signals.killed, Ended::Preempted);
         Ok(())
     }
 
@@ -188,7 +185,7 @@ impl EngineCore {
         let live = self.cs.container(id).is_some();
         self.cs.container_expired(now_ms, id)?;
         if live && self.cs.container(id).is_none() {
-            self.push_ended(id, Ended::Expired);
+            self.push_ended([id], Ended::Expired);
         }
         Ok(())
     }
@@ -201,9 +198,7 @@ impl EngineCore {
         for id in &out.marked_ids {
             self.push_warned(*id);
         }
-        for id in &out.killed_ids {
-            self.push_ended(*id, Ended::Preempted);
-        }
+        self.push_ended(out.killed_ids.iter().copied(), Ended::Preempted);
         out
     }
 
@@ -211,9 +206,8 @@ impl EngineCore {
     pub fn schedule(&mut self, now_ms: i64) -> u32 {
         if self.async_scheduling {
             let n = self.cs.schedule_pass(now_ms);
-            for id in self.cs.take_killed_for_room() {
-                self.push_ended(id, Ended::Preempted);
-            }
+            let killed = self.cs.take_killed_for_room();
+            self.push_ended(killed, Ended::Preempted);
             n
         } else {
             0
@@ -225,9 +219,8 @@ impl EngineCore {
     pub fn tick(&mut self, now_ms: i64) -> u32 {
         if self.last_expiry_ms.is_none_or(|t| now_ms - t >= 1000) {
             self.last_expiry_ms = Some(now_ms);
-            for id in self.cs.expire_containers(now_ms) {
-                self.push_ended(id, Ended::Expired);
-            }
+            let expired = self.cs.expire_containers(now_ms);
+            self.push_ended(expired, Ended::Expired);
             // The RM's DecommissioningNodesWatcher poll: decommissioning nodes past their
             // timeout leave, heartbeating or not.
             for node in self.cs.decommission_timeouts(now_ms) {
@@ -248,35 +241,46 @@ impl EngineCore {
         }
     }
 
-    /// A container that ended during the current call, told with why: its application and
-    /// YARN id come from the completion the core recorded (the container is gone).
-    fn push_ended(&self, id: ContainerId, why: Ended) {
-        let found = self.cs.notices.as_ref().and_then(|v| {
-            v.iter().rev().find_map(|n| match n {
+    /// Containers that ended during the current call, told with why: their applications and
+    /// YARN ids come from the completions the core recorded (the containers are gone), looked
+    /// up through one index of this call's completions, however many ended.
+    fn push_ended(&self, ids: impl IntoIterator<Item = ContainerId>, why: Ended) {
+        let mut ids = ids.into_iter().peekable();
+        if ids.peek().is_none() {
+            return;
+        }
+        let ended: HashMap<ContainerId, (AppId, YarnContainerId)> = self
+            .cs
+            .notices
+            .iter()
+            .flatten()
+            .filter_map(|n| match n {
                 SchedulerNotice::ContainerCompleted {
                     app,
                     container,
                     yarn_id,
                     ..
-                } if *container == id => Some((*app, *yarn_id)),
+                } => Some((*container, (*app, *yarn_id))),
                 _ => None,
             })
-        });
-        let Some((app, yarn_id)) = found else {
-            return;
-        };
-        self.events.push(match why {
-            Ended::Preempted => EngineEvent::Preempted {
-                app,
-                container: id,
-                yarn_id,
-            },
-            Ended::Expired => EngineEvent::Expired {
-                app,
-                container: id,
-                yarn_id,
-            },
-        });
+            .collect();
+        for id in ids {
+            let Some(&(app, yarn_id)) = ended.get(&id) else {
+                continue;
+            };
+            self.events.push(match why {
+                Ended::Preempted => EngineEvent::Preempted {
+                    app,
+                    container: id,
+                    yarn_id,
+                },
+                Ended::Expired => EngineEvent::Expired {
+                    app,
+                    container: id,
+                    yarn_id,
+                },
+            });
+        }
     }
 
     /// Turns what the core recorded during the last call into events, after the events that

@@ -282,10 +282,8 @@ impl CapacityScheduler {
         now_ms: i64,
         app: AppId,
     ) -> Result<Option<AllocatedContainer>, SchedulerError> {
-        let a = self.apps.get_mut(app).ok_or_else(|| {
-            SchedulerError::UnknownApplication(format!("unknown application id {}", app.as_u64()))
-        })?;
-        let Some(t) = a.attempt.as_mut() else {
+        self.app_or_err(app)?;
+        let Some(t) = self.apps[app].attempt.as_mut() else {
             return Ok(None);
         };
         let Some(id) = t.am_container.filter(|id| t.newly_allocated.contains(id)) else {

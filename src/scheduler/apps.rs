@@ -78,7 +78,7 @@ fn access_denied(message: String) -> Rejection {
 }
 
 impl CapacityScheduler {
-    fn app_or_err(&self, app: AppId) -> Result<&SchedulerApp, SchedulerError> {
+    pub(crate) fn app_or_err(&self, app: AppId) -> Result<&SchedulerApp, SchedulerError> {
         self.apps.get(app).ok_or_else(|| {
             SchedulerError::UnknownApplication(format!("unknown application id {}", app.as_u64()))
         })

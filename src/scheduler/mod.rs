@@ -205,21 +205,15 @@ impl CapacityScheduler {
     pub fn container_by_yarn_id(&self, id: crate::ids::YarnContainerId) -> Option<ContainerId> {
         let app = self.application_by_yarn_id(id.attempt.application)?;
         let t = self.apps.get(app)?.attempt.as_ref()?;
-        let found = t
-            .live_containers
+        // Containers kept across attempts keep their first attempt's id.
+        let kept = self.kept_containers.get(&app).into_iter().flatten();
+        t.live_containers
             .iter()
-            .chain(t.opportunistic_containers.iter())
-            .chain(t.reservations.iter())
+            .chain(&t.opportunistic_containers)
+            .chain(&t.reservations)
+            .chain(kept)
             .copied()
-            .find(|c| self.containers.get(*c).is_some_and(|c| c.yarn_id == id));
-        found.or_else(|| {
-            // Containers kept across attempts keep their first attempt's id.
-            self.kept_containers.get(&app).and_then(|v| {
-                v.iter()
-                    .copied()
-                    .find(|c| self.containers.get(*c).is_some_and(|c| c.yarn_id == id))
-            })
-        })
+            .find(|c| self.containers.get(*c).is_some_and(|c| c.yarn_id == id))
     }
 
     pub fn is_asynchronous(&self) -> bool {

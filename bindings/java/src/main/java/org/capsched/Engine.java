@@ -20,12 +20,7 @@ public final class Engine extends NativeHandle {
 
     private static long create(final Config config, final EngineOptions options) {
         final long[] packed = options.pack();
-        return config.handle(new Call<Long>() {
-            @Override
-            public Long apply(long c) {
-                return Native.engineNew(c, packed);
-            }
-        });
+        return config.handle(c -> Native.engineNew(c, packed));
     }
 
     @Override
@@ -35,13 +30,7 @@ public final class Engine extends NativeHandle {
 
     /** Stops the engine's threads; later calls fail with STOPPED. */
     public void stop() {
-        with(new Call<Void>() {
-            @Override
-            public Void apply(long e) {
-                Native.engineStop(e);
-                return null;
-            }
-        });
+        run(e -> Native.engineStop(e));
     }
 
     // ---- nodes ----
@@ -50,12 +39,7 @@ public final class Engine extends NativeHandle {
     public long addNode(final String address, final String rack, final Resource resource) {
         final byte[] a = Utf8.bytes(address);
         final byte[] r = Utf8.bytes(rack);
-        return with(new Call<Long>() {
-            @Override
-            public Long apply(long e) {
-                return Native.nodeAdd(e, a, r, resource.memoryMb, resource.vcores);
-            }
-        });
+        return with(e -> Native.nodeAdd(e, a, r, resource.memoryMb, resource.vcores));
     }
 
     /**
@@ -78,22 +62,11 @@ public final class Engine extends NativeHandle {
             v[i * 7 + 5] = c.containerId;
             v[i * 7 + 6] = c.isAm ? 1 : 0;
         }
-        return with(new Call<Long>() {
-            @Override
-            public Long apply(long e) {
-                return Native.nodeAddRecovered(e, a, r, resource.memoryMb, resource.vcores, v);
-            }
-        });
+        return with(e -> Native.nodeAddRecovered(e, a, r, resource.memoryMb, resource.vcores, v));
     }
 
     public void removeNode(final long node) {
-        with(new Call<Void>() {
-            @Override
-            public Void apply(long e) {
-                Native.nodeRemove(e, node);
-                return null;
-            }
-        });
+        run(e -> Native.nodeRemove(e, node));
     }
 
     /** A NodeManager heartbeat with what it launched and what finished. */
@@ -106,12 +79,7 @@ public final class Engine extends NativeHandle {
             statuses[i] = completed.get(i).exitStatus;
             diagnostics[i] = Utf8.bytes(completed.get(i).diagnostics);
         }
-        return with(new Call<NodeResponse>() {
-            @Override
-            public NodeResponse apply(long e) {
-                return new NodeResponse(Native.nodeUpdate(e, node, launched, ids, statuses, diagnostics));
-            }
-        });
+        return with(e -> new NodeResponse(Native.nodeUpdate(e, node, launched, ids, statuses, diagnostics)));
     }
 
     /** An empty heartbeat. */
@@ -121,45 +89,22 @@ public final class Engine extends NativeHandle {
 
     /** NODE_RESOURCE_UPDATE; timeout < 0: containers beyond run on, 0: killed now, > 0: later. */
     public void updateNodeResource(final long node, final Resource resource, final long overcommitTimeoutMs) {
-        with(new Call<Void>() {
-            @Override
-            public Void apply(long e) {
-                Native.nodeUpdateResource(e, node, resource.memoryMb, resource.vcores, overcommitTimeoutMs);
-                return null;
-            }
-        });
+        run(e -> Native.nodeUpdateResource(e, node, resource.memoryMb, resource.vcores, overcommitTimeoutMs));
     }
 
     /** Graceful decommissioning; timeout < 0: none. */
     public void decommissionNode(final long node, final long timeoutMs) {
-        with(new Call<Void>() {
-            @Override
-            public Void apply(long e) {
-                Native.nodeDecommission(e, node, timeoutMs);
-                return null;
-            }
-        });
+        run(e -> Native.nodeDecommission(e, node, timeoutMs));
     }
 
     public void recommissionNode(final long node) {
-        with(new Call<Void>() {
-            @Override
-            public Void apply(long e) {
-                Native.nodeRecommission(e, node);
-                return null;
-            }
-        });
+        run(e -> Native.nodeRecommission(e, node));
     }
 
     /** The node registered as {@code address}; throws UNKNOWN_ID when none is. */
     public long findNode(String address) {
         final byte[] a = Utf8.bytes(address);
-        return with(new Call<Long>() {
-            @Override
-            public Long apply(long e) {
-                return Native.nodeFind(e, a);
-            }
-        });
+        return with(e -> Native.nodeFind(e, a));
     }
 
     // ---- applications ----
@@ -175,12 +120,7 @@ public final class Engine extends NativeHandle {
         final int p = priority;
         final long ts = applicationId == null ? 0 : applicationId.clusterTimestamp;
         final int seq = applicationId == null ? 0 : applicationId.application;
-        return with(new Call<Long>() {
-            @Override
-            public Long apply(long e) {
-                return Native.appSubmit(e, q, u, g, p, ts, seq);
-            }
-        });
+        return with(e -> Native.appSubmit(e, q, u, g, p, ts, seq));
     }
 
     public long submit(String queue, String user) {
@@ -188,84 +128,42 @@ public final class Engine extends NativeHandle {
     }
 
     public void addAttempt(final long app, final Resource am, final boolean unmanaged, final boolean keepContainers) {
-        with(new Call<Void>() {
-            @Override
-            public Void apply(long e) {
-                Native.attemptAdd(e, app, am.memoryMb, am.vcores, unmanaged, keepContainers);
-                return null;
-            }
-        });
+        run(e -> Native.attemptAdd(e, app, am.memoryMb, am.vcores, unmanaged, keepContainers));
     }
 
     public void removeAttempt(final long app, final boolean keepContainers) {
-        with(new Call<Void>() {
-            @Override
-            public Void apply(long e) {
-                Native.attemptRemove(e, app, keepContainers);
-                return null;
-            }
-        });
+        run(e -> Native.attemptRemove(e, app, keepContainers));
     }
 
     public void removeApplication(final long app) {
-        with(new Call<Void>() {
-            @Override
-            public Void apply(long e) {
-                Native.appRemove(e, app);
-                return null;
-            }
-        });
+        run(e -> Native.appRemove(e, app));
     }
 
     public void moveApplication(final long app, String queue) {
         final byte[] q = Utf8.bytes(queue);
-        with(new Call<Void>() {
-            @Override
-            public Void apply(long e) {
-                Native.appMove(e, app, q);
-                return null;
-            }
-        });
+        run(e -> Native.appMove(e, app, q));
     }
 
     /** Returns the priority in effect (clamped to the cluster's maximum). */
     public int setApplicationPriority(final long app, final int priority) {
-        return with(new Call<Integer>() {
-            @Override
-            public Integer apply(long e) {
-                return Native.appSetPriority(e, app, priority);
-            }
-        });
+        return with(e -> Native.appSetPriority(e, app, priority));
     }
 
     /** The application with this YARN id; throws UNKNOWN_ID when none. */
     public long findApplication(final YarnId id) {
-        return with(new Call<Long>() {
-            @Override
-            public Long apply(long e) {
-                return Native.appFind(e, id.clusterTimestamp, id.application);
-            }
-        });
+        return with(e -> Native.appFind(e, id.clusterTimestamp, id.application));
     }
 
     /** The RM takes the AM container to launch it; null while there is none to take. */
     public ContainerInfo takeAmContainer(final long app) {
-        return with(new Call<ContainerInfo>() {
-            @Override
-            public ContainerInfo apply(long e) {
-                long[] v = Native.amContainerTake(e, app);
-                return v == null ? null : new ContainerInfo(v);
-            }
+        return with(e -> {
+            long[] v = Native.amContainerTake(e, app);
+            return v == null ? null : new ContainerInfo(v);
         });
     }
 
     public AppReport applicationReport(final long app) {
-        return with(new Call<AppReport>() {
-            @Override
-            public AppReport apply(long e) {
-                return new AppReport(Native.appReport(e, app));
-            }
-        });
+        return with(e -> new AppReport(Native.appReport(e, app)));
     }
 
     /** The AM heartbeat. */
@@ -289,55 +187,28 @@ public final class Engine extends NativeHandle {
         final byte[][] add = Utf8.all(request.blacklistAdditions);
         final byte[][] remove = Utf8.all(request.blacklistRemovals);
         final int responseId = request.responseId;
-        return with(new Call<AllocateResponse>() {
-            @Override
-            public AllocateResponse apply(long e) {
-                return new AllocateResponse(Native.allocate(e, app, responseId, values, names, releases, add, remove));
-            }
-        });
+        return with(e -> new AllocateResponse(Native.allocate(e, app, responseId, values, names, releases, add, remove)));
     }
 
     // ---- containers ----
 
     public ContainerInfo container(final long container) {
-        return with(new Call<ContainerInfo>() {
-            @Override
-            public ContainerInfo apply(long e) {
-                return new ContainerInfo(Native.containerGet(e, container));
-            }
-        });
+        return with(e -> new ContainerInfo(Native.containerGet(e, container)));
     }
 
     /** The live container with this YARN id; throws UNKNOWN_ID when none. */
     public long findContainer(final YarnId id) {
-        return with(new Call<Long>() {
-            @Override
-            public Long apply(long e) {
-                return Native.containerFind(e, id.clusterTimestamp, id.application, id.attempt, id.containerId);
-            }
-        });
+        return with(e -> Native.containerFind(e, id.clusterTimestamp, id.application, id.attempt, id.containerId));
     }
 
     public void containerExpired(final long container) {
-        with(new Call<Void>() {
-            @Override
-            public Void apply(long e) {
-                Native.containerExpired(e, container);
-                return null;
-            }
-        });
+        run(e -> Native.containerExpired(e, container));
     }
 
     /** The RM kills a container with its own exit status and diagnostics. */
     public void killContainer(final long container, final int exitStatus, String diagnostics) {
         final byte[] d = Utf8.bytes(diagnostics);
-        with(new Call<Void>() {
-            @Override
-            public Void apply(long e) {
-                Native.containerKill(e, container, exitStatus, d);
-                return null;
-            }
-        });
+        run(e -> Native.containerKill(e, container, exitStatus, d));
     }
 
     /** YARN's checkAccess: {@link Capsched#ACL_SUBMIT_APPLICATIONS} or ACL_ADMINISTER_QUEUE. */
@@ -345,106 +216,60 @@ public final class Engine extends NativeHandle {
         final byte[] u = Utf8.bytes(user);
         final byte[][] g = Utf8.all(groups);
         final byte[] q = Utf8.bytes(queue);
-        return with(new Call<Boolean>() {
-            @Override
-            public Boolean apply(long e) {
-                return Native.checkAccess(e, u, g, acl, q);
-            }
-        });
+        return with(e -> Native.checkAccess(e, u, g, acl, q));
     }
 
     // ---- the engine ----
 
     /** With a manual clock: set the time to {@code nowMs}, then tick. Returns containers allocated. */
     public int tick(final long nowMs) {
-        return with(new Call<Integer>() {
-            @Override
-            public Integer apply(long e) {
-                return Native.engineTick(e, nowMs);
-            }
-        });
+        return with(e -> Native.engineTick(e, nowMs));
     }
 
     public int step(final int passes) {
-        return with(new Call<Integer>() {
-            @Override
-            public Integer apply(long e) {
-                return Native.engineStep(e, passes);
-            }
-        });
+        return with(e -> Native.engineStep(e, passes));
     }
 
     public void refreshQueues(final Config config) {
-        with(new Call<Void>() {
-            @Override
-            public Void apply(final long e) {
-                config.handle(new Call<Long>() {
-                    @Override
-                    public Long apply(long c) {
-                        Native.refreshQueues(e, c);
-                        return 0L;
-                    }
-                });
-                return null;
-            }
-        });
+        run(e -> config.handle(c -> {
+            Native.refreshQueues(e, c);
+            return 0L;
+        }));
     }
 
     /** The RM REST {@code /ws/v1/cluster/scheduler} document, from the live state. */
     public String schedulerJson() {
-        return with(new Call<String>() {
-            @Override
-            public String apply(long e) {
-                return Utf8.string(Native.schedulerJson(e));
-            }
-        });
+        return with(e -> Utf8.string(Native.schedulerJson(e)));
     }
 
     public ClusterInfo clusterInfo() {
-        return with(new Call<ClusterInfo>() {
-            @Override
-            public ClusterInfo apply(long e) {
-                return new ClusterInfo(Native.clusterInfo(e));
-            }
-        });
+        return with(e -> new ClusterInfo(Native.clusterInfo(e)));
     }
 
     public List<QueueInfo> queues() {
-        return with(new Call<List<QueueInfo>>() {
-            @Override
-            public List<QueueInfo> apply(long e) {
-                Object[] r = Native.queues(e);
-                byte[][] paths = (byte[][]) r[0];
-                long[] v = (long[]) r[1];
-                List<QueueInfo> out = new ArrayList<QueueInfo>(paths.length);
-                for (int i = 0; i < paths.length; i++) out.add(new QueueInfo(Utf8.string(paths[i]), v, i * 9));
-                return Collections.unmodifiableList(out);
-            }
+        return with(e -> {
+            Object[] r = Native.queues(e);
+            byte[][] paths = (byte[][]) r[0];
+            long[] v = (long[]) r[1];
+            List<QueueInfo> out = new ArrayList<QueueInfo>(paths.length);
+            for (int i = 0; i < paths.length; i++) out.add(new QueueInfo(Utf8.string(paths[i]), v, i * 9));
+            return Collections.unmodifiableList(out);
         });
     }
 
     /** Throws INVARIANT with what is wrong, for hosts' own tests. */
     public void checkInvariants() {
-        with(new Call<Void>() {
-            @Override
-            public Void apply(long e) {
-                Native.checkInvariants(e);
-                return null;
-            }
-        });
+        run(e -> Native.checkInvariants(e));
     }
 
     /** Up to {@code max} events, oldest first (a Java thread polls: no native thread calls Java). */
     public List<Event> pollEvents(final int max) {
-        return with(new Call<List<Event>>() {
-            @Override
-            public List<Event> apply(long e) {
-                long[] v = Native.pollEvents(e, max);
-                int n = (v.length - 1) / Native.EVENT_LONGS;
-                List<Event> out = new ArrayList<Event>(n);
-                for (int i = 0; i < n; i++) out.add(new Event(v, i * Native.EVENT_LONGS));
-                return out;
-            }
+        return with(e -> {
+            long[] v = Native.pollEvents(e, max);
+            int n = (v.length - 1) / Native.EVENT_LONGS;
+            List<Event> out = new ArrayList<Event>(n);
+            for (int i = 0; i < n; i++) out.add(new Event(v, i * Native.EVENT_LONGS));
+            return out;
         });
     }
 }

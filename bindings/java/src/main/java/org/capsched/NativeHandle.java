@@ -33,6 +33,14 @@ abstract class NativeHandle implements AutoCloseable {
         }
     }
 
+    /** A native call on the live handle that returns nothing. */
+    final void run(java.util.function.LongConsumer call) {
+        with(h -> {
+            call.accept(h);
+            return null;
+        });
+    }
+
     public final boolean isClosed() {
         lock.readLock().lock();
         try {
