@@ -515,6 +515,12 @@ typedef struct capsched_submission {
   // with its cluster timestamp. An id the engine already holds is rejected as YARN's
   // RMAppManager rejects it.
   struct capsched_yarn_id application_id;
+  // Non-zero: an application the RM recovers after a work-preserving restart (ABI 3's
+  // second version). It was accepted before, so ACLs, the system and queue limits and the
+  // queue's state are not checked (a STOPPED queue drains); a queue that no longer exists
+  // or is no longer a leaf rejects it with YARN's "Application killed on recovery as it was
+  // submitted to queue …" message, for the RM to kill it.
+  int32_t recovering;
 } capsched_submission;
 
 // One live container as the RM reports it (and launches it: everything a
@@ -616,6 +622,18 @@ capsched_status capsched_attempt_add(const struct capsched_engine *engine,
                                      struct capsched_resource am_resource,
                                      int32_t unmanaged,
                                      int32_t keep_containers);
+
+// APP_ATTEMPT_ADDED for an attempt an RM recovers after a work-preserving restart: the
+// attempt was running, so no AM container is asked for — its AM container, and the rest,
+// come back in `capsched_node_add_recovered` reports (`is_am` set on the AM's). Otherwise as
+// `capsched_attempt_add`.
+//
+// # Safety
+// `engine` live.
+capsched_status capsched_attempt_recover(const struct capsched_engine *engine,
+                                         uint64_t app,
+                                         struct capsched_resource am_resource,
+                                         int32_t unmanaged);
 
 // Ends the current attempt; its running containers are kept for the next one when
 // `keep_containers` is non-zero, killed otherwise.

@@ -300,6 +300,7 @@ fn attempt_removal_kills_or_keeps_containers() {
             am_resource: am,
             unmanaged: false,
             keep_containers: true,
+            recovering: false,
         },
     )
     .unwrap();

@@ -42,6 +42,7 @@ fn unmanaged_at(c: &mut Cluster, user: &str, priority: i32) -> AppId {
         am_resource: Resource::new(GB, 1),
         unmanaged: true,
         keep_containers: false,
+        recovering: false,
     };
     c.cs.add_attempt(c.now, id, attempt).unwrap();
     c.check();

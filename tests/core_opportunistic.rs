@@ -1218,6 +1218,7 @@ fn an_adopted_container_does_not_inherit_the_last_attempts_pending_increase() {
             am_resource: Resource::new(GB, 1),
             unmanaged: false,
             keep_containers: true,
+            recovering: false,
         },
     )
     .unwrap();
@@ -1259,6 +1260,7 @@ fn an_adopted_container_demoted_by_the_new_attempt_can_still_be_released() {
             am_resource: Resource::new(GB, 1),
             unmanaged: false,
             keep_containers: true,
+            recovering: false,
         },
     )
     .unwrap();
@@ -1403,6 +1405,7 @@ yarn.resourcemanager.nm-container-queuing.sorting-nodes-interval-ms=300
                     am_resource: Resource::new(GB, 1),
                     unmanaged: false,
                     keep_containers: keep,
+                    recovering: false,
                 },
             )
             .unwrap();

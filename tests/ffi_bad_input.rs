@@ -36,6 +36,7 @@ fn submission(size: usize, application_id: capsched_yarn_id) -> capsched_submiss
         group_count: 0,
         priority: CAPSCHED_DEFAULT_PRIORITY,
         application_id,
+        recovering: 0,
     }
 }
 

@@ -451,6 +451,7 @@ unsafe fn submit_as(
         group_count: groups.len(),
         priority: CAPSCHED_DEFAULT_PRIORITY,
         application_id: capsched_yarn_id::default(),
+        recovering: 0,
     };
     let mut app = 0;
     capsched_app_submit_as(e, &sub, &mut app)
@@ -499,6 +500,7 @@ fn with_yarn_acl_enable_a_denied_submission_is_rejected_with_yarns_message() {
             group_count: 0,
             priority: CAPSCHED_DEFAULT_PRIORITY,
             application_id: capsched_yarn_id::default(),
+            recovering: 0,
         };
         let mut app = 7;
         assert_eq!(
@@ -546,6 +548,98 @@ fn queue_info_counts_a_leafs_attempts_and_a_parents_applications() {
                 ("root.p".to_string(), 2),
                 ("root.p.default".to_string(), 2)
             ]
+        );
+        capsched_engine_free(e);
+    }
+}
+
+/// Submits as the RM re-adds an application it recovered after a restart.
+unsafe fn recover_app(
+    e: *mut capsched_engine,
+    queue: &str,
+    user: &str,
+    seq: i32,
+    struct_size: usize,
+) -> capsched_status {
+    let sub = capsched_submission {
+        struct_size: struct_size as u32,
+        queue: s(queue),
+        user: s(user),
+        groups: ptr::null(),
+        group_count: 0,
+        priority: CAPSCHED_DEFAULT_PRIORITY,
+        application_id: capsched_yarn_id {
+            cluster_timestamp: 1410901177871,
+            application: seq,
+            ..Default::default()
+        },
+        recovering: 1,
+    };
+    let mut app = 0;
+    capsched_app_submit_as(e, &sub, &mut app)
+}
+
+unsafe fn scheduler_json(e: *mut capsched_engine) -> String {
+    let mut out = capsched_owned_str::default();
+    assert_eq!(capsched_engine_scheduler_json(e, &mut out), CAPSCHED_OK);
+    let text = std::str::from_utf8(std::slice::from_raw_parts(out.ptr as *const u8, out.len))
+        .unwrap()
+        .to_string();
+    capsched_string_free(out);
+    text
+}
+
+#[test]
+fn a_recovered_application_is_re_added_as_yarn_recovers_it() {
+    unsafe {
+        // ACLs on (bob may not submit to a1), b STOPPED, room for one application in the system.
+        let mut props = ACLS.to_vec();
+        props.push(("yarn.acl.enable", "true"));
+        props.push(("yarn.scheduler.capacity.root.b.state", "STOPPED"));
+        props.push(("yarn.scheduler.capacity.maximum-applications", "1"));
+        let e = engine(&xml(&props));
+        let full = std::mem::size_of::<capsched_submission>();
+        // Accepted before the restart, so accepted again: the ACL, the system cap and b's
+        // state do not apply; b drains (it holds an application but takes no new ones).
+        assert_eq!(
+            recover_app(e, "a1", "bob", 1, full),
+            CAPSCHED_OK,
+            "{}",
+            last_error()
+        );
+        assert_eq!(
+            recover_app(e, "b", "carol", 2, full),
+            CAPSCHED_OK,
+            "{}",
+            last_error()
+        );
+        let doc = scheduler_json(e);
+        assert!(doc.contains("\"state\":\"DRAINING\""), "{doc}");
+        assert_eq!(submit_as(e, "b", "carol", &[]), CAPSCHED_ERR_REJECTED);
+        // A queue that is gone, or is no longer a leaf: YARN kills the application.
+        assert_eq!(
+            recover_app(e, "gone", "bob", 3, full),
+            CAPSCHED_ERR_REJECTED
+        );
+        assert_eq!(
+            last_error(),
+            "Application killed on recovery as it was submitted to queue gone which no longer exists after restart."
+        );
+        assert_eq!(recover_app(e, "a", "bob", 4, full), CAPSCHED_ERR_REJECTED);
+        assert_eq!(
+            last_error(),
+            "Application killed on recovery as it was submitted to queue a which is no longer a leaf queue after restart."
+        );
+        // A host built before `recovering` (its struct ends at application_id) submits as before.
+        let before = std::mem::offset_of!(capsched_submission, recovering);
+        assert_eq!(
+            recover_app(e, "a1", "bob", 5, before),
+            CAPSCHED_ERR_REJECTED
+        );
+        assert!(
+            last_error().starts_with("Maximum system application limit reached"),
+            "{}",
+            last_error()
         );
         capsched_engine_free(e);
     }

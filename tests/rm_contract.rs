@@ -393,6 +393,79 @@ fn recovered_containers_keep_their_ids_and_new_ones_never_reuse_them() {
 }
 
 #[test]
+fn a_recovered_attempt_asks_for_no_am_and_takes_its_running_one_back() {
+    // An RM restarts: the application and its attempt come back first, then the NodeManagers
+    // with what they run. Another NM registering (and heartbeating) in between must not get a
+    // second AM container for the attempt.
+    let e = manual("", 1);
+    let other = e
+        .add_node(NodeSpec::new("nm1:1", "/r", Resource::new(8 * GB, 8)))
+        .unwrap();
+    let mut sub = AppSubmission::new("a", "alice");
+    sub.application_id = Some(ApplicationId {
+        cluster_timestamp: TS,
+        id: 1,
+    });
+    let app = e.submit(sub).unwrap().expect("accepted");
+    e.add_attempt(
+        app,
+        AttemptSubmission {
+            recovering: true,
+            ..AttemptSubmission::with_am(Resource::new(GB, 1))
+        },
+    )
+    .unwrap();
+    assert!(heartbeat(&e, other, NodeStatus::default()).is_empty());
+    let report = e.app_report(app).unwrap().unwrap();
+    assert_eq!(report.pending, Resource::ZERO, "no AM ask");
+    assert_eq!(report.am_container, None);
+    // Its NM comes back with the AM (epoch 0, sequence 1) and a task (sequence 2).
+    let mut spec = NodeSpec::new("nm2:1", "/r", Resource::new(8 * GB, 8));
+    for (seq, is_am) in [(1, true), (2, false)] {
+        spec.containers.push(ContainerReport {
+            app,
+            resource: Resource::new(GB, 1),
+            key: SchedulerKey {
+                priority: if is_am { 0 } else { 1 },
+                allocation_request_id: 0,
+            },
+            container_id: seq,
+            is_am,
+        });
+    }
+    e.add_node(spec).unwrap();
+    let report = e.app_report(app).unwrap().unwrap();
+    assert_eq!(report.used, Resource::new(2 * GB, 2));
+    assert_eq!(report.live_containers, 2);
+    let am = report.am_container.expect("the AM container is back");
+    assert_eq!(
+        e.container_info(am).unwrap().unwrap().yarn_id.to_string(),
+        "container_1410901177871_0001_01_000001"
+    );
+    // The AM goes on asking; new containers carry the new epoch.
+    e.allocate(
+        app,
+        AllocateRequest {
+            asks: vec![ResourceRequest::any(1, Resource::new(GB, 1), 1)],
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let next = heartbeat(&e, other, NodeStatus::default());
+    assert_eq!(next.len(), 1);
+    assert_eq!(
+        e.container_info(next[0])
+            .unwrap()
+            .unwrap()
+            .yarn_id
+            .to_string(),
+        "container_e01_1410901177871_0001_01_000001"
+    );
+    e.check_invariants().unwrap().expect("invariants hold");
+    e.stop();
+}
+
+#[test]
 fn nodemanagers_sharing_a_host_are_each_local_to_its_asks() {
     // MiniYARNCluster's shape: two NMs on one host, told apart by port.
     let e = manual("yarn.scheduler.capacity.root.a.user-limit-factor=2", 0);

@@ -656,6 +656,7 @@ yarn.scheduler.capacity.maximum-am-resource-percent=1
             am_resource: Resource::new(GB, 1),
             unmanaged,
             keep_containers: false,
+            recovering: false,
         };
         engine.add_attempt(app, attempt).unwrap();
         app

@@ -115,6 +115,7 @@ fn run_counting(seed: u64, steps: usize, extra: &str) -> (String, u32, u32, usiz
                             am_resource: am,
                             unmanaged,
                             keep_containers: false,
+                            recovering: false,
                         },
                     )
                     .unwrap();
@@ -209,6 +210,7 @@ fn run_counting(seed: u64, steps: usize, extra: &str) -> (String, u32, u32, usiz
                             am_resource: am,
                             unmanaged: false,
                             keep_containers: keep,
+                            recovering: false,
                         },
                     )
                     .unwrap();

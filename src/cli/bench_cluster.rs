@@ -74,6 +74,7 @@ pub(super) fn submit_unmanaged_at(cs: &mut CapacityScheduler, sub: AppSubmission
         am_resource: Resource::new(GB, 1),
         unmanaged: true,
         keep_containers: false,
+        recovering: false,
     };
     cs.add_attempt(0, app, attempt).expect("attempt");
     app

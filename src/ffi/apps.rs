@@ -78,6 +78,32 @@ pub unsafe extern "C" fn capsched_attempt_add(
             am_resource: am_resource.into(),
             unmanaged: unmanaged != 0,
             keep_containers: keep_containers != 0,
+            recovering: false,
+        };
+        on_app(engine, app, |e, id| e.add_attempt(id, attempt))
+    })
+}
+
+/// APP_ATTEMPT_ADDED for an attempt an RM recovers after a work-preserving restart: the
+/// attempt was running, so no AM container is asked for — its AM container, and the rest,
+/// come back in `capsched_node_add_recovered` reports (`is_am` set on the AM's). Otherwise as
+/// `capsched_attempt_add`.
+///
+/// # Safety
+/// `engine` live.
+#[no_mangle]
+pub unsafe extern "C" fn capsched_attempt_recover(
+    engine: *const capsched_engine,
+    app: u64,
+    am_resource: capsched_resource,
+    unmanaged: i32,
+) -> capsched_status {
+    guard(|| {
+        let attempt = AttemptSubmission {
+            am_resource: am_resource.into(),
+            unmanaged: unmanaged != 0,
+            keep_containers: false,
+            recovering: true,
         };
         on_app(engine, app, |e, id| e.add_attempt(id, attempt))
     })

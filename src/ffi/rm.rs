@@ -177,6 +177,12 @@ pub struct capsched_submission {
     /// with its cluster timestamp. An id the engine already holds is rejected as YARN's
     /// RMAppManager rejects it.
     pub application_id: super::capsched_yarn_id,
+    /// Non-zero: an application the RM recovers after a work-preserving restart (ABI 3's
+    /// second version). It was accepted before, so ACLs, the system and queue limits and the
+    /// queue's state are not checked (a STOPPED queue drains); a queue that no longer exists
+    /// or is no longer a leaf rejects it with YARN's "Application killed on recovery as it was
+    /// submitted to queue …" message, for the RM to kill it.
+    pub recovering: i32,
 }
 
 /// The size of the first version (ABI 2), before `application_id`.
@@ -205,6 +211,7 @@ pub unsafe extern "C" fn capsched_app_submit_as(
             group_count: 0,
             priority: super::CAPSCHED_DEFAULT_PRIORITY,
             application_id: super::capsched_yarn_id::default(),
+            recovering: 0,
         };
         let s = read_growable(
             submission,
@@ -216,6 +223,7 @@ pub unsafe extern "C" fn capsched_app_submit_as(
         let h = handle(engine)?;
         let mut sub = AppSubmission::new(read_str(s.queue, "queue")?, read_str(s.user, "user")?);
         sub.groups = read_groups(s.groups, s.group_count)?;
+        sub.recovering = s.recovering != 0;
         if s.priority != super::CAPSCHED_DEFAULT_PRIORITY {
             sub.priority = Some(s.priority);
         }

@@ -32,6 +32,12 @@ pub struct AppSubmission {
     /// The RM's own `ApplicationId` (`ClientRMService.getNewApplication`); `None` ⇒ the
     /// scheduler mints the next one with its cluster timestamp.
     pub application_id: Option<ApplicationId>,
+    /// Work-preserving RM restart (`CapacityScheduler.addApplicationOnRecovery`): the
+    /// application was accepted before the restart, so the submission checks (the system cap,
+    /// ACLs, the leaf's limits and states) do not apply; a STOPPED leaf and its STOPPED
+    /// ancestors drain instead. Only a queue that no longer exists, or is no longer a leaf,
+    /// refuses it, with YARN's "killed on recovery" words.
+    pub recovering: bool,
 }
 
 impl AppSubmission {
@@ -42,6 +48,7 @@ impl AppSubmission {
             groups: Vec::new(),
             priority: None,
             application_id: None,
+            recovering: false,
         }
     }
 }
@@ -55,6 +62,10 @@ pub struct AttemptSubmission {
     pub unmanaged: bool,
     /// Work-preserving AM restart: take over the previous attempt's running containers.
     pub keep_containers: bool,
+    /// Work-preserving RM restart: the attempt was running before the restart, so its AM
+    /// container runs already and comes back with its NodeManager's report (YARN's recovered
+    /// attempt never re-enters ScheduleTransition). No AM container is asked for.
+    pub recovering: bool,
 }
 
 impl AttemptSubmission {
@@ -63,6 +74,7 @@ impl AttemptSubmission {
             am_resource,
             unmanaged: false,
             keep_containers: false,
+            recovering: false,
         }
     }
 }
@@ -118,7 +130,7 @@ impl CapacityScheduler {
         }
         let settings = self.tree.settings();
         // 1. The system-wide cap counts submissions at root.
-        if self.num_applications[0] >= settings.maximum_applications {
+        if !sub.recovering && self.num_applications[0] >= settings.maximum_applications {
             return Err(Rejection {
                 message: format!(
                     "Maximum system application limit reached,cannot accept submission of application: {application_id}"
@@ -128,6 +140,14 @@ impl CapacityScheduler {
         // 2–3. The queue must exist and be a leaf.
         let leaf = match self.tree.find(&sub.queue) {
             Ok(q) => q,
+            Err(_) if sub.recovering => {
+                return Err(Rejection {
+                    message: format!(
+                        "Application killed on recovery as it was submitted to queue {} which no longer exists after restart.",
+                        sub.queue
+                    ),
+                })
+            }
             Err(QueueLookupError::Unknown(q)) => {
                 return Err(Rejection {
                     message: format!("Application {application_id} submitted by user {} to unknown queue: {q}", sub.user),
@@ -142,6 +162,14 @@ impl CapacityScheduler {
                 })
             }
         };
+        if !self.tree.is_leaf(leaf) && sub.recovering {
+            return Err(Rejection {
+                message: format!(
+                    "Application killed on recovery as it was submitted to queue {} which is no longer a leaf queue after restart.",
+                    sub.queue
+                ),
+            });
+        }
         if !self.tree.is_leaf(leaf) {
             return Err(Rejection {
                 message: format!(
@@ -151,7 +179,8 @@ impl CapacityScheduler {
             });
         }
         // ACLs are the RM's check (ClientRMService/RMAppManager), enforced only with yarn.acl.enable.
-        if settings.acl_enabled && !self.can_submit(leaf, &sub.user, &sub.groups) {
+        if !sub.recovering && settings.acl_enabled && !self.can_submit(leaf, &sub.user, &sub.groups)
+        {
             return Err(Rejection {
                 message: format!(
                     "User {} does not have permission to submit {application_id} to queue {}",
@@ -160,10 +189,19 @@ impl CapacityScheduler {
                 ),
             });
         }
-        // 4. The leaf's own checks, then every ancestor's state.
-        self.validate_submit_to_leaf(leaf, &sub.user, &application_id.to_string())?;
+        // 4. The leaf's own checks, then every ancestor's state; a recovered application was
+        //    running, so a STOPPED queue above it was DRAINING (LeafQueue.recoverDrainingState).
+        if sub.recovering {
+            let mut at = Some(leaf);
+            while let Some(q) = at.filter(|&q| self.tree.queue(q).state == QueueState::Stopped) {
+                self.tree.queue_mut(q).state = QueueState::Draining;
+                at = self.tree.parent(q);
+            }
+        } else {
+            self.validate_submit_to_leaf(leaf, &sub.user, &application_id.to_string())?;
+        }
 
-        let max_priority = settings.max_cluster_application_priority;
+        let max_priority = self.tree.settings().max_cluster_application_priority;
         let default_priority = self
             .tree
             .conf(leaf)
@@ -378,7 +416,7 @@ impl CapacityScheduler {
         {
             self.notice(SchedulerNotice::AppPending { app, reason });
         }
-        if !attempt.unmanaged {
+        if !attempt.unmanaged && !attempt.recovering {
             // The RM asks for the AM container on the attempt's behalf (priority 0, ANY, one)
             // once APP_ATTEMPT_ADDED — activation included — is done.
             let ask = ResourceRequest::any(0, am_resource, 1);

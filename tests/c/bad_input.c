@@ -127,6 +127,8 @@ static void foreign_ids_refused(capsched_engine *e, uint64_t node, uint64_t app,
     expect(capsched_node_add_recovered(e, cs("recovered"), cs("/r"), size, &report, 1, &out), CAPSCHED_ERR_UNKNOWN_ID,
            "another engine's application: recovery report", "in reports[0] was not issued");
     expect(capsched_attempt_add(e, their_app, am, 0, 0), CAPSCHED_ERR_UNKNOWN_ID, "another engine's application: attempt add", not_ours);
+    expect(capsched_attempt_recover(e, their_app, am, 0), CAPSCHED_ERR_UNKNOWN_ID, "another engine's application: attempt recover",
+           not_ours);
     expect(capsched_attempt_remove(e, their_app, 0), CAPSCHED_ERR_UNKNOWN_ID, "another engine's application: attempt remove", not_ours);
     expect(capsched_app_remove(e, their_app), CAPSCHED_ERR_UNKNOWN_ID, "another engine's application: remove", not_ours);
     expect(capsched_app_move(e, their_app, cs("default")), CAPSCHED_ERR_UNKNOWN_ID, "another engine's application: move", not_ours);

@@ -343,6 +343,42 @@ int main(void) {
     CHECK(capsched_app_find(e, &app1_id, &found) == CAPSCHED_ERR_UNKNOWN_ID, "app1 removed");
     OK(capsched_engine_check_invariants(e));
 
+    /* The RM restarts (epoch 18): app2 and its attempt are recovered first, then nm2 comes
+     * back with app2's AM container. No second AM container is asked for meanwhile. */
+    capsched_engine_free(e);
+    o.rm_epoch = EPOCH + 1;
+    OK(capsched_engine_new(config, &o, &e));
+    OK(capsched_node_add(e, cs("nm3.example.com:45454"), cs("/r1"), (capsched_resource){8192, 8}, &found));
+    uint64_t nm3 = found;
+    s = submission("a", "alice", 2);
+    uint64_t back = 0;
+    OK(capsched_app_submit_as(e, &s, &back));
+    CHECK(capsched_attempt_recover(e, 0, (capsched_resource){1024, 1}, 0) == CAPSCHED_ERR_UNKNOWN_ID, "app 0");
+    OK(capsched_attempt_recover(e, back, (capsched_resource){1024, 1}, 0));
+    CHECK(capsched_attempt_recover(e, back, (capsched_resource){1024, 1}, 0) == CAPSCHED_ERR_REFUSED,
+          "a second live attempt: %s", capsched_last_error());
+    nr = heartbeat(e, nm3, NULL, 0, NULL, 0);
+    CHECK(nr->allocated == 0, "no AM container for a recovered attempt");
+    capsched_node_response_free(nr);
+    capsched_container_report running;
+    memset(&running, 0, sizeof running);
+    running.app = back;
+    running.resource = (capsched_resource){1024, 1};
+    running.container_id = (EPOCH << 40) | 1;
+    running.is_am = 1;
+    uint64_t nm2b = 0;
+    OK(capsched_node_add_recovered(e, cs("nm2.example.com:45454"), cs("/r2"), (capsched_resource){8192, 8}, &running, 1,
+                                   &nm2b));
+    OK(capsched_app_report_get(e, back, &rep));
+    CHECK(rep.live_containers == 1 && rep.used.memory_mb == 1024 && rep.pending.memory_mb == 0, "its AM is back");
+    capsched_app_report_free(&rep);
+    capsched_yarn_id am_back;
+    OK(capsched_yarn_id_parse(cs("container_e17_1410901177871_0002_01_000001"), &am_back));
+    OK(capsched_container_find(e, &am_back, &found));
+    OK(capsched_container_get(e, found, &info));
+    CHECK(info.node == nm2b && info.state == CAPSCHED_CONTAINER_RUNNING, "running on nm2, by its old id");
+    OK(capsched_engine_check_invariants(e));
+
     capsched_engine_free(e);
     capsched_config_free(config);
     printf("rm host: all %d checks passed\n", checks);

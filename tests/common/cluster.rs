@@ -76,6 +76,7 @@ impl Cluster {
             am_resource: Resource::new(1024, 1),
             unmanaged: true,
             keep_containers: false,
+            recovering: false,
         };
         self.cs.add_attempt(self.now, id, sub).unwrap();
         self.check();
