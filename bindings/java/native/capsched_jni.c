@@ -637,7 +637,7 @@ JNIEXPORT jlong JNICALL FN(nodeFind)(JNIEnv *env, jclass cls, jlong e, jbyteArra
 
 JNIEXPORT jlong JNICALL FN(appSubmit)(JNIEnv *env, jclass cls, jlong e, jbyteArray queue, jbyteArray user,
                                        jobjectArray groups, jint priority, jlong cluster_timestamp,
-                                       jint sequence) {
+                                       jint sequence, jboolean recovering) {
     (void)cls;
     jstr q, u;
     jstrs g;
@@ -661,6 +661,7 @@ JNIEXPORT jlong JNICALL FN(appSubmit)(JNIEnv *env, jclass cls, jlong e, jbyteArr
     s.priority = priority;
     s.application_id.cluster_timestamp = cluster_timestamp;
     s.application_id.application = sequence;
+    s.recovering = recovering ? 1 : 0;
     uint64_t app = 0;
     capsched_status st = capsched_app_submit_as(E(e), &s, &app);
     str_done(env, &q);
@@ -674,6 +675,13 @@ JNIEXPORT void JNICALL FN(attemptAdd)(JNIEnv *env, jclass cls, jlong e, jlong ap
     (void)cls;
     capsched_resource r = {memory, vcores};
     failed(env, capsched_attempt_add(E(e), (uint64_t)app, r, unmanaged ? 1 : 0, keep ? 1 : 0));
+}
+
+JNIEXPORT void JNICALL FN(attemptRecover)(JNIEnv *env, jclass cls, jlong e, jlong app, jlong memory, jlong vcores,
+                                          jboolean unmanaged) {
+    (void)cls;
+    capsched_resource r = {memory, vcores};
+    failed(env, capsched_attempt_recover(E(e), (uint64_t)app, r, unmanaged ? 1 : 0));
 }
 
 JNIEXPORT void JNICALL FN(attemptRemove)(JNIEnv *env, jclass cls, jlong e, jlong app, jboolean keep) {

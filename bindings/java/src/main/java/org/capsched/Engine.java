@@ -114,13 +114,28 @@ public final class Engine extends NativeHandle {
      * CapschedException REJECTED with YARN's reason.
      */
     public long submit(String queue, String user, List<String> groups, int priority, YarnId applicationId) {
+        return submit(queue, user, groups, priority, applicationId, false);
+    }
+
+    /**
+     * An application the RM recovers after a work-preserving restart: accepted before, so
+     * ACLs, limits and the queue's state are not checked again (a STOPPED queue drains); a
+     * queue that is gone or no longer a leaf throws REJECTED with YARN's "Application killed
+     * on recovery …" message.
+     */
+    public long recover(String queue, String user, List<String> groups, int priority, YarnId applicationId) {
+        return submit(queue, user, groups, priority, applicationId, true);
+    }
+
+    private long submit(String queue, String user, List<String> groups, int priority, YarnId applicationId,
+            final boolean recovering) {
         final byte[] q = Utf8.bytes(queue);
         final byte[] u = Utf8.bytes(user);
         final byte[][] g = Utf8.all(groups);
         final int p = priority;
         final long ts = applicationId == null ? 0 : applicationId.clusterTimestamp;
         final int seq = applicationId == null ? 0 : applicationId.application;
-        return with(e -> Native.appSubmit(e, q, u, g, p, ts, seq));
+        return with(e -> Native.appSubmit(e, q, u, g, p, ts, seq, recovering));
     }
 
     public long submit(String queue, String user) {
@@ -129,6 +144,15 @@ public final class Engine extends NativeHandle {
 
     public void addAttempt(final long app, final Resource am, final boolean unmanaged, final boolean keepContainers) {
         run(e -> Native.attemptAdd(e, app, am.memoryMb, am.vcores, unmanaged, keepContainers));
+    }
+
+    /**
+     * An attempt the RM recovers after a work-preserving restart: it was running, so no AM
+     * container is asked for; its containers come back with their NodeManagers
+     * ({@link #addRecoveredNode}).
+     */
+    public void recoverAttempt(final long app, final Resource am, final boolean unmanaged) {
+        run(e -> Native.attemptRecover(e, app, am.memoryMb, am.vcores, unmanaged));
     }
 
     public void removeAttempt(final long app, final boolean keepContainers) {

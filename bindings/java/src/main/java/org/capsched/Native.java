@@ -77,10 +77,12 @@ final class Native {
     static native long nodeFind(long engine, byte[] address);
 
     static native long appSubmit(long engine, byte[] queue, byte[] user, byte[][] groups, int priority,
-            long clusterTimestamp, int sequence);
+            long clusterTimestamp, int sequence, boolean recovering);
 
     static native void attemptAdd(long engine, long app, long memoryMb, long vcores, boolean unmanaged,
             boolean keepContainers);
+
+    static native void attemptRecover(long engine, long app, long memoryMb, long vcores, boolean unmanaged);
 
     static native void attemptRemove(long engine, long app, boolean keepContainers);
 

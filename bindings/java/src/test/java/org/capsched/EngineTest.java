@@ -229,6 +229,36 @@ public class EngineTest {
     }
 
     @Test
+    public void anRmRestartReAddsApplicationsThenTheirNodesContainers() {
+        try (Config config = twoQueues("yarn.scheduler.capacity.root.b.state", "STOPPED");
+                Engine engine = manual(config)) {
+            long nm1 = engine.addNode("nm1:1", "/r", new Resource(8192, 8));
+            // Running in b before the restart: re-added although b is STOPPED now.
+            long app = engine.recover("b", "alice", Collections.<String>emptyList(), Capsched.DEFAULT_PRIORITY,
+                    YarnId.application(TS, 4));
+            engine.recoverAttempt(app, new Resource(1024, 1), false);
+            assertEquals(0, engine.nodeUpdate(nm1).allocated.size()); // no second AM container
+            try {
+                engine.recover("gone", "alice", Collections.<String>emptyList(), Capsched.DEFAULT_PRIORITY,
+                        YarnId.application(TS, 5));
+                fail("recovered into a queue that is gone");
+            } catch (CapschedException e) {
+                assertEquals(CapschedException.REJECTED, e.status());
+                assertTrue(e.getMessage(), e.getMessage().startsWith("Application killed on recovery"));
+            }
+            long am = (16L << 40) | 1; // the AM container the RM of epoch 16 allocated
+            long nm2 = engine.addRecoveredNode("nm2:1", "/r", new Resource(8192, 8),
+                    Arrays.asList(new RecoveredContainer(app, new Resource(1024, 1), 0, 0, am, true)));
+            AppReport report = engine.applicationReport(app);
+            assertEquals(new Resource(1024, 1), report.used);
+            ContainerInfo info = engine.container(engine.findContainer(new YarnId(TS, 4, 1, am)));
+            assertEquals(nm2, info.node);
+            assertTrue(info.isAm);
+            engine.checkInvariants();
+        }
+    }
+
+    @Test
     public void aClosedHandleThrowsInsteadOfTouchingFreedMemory() {
         Config config = twoQueues();
         Engine engine = manual(config);

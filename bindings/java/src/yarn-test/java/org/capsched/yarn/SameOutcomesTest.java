@@ -16,6 +16,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockRM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockRMAppSubmissionData;
 import org.apache.hadoop.yarn.server.resourcemanager.MockRMAppSubmitter;
+import org.apache.hadoop.yarn.server.resourcemanager.monitor.capacity.ProportionalCapacityPreemptionPolicy;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptState;
@@ -209,6 +210,159 @@ public class SameOutcomesTest {
         } finally {
             rm.stop();
         }
+    }
+
+    /**
+     * a (guaranteed half of 20 GB, may take all) fills the node; b's application then asks for
+     * 8 GB. The preemption monitor (YARN's on the stock scheduler, capsched's own under the
+     * plug-in; one round may take everything, containers are killed 300 ms after their AM is
+     * told) takes back what b is owed from a: a's AM hears of the containers first (the
+     * preemption message), then gets them back with exit status -102.
+     */
+    static List<String> preemption(String scheduler) throws Exception {
+        CapacitySchedulerConfiguration q = queues("yarn.scheduler.capacity.root.a.capacity", "50",
+                "yarn.scheduler.capacity.root.a.maximum-capacity", "100",
+                "yarn.scheduler.capacity.root.a.user-limit-factor", "2",
+                "yarn.scheduler.capacity.root.b.capacity", "50",
+                "yarn.scheduler.capacity.maximum-am-resource-percent", "0.5");
+        q.setBoolean(YarnConfiguration.RM_SCHEDULER_ENABLE_MONITORS, true);
+        q.set(YarnConfiguration.RM_SCHEDULER_MONITOR_POLICIES, ProportionalCapacityPreemptionPolicy.class.getName());
+        q.setLong(CapacitySchedulerConfiguration.PREEMPTION_MONITORING_INTERVAL, 100);
+        q.setLong(CapacitySchedulerConfiguration.PREEMPTION_WAIT_TIME_BEFORE_KILL, 300);
+        q.setFloat(CapacitySchedulerConfiguration.TOTAL_PREEMPTION_PER_ROUND, 1.0f);
+        q.setFloat(CapacitySchedulerConfiguration.PREEMPTION_NATURAL_TERMINATION_FACTOR, 1.0f);
+        MockRM rm = start(scheduler, q);
+        try {
+            MockNM nm = rm.registerNode("localhost:1234", 20 * 1024, 20);
+            RMApp appA = submit(rm, "a", "alice", 1024);
+            MockAM amA = MockRM.launchAndRegisterAM(appA, rm, nm);
+            List<Container> a = askAndRun(rm, amA, nm, 1024, 14, 20);
+            RMApp appB = submit(rm, "b", "bob", 1024);
+            MockAM amB = MockRM.launchAndRegisterAM(appB, rm, nm);
+            List<Container> b = askAndRun(rm, amB, nm, 1024, 8, 2);
+            int before = b.size();
+            java.util.Set<ContainerId> warned = new java.util.TreeSet<ContainerId>();
+            java.util.Set<ContainerId> lost = new java.util.TreeSet<ContainerId>();
+            int otherExit = 0;
+            // Until b has its 8 and a has heard that every container it was told of is gone (a
+            // bound, not a timing: rounds are 100 ms apart, and the whole takes about a second).
+            long deadline = System.currentTimeMillis() + 60000;
+            while ((b.size() < 8 || !lost.containsAll(warned)) && System.currentTimeMillis() < deadline) {
+                beat(rm, nm);
+                b.addAll(amB.allocate(new ArrayList<ResourceRequest>(), new ArrayList<ContainerId>())
+                        .getAllocatedContainers());
+                org.apache.hadoop.yarn.api.protocolrecords.AllocateResponse r = amA.allocate(
+                        new ArrayList<ResourceRequest>(), new ArrayList<ContainerId>());
+                if (r.getPreemptionMessage() != null && r.getPreemptionMessage().getContract() != null) {
+                    for (org.apache.hadoop.yarn.api.records.PreemptionContainer c
+                            : r.getPreemptionMessage().getContract().getContainers()) {
+                        warned.add(c.getId());
+                    }
+                    assertTrue(r.getPreemptionMessage().getContract().getResourceRequest().size() == 1);
+                }
+                for (org.apache.hadoop.yarn.api.records.ContainerStatus st : r.getCompletedContainersStatuses()) {
+                    if (st.getExitStatus() == org.apache.hadoop.yarn.api.records.ContainerExitStatus.PREEMPTED) {
+                        lost.add(st.getContainerId());
+                    } else {
+                        otherExit++;
+                    }
+                }
+            }
+            org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics root =
+                    rm.getResourceScheduler().getRootQueueMetrics();
+            return Arrays.asList("a got " + a.size(), "b got " + before + " then " + b.size(),
+                    "a lost " + lost.size() + " preempted, " + otherExit + " otherwise",
+                    "a was told first " + warned.containsAll(lost) + ", of " + warned.size(),
+                    "root preempted " + root.getAggregatePreemptedContainers() + " ("
+                            + root.getAggregateMemoryMBPreempted() + " MB)",
+                    "root allocated " + root.getAllocatedMB() + " MB in " + root.getAllocatedContainers());
+        } finally {
+            rm.stop();
+        }
+    }
+
+    /**
+     * A work-preserving RM restart: the application and its attempt come back from the state
+     * store, the NodeManager re-registers with the AM container and two tasks running (and one
+     * that finished meanwhile), the AM re-registers and asks for one more, which carries the new
+     * epoch.
+     */
+    static List<String> restart(String scheduler) throws Exception {
+        CapacitySchedulerConfiguration q = queues();
+        q.setBoolean(YarnConfiguration.RECOVERY_ENABLED, true);
+        q.setBoolean(YarnConfiguration.RM_WORK_PRESERVING_RECOVERY_ENABLED, true);
+        q.set(YarnConfiguration.RM_STORE,
+                org.apache.hadoop.yarn.server.resourcemanager.recovery.MemoryRMStateStore.class.getName());
+        q.setLong(YarnConfiguration.RM_WORK_PRESERVING_RECOVERY_SCHEDULING_WAIT_MS, 0);
+        MockRM rm1 = start(scheduler, q);
+        MockRM rm2 = null;
+        try {
+            MockNM nm = rm1.registerNode("localhost:1234", 10 * 1024, 10);
+            RMApp app = submit(rm1, "b", "alice", 1024);
+            MockAM am = MockRM.launchAndRegisterAM(app, rm1, nm);
+            List<Container> tasks = askAndRun(rm1, am, nm, 1024, 3, 6);
+            YarnConfiguration conf = new YarnConfiguration(q);
+            conf.set(YarnConfiguration.RM_SCHEDULER, scheduler);
+            rm2 = new MockRM(conf, rm1.getRMStateStore());
+            rm2.start();
+            nm.setResourceTrackerService(rm2.getResourceTrackerService());
+            rm2.waitForState(app.getApplicationId(), RMAppState.ACCEPTED);
+            am.setAMRMProtocol(rm2.getApplicationMasterService(), rm2.getRMContext());
+            am.registerAppAttempt(true);
+            List<org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus> reports =
+                    new ArrayList<org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus>();
+            reports.add(running(ContainerId.newContainerId(am.getApplicationAttemptId(), 1),
+                    ContainerState.RUNNING, 0));
+            for (int i = 0; i < tasks.size(); i++) {
+                reports.add(running(tasks.get(i).getId(), i == 2 ? ContainerState.COMPLETE : ContainerState.RUNNING,
+                        tasks.get(i).getPriority().getPriority()));
+            }
+            nm.registerNode(reports, null);
+            rm2.drainEvents();
+            org.apache.hadoop.yarn.server.resourcemanager.scheduler.AbstractYarnScheduler<?, ?> s =
+                    (org.apache.hadoop.yarn.server.resourcemanager.scheduler.AbstractYarnScheduler<?, ?>)
+                            rm2.getResourceScheduler();
+            List<String> out = new ArrayList<String>();
+            out.add("tasks " + tasks.size());
+            out.add("live " + s.getApplicationAttempt(am.getApplicationAttemptId()).getLiveContainers().size());
+            out.add("node " + s.getSchedulerNode(nm.getNodeId()).getNumContainers() + " containers, "
+                    + s.getSchedulerNode(nm.getNodeId()).getAllocatedResource().getMemorySize() + " MB");
+            out.add("root allocated " + s.getRootQueueMetrics().getAllocatedMB() + " MB");
+            out.add("b used " + s.getQueueInfo("b", false, false).getCurrentCapacity());
+            // Nothing is allocated for the AM again; the AM's next ask carries the new epoch.
+            beat(rm2, nm);
+            List<Container> more = askAndRun(rm2, am, nm, 1024, 1, 3);
+            for (Container c : more) out.add("then " + c.getId().toString().replaceAll("_\\d{13}_", "_TS_"));
+            out.add("app " + app.getApplicationId().toString().replaceAll("_\\d{13}_", "_TS_") + " "
+                    + rm2.getRMContext().getRMApps().get(app.getApplicationId()).getState());
+            return out;
+        } finally {
+            if (rm2 != null) rm2.stop();
+            rm1.stop();
+        }
+    }
+
+    static org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus running(ContainerId id,
+            ContainerState state, int priority) {
+        return org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus.newInstance(id, 0, state,
+                org.apache.hadoop.yarn.api.records.Resource.newInstance(1024, 1), "recover container", 0,
+                org.apache.hadoop.yarn.api.records.Priority.newInstance(priority), 0);
+    }
+
+    @Test
+    public void aWorkPreservingRestartRecoversAsOnTheStockScheduler() throws Exception {
+        List<String> stock = restart(STOCK);
+        System.out.println("restart on the stock scheduler: " + stock);
+        assertEquals(stock.toString(), "live 3", stock.get(1));
+        assertEquals(stock, restart(CAPSCHED));
+    }
+
+    @Test
+    public void preemptionTakesBackWhatTheStarvedQueueIsOwedAsOnTheStockScheduler() throws Exception {
+        List<String> stock = preemption(STOCK);
+        System.out.println("preemption on the stock scheduler: " + stock);
+        assertEquals(stock.toString(), "a lost 4 preempted, 0 otherwise", stock.get(2));
+        assertEquals(stock, preemption(CAPSCHED));
     }
 
     @Test

@@ -77,7 +77,8 @@ final class CapschedQueue implements Queue {
     @Override
     public void recoverContainer(Resource clusterResource, SchedulerApplicationAttempt attempt,
             RMContainer rmContainer) {
-        // capsched re-attaches recovered containers itself (NODE_ADDED with the NM's reports).
+        // capsched charges recovered containers to the queue itself (NODE_ADDED with the NM's
+        // reports); the queue metrics follow in the attempt's AppSchedulingInfo.
     }
 
     @Override

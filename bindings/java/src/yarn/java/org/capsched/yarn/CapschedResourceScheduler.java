@@ -28,7 +28,9 @@ import org.apache.hadoop.yarn.api.records.QueueUserACLInfo;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.api.records.SchedulingRequest;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.exceptions.YarnException;
+import org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
 import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
 import org.apache.hadoop.yarn.server.resourcemanager.recovery.RMStateStore.RMState;
@@ -75,6 +77,7 @@ import org.capsched.Engine;
 import org.capsched.EngineOptions;
 import org.capsched.Event;
 import org.capsched.NodeResponse;
+import org.capsched.RecoveredContainer;
 import org.capsched.YarnId;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacitySchedulerConfiguration;
 import org.slf4j.Logger;
@@ -100,7 +103,8 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
 
     private Configuration conf;
     private Config config;
-    private Engine engine;
+    private volatile Engine engine;
+    private final Object engineLock = new Object();
     private final ResourceCalculator calculator = new DefaultResourceCalculator();
     private boolean usePortForNodeName;
     private QueueMetrics rootMetrics;
@@ -129,6 +133,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
     @Override
     public void serviceInit(Configuration configuration) throws Exception {
         setConf(configuration);
+        selectWebClasses(configuration);
         usePortForNodeName = configuration.getBoolean(
                 "yarn.scheduler.include-port-in-node-name", false);
         rootMetrics = QueueMetrics.forQueue("root", null, false, configuration);
@@ -143,18 +148,53 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         super.serviceInit(configuration);
     }
 
+    /**
+     * The RM's web answers for a scheduler it does not know: the REST {@code /scheduler}
+     * document and the UI's scheduler page come from capsched's classes unless the operator
+     * chose others. The RM reads these keys from the configuration it hands its scheduler, when
+     * its web app starts (after this).
+     */
+    static void selectWebClasses(Configuration configuration) {
+        String externals = configuration.getTrimmed(YarnConfiguration.YARN_HTTP_WEBAPP_EXTERNAL_CLASSES, "");
+        if (!java.util.Arrays.asList(externals.split("\\s*,\\s*")).contains(CapschedWebServices.class.getName())) {
+            configuration.set(YarnConfiguration.YARN_HTTP_WEBAPP_EXTERNAL_CLASSES,
+                    externals.isEmpty() ? CapschedWebServices.class.getName()
+                            : externals + "," + CapschedWebServices.class.getName());
+            LOG.info("{} serves /ws/v1/cluster/scheduler ({})", CapschedWebServices.class.getName(),
+                    YarnConfiguration.YARN_HTTP_WEBAPP_EXTERNAL_CLASSES);
+        }
+        if (configuration.get(YarnConfiguration.YARN_HTTP_WEBAPP_SCHEDULER_PAGE) == null) {
+            configuration.set(YarnConfiguration.YARN_HTTP_WEBAPP_SCHEDULER_PAGE, CapschedSchedulerPage.class.getName());
+        }
+    }
+
     @Override
     public void serviceStart() throws Exception {
-        // The epoch is known now (the RM set it while loading its state store).
-        long epoch = rmContext == null ? 0 : rmContext.getEpoch();
-        engine = new Engine(config, new EngineOptions()
-                .clusterTimestamp(ResourceManager.getClusterTimeStamp())
-                .rmEpoch(epoch)
-                // Allocation happens in node heartbeats, where the RM records it.
-                .asyncScheduling(false));
-        LOG.info("capsched {} (C ABI {}) schedules this ResourceManager, epoch {}", Capsched.version(),
-                Capsched.abiVersion(), epoch);
+        engine();
         super.serviceStart();
+    }
+
+    /**
+     * The engine, started on first use. A restarting RM recovers its applications (APP_ADDED,
+     * APP_ATTEMPT_ADDED) before it starts its scheduler, but after it has moved the epoch on:
+     * the engine starts then, so the containers it mints carry the new epoch.
+     */
+    private Engine engine() {
+        Engine e = engine;
+        if (e != null) return e;
+        synchronized (engineLock) {
+            if (engine == null) {
+                long epoch = rmContext == null ? 0 : rmContext.getEpoch();
+                engine = new Engine(config, new EngineOptions()
+                        .clusterTimestamp(ResourceManager.getClusterTimeStamp())
+                        .rmEpoch(epoch)
+                        // Allocation happens in node heartbeats, where the RM records it.
+                        .asyncScheduling(false));
+                LOG.info("capsched {} (C ABI {}) schedules this ResourceManager, epoch {}", Capsched.version(),
+                        Capsched.abiVersion(), epoch);
+            }
+            return engine;
+        }
     }
 
     @Override
@@ -207,7 +247,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
             throw new IOException("Failed to re-init queues : " + e.getMessage(), e);
         }
         try {
-            engine.refreshQueues(next);
+            engine().refreshQueues(next);
             Config previous = config;
             config = next;
             previous.close();
@@ -216,7 +256,9 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
             throw new IOException("Failed to re-init queues : " + e.getMessage(), e);
         }
         setConf(configuration);
-        super.reinitialize(configuration, context);
+        // Not super.reinitialize: that (re)starts YARN's SchedulingMonitors, whose
+        // ProportionalCapacityPreemptionPolicy refuses any scheduler but the stock one.
+        // capsched's own monitor follows the refreshed preemption keys from its next round.
         drain();
     }
 
@@ -233,11 +275,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         switch (event.getType()) {
         case NODE_ADDED: {
             NodeAddedSchedulerEvent e = (NodeAddedSchedulerEvent) event;
-            addNode(e.getAddedRMNode());
-            if (e.getContainerReports() != null && !e.getContainerReports().isEmpty()) {
-                LOG.warn("{} registered with {} running containers: capsched does not recover them yet",
-                        e.getAddedRMNode().getNodeID(), e.getContainerReports().size());
-            }
+            addNode(e.getAddedRMNode(), e.getContainerReports());
             break;
         }
         case NODE_REMOVED:
@@ -299,19 +337,81 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         }
     }
 
-    private synchronized void addNode(RMNode rmNode) {
+    /**
+     * NODE_ADDED. A NodeManager re-registering after a work-preserving RM restart reports what
+     * it runs: capsched charges each container of an application it holds back to the
+     * application, user and queue (the AM's marked as such, so no second AM is asked for), and
+     * YARN's own recovery (AbstractYarnScheduler.recoverContainersOnNode) rebuilds the
+     * RMContainers, the node and the attempt, and kills the containers of applications that
+     * are gone.
+     */
+    private synchronized void addNode(RMNode rmNode, List<NMContainerStatus> reports) {
         FiCaSchedulerNode node = new FiCaSchedulerNode(rmNode, usePortForNodeName);
-        long handle = engine.addNode(rmNode.getNodeID().toString(), rmNode.getRackName(),
-                resource(rmNode.getTotalCapability()));
+        List<RecoveredContainer> recovered = new ArrayList<RecoveredContainer>();
+        List<ContainerId> recoveredIds = new ArrayList<ContainerId>();
+        if (reports != null && rmContext.isWorkPreservingRecoveryEnabled()) {
+            for (NMContainerStatus report : reports) {
+                RecoveredContainer c = recoverable(report);
+                if (c != null) {
+                    recovered.add(c);
+                    recoveredIds.add(report.getContainerId());
+                }
+            }
+        }
+        long handle = engine().addRecoveredNode(rmNode.getNodeID().toString(), rmNode.getRackName(),
+                resource(rmNode.getTotalCapability()), recovered);
         nodeHandles.put(rmNode.getNodeID(), handle);
         nodeTracker.addNode(node); // the maximum allocation follows the largest node
+        recoverContainersOnNode(reports, rmNode);
+        for (ContainerId id : recoveredIds) {
+            ApplicationId appId = id.getApplicationAttemptId().getApplicationId();
+            SchedulerApplication<CapschedAppAttempt> app = applications.get(appId);
+            // capsched re-attaches a container to the application's current attempt.
+            ApplicationAttemptId current = app.getCurrentAppAttempt().getApplicationAttemptId();
+            long c = engine().findContainer(new YarnId(appId.getClusterTimestamp(), appId.getId(),
+                    current.getAttemptId(), id.getContainerId()));
+            containerHandles.put(id, c);
+            containerIds.put(c, id);
+        }
         drain();
+    }
+
+    /**
+     * A running container of a report capsched is to re-attach, as YARN's recovery would
+     * (a guaranteed container of an application the RM recovered, of its current attempt
+     * unless containers are kept across attempts); null for one YARN kills or skips.
+     */
+    private RecoveredContainer recoverable(NMContainerStatus report) {
+        ContainerId id = report.getContainerId();
+        ApplicationId appId = id.getApplicationAttemptId().getApplicationId();
+        Long app = appHandles.get(appId);
+        SchedulerApplication<CapschedAppAttempt> schedulerApp = applications.get(appId);
+        RMApp rmApp = rmContext.getRMApps().get(appId);
+        if (report.getContainerState() == ContainerState.COMPLETE || app == null || schedulerApp == null
+                || rmApp == null || schedulerApp.getCurrentAppAttempt() == null) {
+            return null;
+        }
+        CapschedAppAttempt attempt = schedulerApp.getCurrentAppAttempt();
+        if (!rmApp.getApplicationSubmissionContext().getKeepContainersAcrossApplicationAttempts()
+                && (attempt.isStopped() || !attempt.getApplicationAttemptId().equals(id.getApplicationAttemptId()))) {
+            return null;
+        }
+        if (report.getExecutionType() != ExecutionType.GUARANTEED) {
+            LOG.warn("{}: capsched does not recover opportunistic containers; YARN's bookkeeping alone keeps it", id);
+            return null;
+        }
+        RMAppAttempt current = rmApp.getCurrentAppAttempt();
+        boolean isAm = current != null && current.getMasterContainer() != null
+                && current.getMasterContainer().getId().equals(id);
+        int priority = report.getPriority() == null ? 0 : report.getPriority().getPriority();
+        return new RecoveredContainer(app, resource(report.getAllocatedResource()), priority,
+                report.getAllocationRequestId(), id.getContainerId(), isAm);
     }
 
     private synchronized void removeNode(RMNode rmNode) {
         Long handle = nodeHandles.remove(rmNode.getNodeID());
         if (handle == null) return;
-        engine.removeNode(handle);
+        engine().removeNode(handle);
         drain(); // the containers lost with it
         nodeTracker.removeNode(rmNode.getNodeID());
     }
@@ -319,7 +419,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
     private synchronized void updateNodeResourceInEngine(RMNode rmNode, Resource total, int timeoutMs) {
         Long handle = nodeHandles.get(rmNode.getNodeID());
         if (handle == null) return;
-        engine.updateNodeResource(handle, resource(total), timeoutMs < 0 ? -1 : timeoutMs);
+        engine().updateNodeResource(handle, resource(total), timeoutMs < 0 ? -1 : timeoutMs);
         drain();
     }
 
@@ -337,7 +437,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         if (handle == null) return;
         long[] launched = new long[launchedNow.size()];
         for (int i = 0; i < launched.length; i++) launched[i] = launchedNow.get(i);
-        NodeResponse response = engine.nodeUpdate(handle, launched, new ArrayList<CompletedContainer>(completedNow));
+        NodeResponse response = engine().nodeUpdate(handle, launched, new ArrayList<CompletedContainer>(completedNow));
         FiCaSchedulerNode node = nodeTracker.getNode(rmNode.getNodeID());
         for (org.capsched.Container c : response.allocated) {
             record(c, node);
@@ -360,7 +460,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         Long app = appHandles.get(attemptId.getApplicationId());
         if (attempt == null || node == null || app == null) {
             LOG.warn("capsched placed {} for an attempt the RM no longer runs: released", id);
-            engine.killContainer(c.id, ContainerExitStatus.ABORTED, "Container of a finished attempt");
+            engine().killContainer(c.id, ContainerExitStatus.ABORTED, "Container of a finished attempt");
             return;
         }
         Container container = Container.newInstance(id, node.getNodeID(), node.getRMNode().getHttpAddress(),
@@ -371,7 +471,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
                 : c.locality == org.capsched.Container.RACK_LOCAL ? NodeType.RACK_LOCAL : NodeType.OFF_SWITCH;
         RMContainer rmContainer = attempt.allocated(type, node, SchedulerRequestKey.extractFrom(container), container);
         if (rmContainer == null) {
-            engine.killContainer(c.id, ContainerExitStatus.ABORTED, "Container of a stopped attempt");
+            engine().killContainer(c.id, ContainerExitStatus.ABORTED, "Container of a stopped attempt");
             return;
         }
         containerHandles.put(id, c.id);
@@ -379,14 +479,14 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         node.allocateContainer(rmContainer);
         if (c.isAm) {
             // The RM pulls the AM container through allocate (AMContainerAllocatedTransition).
-            engine.takeAmContainer(app);
+            engine().takeAmContainer(app);
         }
     }
 
     /** The engine's events since the last call: completions it decided finish RMContainers. */
     private synchronized void drain() {
-        if (engine == null) return;
-        for (Event e : engine.pollEvents(4096)) {
+        if (engine == null) return; // nothing has happened yet
+        for (Event e : engine().pollEvents(4096)) {
             if (e.kind != Event.CONTAINER_COMPLETED) continue;
             ContainerId id = ContainerId.newContainerId(attemptId(e.yarnId), e.yarnId.containerId);
             if (!containerHandles.containsKey(id)) continue; // YARN decided it, and has finished it
@@ -404,7 +504,23 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
             } finally {
                 fromEngine = false;
             }
+            if (e.code == ContainerExitStatus.PREEMPTED) preempted(c);
         }
+    }
+
+    /** The leaf's preemption metrics, as LeafQueue keeps them for a container it preempted. */
+    private void preempted(RMContainer c) {
+        SchedulerApplication<CapschedAppAttempt> app = applications.get(
+                c.getContainerId().getApplicationAttemptId().getApplicationId());
+        if (app == null) return;
+        QueueMetrics metrics = app.getQueue().getMetrics();
+        long usedMs = Math.max(0, (c.getFinishTime() > 0 ? c.getFinishTime() : System.currentTimeMillis())
+                - c.getCreationTime());
+        Resource r = c.getAllocatedResource();
+        metrics.preemptContainer();
+        metrics.updatePreemptedMemoryMBSeconds(r.getMemorySize() * usedMs / 1000);
+        metrics.updatePreemptedVcoreSeconds(r.getVirtualCores() * usedMs / 1000);
+        metrics.updatePreemptedResources(r);
     }
 
     private void forget(ContainerId id) {
@@ -424,9 +540,9 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
                     completedNow.add(new CompletedContainer(handle, status.getExitStatus(),
                             status.getDiagnostics() == null ? "" : status.getDiagnostics()));
                 } else if (event == RMContainerEventType.EXPIRE) {
-                    engine.containerExpired(handle);
+                    engine().containerExpired(handle);
                 } else {
-                    engine.killContainer(handle, status.getExitStatus(),
+                    engine().killContainer(handle, status.getExitStatus(),
                             status.getDiagnostics() == null ? "" : status.getDiagnostics());
                 }
             } catch (CapschedException e) {
@@ -449,19 +565,23 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
     private synchronized void addApplication(ApplicationId id, String queue, String user, boolean recovering,
             Priority priority) {
         long handle;
+        int p = priority == null ? Capsched.DEFAULT_PRIORITY : priority.getPriority();
+        YarnId yarnId = YarnId.application(id.getClusterTimestamp(), id.getId());
         try {
-            handle = engine.submit(queue, user, groups(user),
-                    priority == null ? Capsched.DEFAULT_PRIORITY : priority.getPriority(),
-                    YarnId.application(id.getClusterTimestamp(), id.getId()));
+            // A recovered application was accepted before the restart: capsched re-adds it
+            // without the submission checks (addApplicationOnRecovery).
+            handle = recovering ? engine().recover(queue, user, groups(user), p, yarnId)
+                    : engine().submit(queue, user, groups(user), p, yarnId);
         } catch (CapschedException e) {
             if (e.status() != CapschedException.REJECTED) throw e;
             LOG.info("Rejected {}: {}", id, e.getMessage());
-            rmContext.getDispatcher().getEventHandler().handle(
-                    new RMAppEvent(id, RMAppEventType.APP_REJECTED, e.getMessage()));
+            // On recovery its queue is gone, or no longer a leaf: YARN kills it.
+            rmContext.getDispatcher().getEventHandler().handle(new RMAppEvent(id,
+                    recovering ? RMAppEventType.KILL : RMAppEventType.APP_REJECTED, e.getMessage()));
             return;
         }
         appHandles.put(id, handle);
-        CapschedQueue leaf = queue(engine.applicationReport(handle).queue);
+        CapschedQueue leaf = queue(engine().applicationReport(handle).queue);
         SchedulerApplication<CapschedAppAttempt> app = new SchedulerApplication<CapschedAppAttempt>(leaf, user,
                 priority);
         applications.put(id, app);
@@ -506,7 +626,11 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         } else if (rmApp != null && rmApp.getApplicationSubmissionContext().getResource() != null) {
             am = rmApp.getApplicationSubmissionContext().getResource();
         }
-        engine.addAttempt(handle, resource(am), unmanaged, transfer);
+        if (recovering) {
+            engine().recoverAttempt(handle, resource(am), unmanaged); // its AM runs already
+        } else {
+            engine().addAttempt(handle, resource(am), unmanaged, transfer);
+        }
         CapschedAppAttempt attempt = new CapschedAppAttempt(id, app.getUser(), (CapschedQueue) app.getQueue(),
                 rmContext);
         if (transfer) attempt.transferStateFromPreviousAttempt(app.getCurrentAppAttempt());
@@ -525,7 +649,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         Long handle = appHandles.get(id.getApplicationId());
         if (attempt == null || handle == null) return;
         try {
-            engine.removeAttempt(handle, keep);
+            engine().removeAttempt(handle, keep);
         } catch (CapschedException e) {
             if (e.status() != CapschedException.UNKNOWN_ID) throw e;
         }
@@ -540,7 +664,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         Long handle = appHandles.remove(id);
         if (handle != null) {
             try {
-                engine.removeApplication(handle);
+                engine().removeApplication(handle);
             } catch (CapschedException e) {
                 if (e.status() != CapschedException.UNKNOWN_ID) throw e;
             }
@@ -566,11 +690,11 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         Long handle = appHandles.get(appId);
         if (app == null || handle == null) throw new YarnException("App to be moved " + appId + " not found.");
         try {
-            engine.moveApplication(handle, newQueue);
+            engine().moveApplication(handle, newQueue);
         } catch (CapschedException e) {
             throw new YarnException(e.getMessage(), e);
         }
-        CapschedQueue dest = queue(engine.applicationReport(handle).queue);
+        CapschedQueue dest = queue(engine().applicationReport(handle).queue);
         CapschedAppAttempt attempt = app.getCurrentAppAttempt();
         if (attempt != null) attempt.move(dest); // the queue metrics follow its containers
         app.setQueue(dest);
@@ -605,7 +729,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         }
         Priority effective;
         try {
-            effective = Priority.newInstance(engine.setApplicationPriority(handle, newPriority.getPriority()));
+            effective = Priority.newInstance(engine().setApplicationPriority(handle, newPriority.getPriority()));
         } catch (CapschedException e) {
             throw new YarnException(e.getMessage(), e);
         }
@@ -647,6 +771,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
             attempt.updateBlacklist(blacklistAdditions, blacklistRemovals);
             Resource headroom = attempt.getHeadroom();
             Set<ContainerId> preempt = null;
+            List<ResourceRequest> preemptResources = null;
             Long handle = appHandles.get(attemptId.getApplicationId());
             // Before the AM registers, allocate is the RM's own (the AM ask capsched made itself).
             if (handle != null && amRegistered(attemptId)) {
@@ -659,7 +784,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
                 }
                 if (blacklistAdditions != null) for (String b : blacklistAdditions) request.blacklist(b);
                 if (blacklistRemovals != null) for (String b : blacklistRemovals) request.unblacklist(b);
-                AllocateResponse response = engine.allocate(handle, request);
+                AllocateResponse response = engine().allocate(handle, request);
                 responseIds.put(attemptId, response.responseId);
                 headroom = Resource.newInstance(response.headroom.memoryMb, (int) response.headroom.vcores);
                 if (response.preemptContainers.length > 0) {
@@ -668,13 +793,26 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
                         ContainerId id = containerIds.get(c);
                         if (id != null) preempt.add(id);
                     }
+                    preemptResources = Collections.singletonList(preemptionAsk(response.preemptResource));
                 }
             }
             drain();
             attempt.setApplicationHeadroomForMetrics(headroom);
-            return new Allocation(attempt.pullNewlyAllocatedContainers(), headroom, null, preempt, null,
-                    attempt.pullUpdatedNMTokens());
+            return new Allocation(attempt.pullNewlyAllocatedContainers(), headroom, null, preempt,
+                    preemptResources, attempt.pullUpdatedNMTokens());
         }
+    }
+
+    /**
+     * The negotiable contract's resource part, as FiCaSchedulerApp states it: the marked
+     * containers' total in minimum allocations at ANY. Without it the RM sends no contract.
+     */
+    private ResourceRequest preemptionAsk(org.capsched.Resource total) {
+        Resource tot = Resource.newInstance(total.memoryMb, (int) total.vcores);
+        int count = (int) Math.ceil(org.apache.hadoop.yarn.util.resource.Resources.divide(calculator,
+                getClusterResource(), tot, minimumAllocation));
+        return ResourceRequest.newBuilder().priority(Priority.UNDEFINED).resourceName(ResourceRequest.ANY)
+                .capability(minimumAllocation).numContainers(count).build();
     }
 
     private boolean amRegistered(ApplicationAttemptId id) {
@@ -685,15 +823,38 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
 
     // ---------------------------------------------------------------- reports and the rest
 
+    /**
+     * A queue as CapacityScheduler's getQueueInfo states it: capacities relative to the parent,
+     * and the current capacity as used over guaranteed (the cluster's memory times the
+     * absolute capacity, truncated as Resources.multiply does, at least the minimum
+     * allocation), so the figures match the stock scheduler's to the last float bit.
+     */
     QueueInfo queueInfo(String path) {
-        for (org.capsched.QueueInfo q : engine.queues()) {
+        List<org.capsched.QueueInfo> all = engine().queues();
+        for (org.capsched.QueueInfo q : all) {
             if (q.path.equals(path) || q.path.endsWith("." + path)) {
                 String name = q.path.substring(q.path.lastIndexOf('.') + 1);
-                Resource cluster = getClusterResource();
-                float current = cluster.getMemorySize() == 0 ? 0f : (float) q.used.memoryMb / cluster.getMemorySize();
-                return QueueInfo.newInstance(name, q.absoluteCapacity, q.absoluteMaximumCapacity, current,
-                        new ArrayList<QueueInfo>(), new ArrayList<org.apache.hadoop.yarn.api.records.ApplicationReport>(),
-                        QueueState.RUNNING, null, null, null, false);
+                float parentAbs = 1f;
+                float parentAbsMax = 1f;
+                int dot = q.path.lastIndexOf('.');
+                for (org.capsched.QueueInfo p : all) {
+                    if (dot > 0 && p.path.equals(q.path.substring(0, dot))) {
+                        parentAbs = p.absoluteCapacity;
+                        parentAbsMax = p.absoluteMaximumCapacity;
+                    }
+                }
+                float capacity = parentAbs == 0f ? 0f : q.absoluteCapacity / parentAbs;
+                float maximum = parentAbsMax == 0f ? 0f : q.absoluteMaximumCapacity / parentAbsMax;
+                long clusterMb = getClusterResource().getMemorySize();
+                float current = 0f;
+                if (clusterMb > 0) {
+                    long guaranteed = Math.max((long) (clusterMb * (double) q.absoluteCapacity),
+                            getMinimumResourceCapability().getMemorySize());
+                    current = (float) q.used.memoryMb / guaranteed;
+                }
+                return QueueInfo.newInstance(name, capacity, maximum, current, new ArrayList<QueueInfo>(),
+                        new ArrayList<org.apache.hadoop.yarn.api.records.ApplicationReport>(), QueueState.RUNNING,
+                        null, null, null, false);
             }
         }
         return null;
@@ -716,7 +877,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
             return Collections.<QueueUserACLInfo>emptyList();
         }
         List<QueueUserACLInfo> out = new ArrayList<QueueUserACLInfo>();
-        for (org.capsched.QueueInfo q : engine.queues()) {
+        for (org.capsched.QueueInfo q : engine().queues()) {
             List<QueueACL> acls = new ArrayList<QueueACL>();
             for (QueueACL acl : QueueACL.values()) {
                 if (checkAccess(user, acl, q.path)) acls.add(acl);
@@ -751,7 +912,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
     public boolean checkAccess(UserGroupInformation user, QueueACL acl, String queueName) {
         List<String> groups = new ArrayList<String>();
         Collections.addAll(groups, user.getGroupNames());
-        return engine.checkAccess(user.getShortUserName(), groups,
+        return engine().checkAccess(user.getShortUserName(), groups,
                 acl == QueueACL.SUBMIT_APPLICATIONS ? Capsched.ACL_SUBMIT_APPLICATIONS : Capsched.ACL_ADMINISTER_QUEUE,
                 queueName);
     }
@@ -761,7 +922,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         // YARN's answer: the attempts in the queue (beneath it, for a parent), or null when
         // there is no such queue.
         boolean known = false;
-        for (org.capsched.QueueInfo q : engine.queues()) {
+        for (org.capsched.QueueInfo q : engine().queues()) {
             if (q.path.equals(queueName) || q.path.endsWith("." + queueName)) known = true;
         }
         if (!known) return null;
@@ -784,7 +945,12 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
 
     /** The document capsched serves for {@code /ws/v1/cluster/scheduler}. */
     public String schedulerJson() {
-        return engine.schedulerJson();
+        return engine().schedulerJson();
+    }
+
+    /** capsched's queues as they stand, for the web UI. */
+    List<org.capsched.QueueInfo> engineQueues() {
+        return engine().queues();
     }
 
     private static org.capsched.Resource resource(Resource r) {
