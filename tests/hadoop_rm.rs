@@ -199,5 +199,109 @@ fn capsched_in_a_mock_rm_gives_the_stock_schedulers_outcomes() {
         }
     }
     assert_eq!(said, 2, "two shell containers said hello");
+
+    // Hadoop's Scheduler Load Simulator: the same trace on a real ResourceManager under
+    // SLSCapacityScheduler and under capsched (org.capsched.yarn.sls.SLSCapschedScheduler).
+    if h.join("tools/lib/hadoop-sls-3.3.6.jar").exists() {
+        let mut sls_cp = Vec::new();
+        for d in ["common", "common/lib", "hdfs", "yarn", "yarn/lib", "tools/lib"] {
+            sls_cp.extend(jars(&h.join(d)));
+        }
+        sls_cp.push(h.join("tools/sls")); // the SLS web page's templates
+        sls_cp.push(out.join("capsched-yarn.jar"));
+        let stock = run_sls(
+            &out.join("sls-stock"),
+            "org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler",
+            &sls_cp,
+        );
+        let ours = run_sls(
+            &out.join("sls-capsched"),
+            "org.capsched.yarn.sls.SLSCapschedScheduler",
+            &sls_cp,
+        );
+        assert_eq!(stock.jobs.len(), 4, "{stock:?}");
+        assert_eq!(ours.jobs, stock.jobs, "the same jobs ran to their end");
+        eprintln!(
+            "SLS, 4 jobs: the stock CapacityScheduler {:.1} s, allocate {:.3} ms, NODE_UPDATE {:.3} ms; \
+             capsched {:.1} s, allocate {:.3} ms, NODE_UPDATE {:.3} ms (mean per call, SLS's own timers)",
+            stock.seconds,
+            stock.allocate_ms,
+            stock.node_update_ms,
+            ours.seconds,
+            ours.allocate_ms,
+            ours.node_update_ms
+        );
+    } else {
+        eprintln!("skipped the SLS run: the distribution has no share/hadoop/tools/lib/hadoop-sls-3.3.6.jar");
+    }
     let _ = std::fs::remove_dir_all(&out);
+}
+
+/// What an SLS run left: the jobs that ran to their end (by sequence number, with their trace
+/// start and end), its wall time, and SLS's mean time per allocate and per NODE_UPDATE.
+#[derive(Debug)]
+struct SlsRun {
+    jobs: std::collections::BTreeSet<(String, String, String)>,
+    seconds: f64,
+    allocate_ms: f64,
+    node_update_ms: f64,
+}
+
+/// Runs SLSRunner on tests/data/sls-rm (2 NodeManagers, 4 MapReduce jobs in two queues) with
+/// `scheduler` as the RM's scheduler class; SLS exits once every application has ended.
+fn run_sls(dir: &Path, scheduler: &str, cp: &[PathBuf]) -> SlsRun {
+    let data = root().join("tests/data/sls-rm");
+    let conf = dir.join("conf");
+    let output = dir.join("output");
+    std::fs::create_dir_all(&conf).unwrap();
+    std::fs::create_dir_all(&output).unwrap();
+    for f in ["capacity-scheduler.xml", "sls-runner.xml", "log4j.properties"] {
+        std::fs::copy(data.join(f), conf.join(f)).unwrap();
+    }
+    let site = std::fs::read_to_string(data.join("yarn-site.xml.in"))
+        .unwrap()
+        .replace("@SCHEDULER@", scheduler);
+    std::fs::write(conf.join("yarn-site.xml"), site).unwrap();
+    let mut full = vec![conf];
+    full.extend_from_slice(cp);
+    let started = std::time::Instant::now();
+    run(Command::new("java")
+        .current_dir(dir)
+        .env("JAVA_TOOL_OPTIONS", OPENS.join(" "))
+        .arg("-cp")
+        .arg(join(&full))
+        .arg("org.apache.hadoop.yarn.sls.SLSRunner")
+        .arg("-tracetype")
+        .arg("SLS")
+        .arg("-tracelocation")
+        .arg(data.join("trace.json"))
+        .arg("-output")
+        .arg(&output));
+    let seconds = started.elapsed().as_secs_f64();
+    // SLS writes some jobs' line twice; the set keeps one.
+    let csv = std::fs::read_to_string(output.join("jobruntime.csv")).unwrap();
+    let jobs = csv
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            let seq = f[0].rsplit('_').next().unwrap().to_string();
+            (seq, f[1].to_string(), f[2].to_string())
+        })
+        .collect();
+    // realtimetrack.json: a sample a second, one a line (",{…}"); SLS exits without closing
+    // the array, so the samples are read line by line. The last has the run's means.
+    let track = std::fs::read_to_string(output.join("realtimetrack.json")).unwrap();
+    let last: serde_json::Value = track
+        .lines()
+        .filter_map(|l| serde_json::from_str(l.trim_start_matches(['[', ','])).ok())
+        .last()
+        .unwrap_or_else(|| panic!("SLS sampled the run: {track}"));
+    let ms = |k: &str| last[k].as_f64().unwrap_or_else(|| panic!("{k} in {last}"));
+    SlsRun {
+        jobs,
+        seconds,
+        allocate_ms: ms("scheduler.allocate.timecost"),
+        node_update_ms: ms("scheduler.handle-NODE_UPDATE.timecost"),
+    }
 }

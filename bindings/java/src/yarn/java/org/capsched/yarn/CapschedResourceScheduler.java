@@ -57,6 +57,8 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAttemptA
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAttemptRemovedSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppRemovedSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.ContainerExpiredSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.ContainerPreemptEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeLabelsUpdateSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeAddedSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeRemovedSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeResourceUpdateSchedulerEvent;
@@ -332,9 +334,53 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
                     RMContainerEventType.RELEASED);
             break;
         }
-        default:
-            LOG.warn("capsched does not handle scheduler event {} yet: ignored", event.getType());
+        case KILL_RESERVED_CONTAINER: {
+            // A SchedulingEditPolicy's: the reservation is capsched's, so capsched drops it.
+            RMContainer c = ((ContainerPreemptEvent) event).getContainer();
+            Long handle = c == null ? null : containerHandles.get(c.getContainerId());
+            if (handle != null) {
+                killInEngine(handle, ContainerExitStatus.PREEMPTED, SchedulerUtils.UNRESERVED_CONTAINER);
+            }
+            break;
         }
+        case NODE_LABELS_UPDATE: {
+            Map<NodeId, Set<String>> labels = ((NodeLabelsUpdateSchedulerEvent) event).getUpdatedNodeToLabels();
+            for (Map.Entry<NodeId, Set<String>> e : labels.entrySet()) {
+                if (e.getValue() != null && !e.getValue().isEmpty()) {
+                    LOG.warn("Node {} labelled {}: capsched schedules the default partition only, so the node "
+                            + "takes unlabelled asks as before", e.getKey(), e.getValue());
+                }
+            }
+            break;
+        }
+        case MARK_CONTAINER_FOR_PREEMPTION:
+        case MARK_CONTAINER_FOR_KILLABLE:
+        case MARK_CONTAINER_FOR_NONKILLABLE:
+            // YARN's monitors never run under capsched (capsched preempts by itself), so only
+            // a foreign SchedulingEditPolicy sends these; its decisions are not capsched's.
+            warnOnce(event.getType() + " from a SchedulingEditPolicy: ignored, capsched's own monitor preempts");
+            break;
+        default:
+            // NODE_ATTRIBUTES_UPDATE (placement constraints) and MANAGE_QUEUE (auto-created
+            // queues) are CapacityScheduler features capsched does not have yet.
+            warnOnce("capsched does not handle scheduler event " + event.getType() + " yet: ignored");
+        }
+    }
+
+    private final Set<String> warned = Collections.newSetFromMap(new ConcurrentHashMap<String, Boolean>());
+
+    /** A limitation said once per kind, not once per heartbeat. */
+    private void warnOnce(String message) {
+        if (warned.add(message)) LOG.warn(message);
+    }
+
+    private synchronized void killInEngine(long handle, int exitStatus, String diagnostics) {
+        try {
+            engine().killContainer(handle, exitStatus, diagnostics);
+        } catch (CapschedException e) {
+            if (e.status() != CapschedException.UNKNOWN_ID) throw e;
+        }
+        drain();
     }
 
     /**
@@ -592,7 +638,15 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         drain();
     }
 
-    private static List<String> groups(String user) {
+    /**
+     * The submitter's groups, which capsched needs only for the queue ACLs it checks with
+     * {@code yarn.acl.enable} (resolving them runs the group mapping, a shell command by
+     * default, so not on every submission).
+     */
+    private List<String> groups(String user) {
+        if (!conf.getBoolean(YarnConfiguration.YARN_ACL_ENABLE, YarnConfiguration.DEFAULT_YARN_ACL_ENABLE)) {
+            return Collections.<String>emptyList();
+        }
         try {
             return UserGroupInformation.createRemoteUser(user).getGroups();
         } catch (RuntimeException e) {
@@ -777,10 +831,17 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
             if (handle != null && amRegistered(attemptId)) {
                 AllocateRequest request = new AllocateRequest().responseId(responseIds.getOrDefault(attemptId, 0));
                 for (ResourceRequest r : ask) {
-                    int type = r.getExecutionTypeRequest() != null
-                            && r.getExecutionTypeRequest().getExecutionType() == ExecutionType.OPPORTUNISTIC ? 1 : 0;
+                    if (r.getExecutionTypeRequest() != null
+                            && r.getExecutionTypeRequest().getExecutionType() != ExecutionType.GUARANTEED) {
+                        // The RM's OpportunisticContainerAllocatorAMService places these before
+                        // the scheduler sees the heartbeat, for capsched as for the stock one.
+                        warnOnce("OPPORTUNISTIC asks reached the scheduler: enable "
+                                + "yarn.resourcemanager.opportunistic-container-allocation.enabled for the RM to "
+                                + "place them; capsched ignores them");
+                        continue;
+                    }
                     request.ask(new Ask(r.getPriority().getPriority(), r.getAllocationRequestId(), r.getResourceName(),
-                            resource(r.getCapability()), r.getNumContainers(), r.getRelaxLocality(), type));
+                            resource(r.getCapability()), r.getNumContainers(), r.getRelaxLocality(), 0));
                 }
                 if (blacklistAdditions != null) for (String b : blacklistAdditions) request.blacklist(b);
                 if (blacklistRemovals != null) for (String b : blacklistRemovals) request.unblacklist(b);
@@ -798,9 +859,40 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
             }
             drain();
             attempt.setApplicationHeadroomForMetrics(headroom);
-            return new Allocation(attempt.pullNewlyAllocatedContainers(), headroom, null, preempt,
-                    preemptResources, attempt.pullUpdatedNMTokens());
+            if (updates != null && (!updates.getIncreaseRequests().isEmpty()
+                    || !updates.getDecreaseRequests().isEmpty() || !updates.getPromotionRequests().isEmpty()
+                    || !updates.getDemotionRequests().isEmpty())) {
+                warnOnce("Container update requests (resize, promotion, demotion) are not supported under "
+                        + "capsched yet: ignored");
+            }
+            // The RM's ScheduleTransition asks for the AM container and drops what the
+            // answer carries; capsched asks for it itself at APP_ATTEMPT_ADDED, so a heartbeat
+            // may have placed it already. It stays to be pulled when the attempt handles
+            // CONTAINER_ALLOCATED (AMContainerAllocatedTransition), as with the stock scheduler.
+            List<Container> newly = attemptState(attemptId) == RMAppAttemptState.SUBMITTED
+                    ? Collections.<Container>emptyList() : attempt.pullNewlyAllocatedContainers();
+            return new Allocation(newly, headroom, null, preempt,
+                    preemptResources, attempt.pullUpdatedNMTokens(), null, null, null, null, null,
+                    rejected(schedulingRequests));
         }
+    }
+
+    /**
+     * SchedulingRequests (placement constraints, with
+     * {@code yarn.resourcemanager.placement-constraints.handler=scheduler}) are refused back to
+     * the AM, which hears why instead of waiting for containers that never come.
+     */
+    private List<org.apache.hadoop.yarn.api.records.RejectedSchedulingRequest> rejected(
+            List<SchedulingRequest> requests) {
+        if (requests == null || requests.isEmpty()) return null;
+        warnOnce("SchedulingRequests (placement constraints) are not supported under capsched: rejected");
+        List<org.apache.hadoop.yarn.api.records.RejectedSchedulingRequest> out =
+                new ArrayList<org.apache.hadoop.yarn.api.records.RejectedSchedulingRequest>();
+        for (SchedulingRequest r : requests) {
+            out.add(org.apache.hadoop.yarn.api.records.RejectedSchedulingRequest.newInstance(
+                    org.apache.hadoop.yarn.api.records.RejectionReason.COULD_NOT_SCHEDULE_ON_NODE, r));
+        }
+        return out;
     }
 
     /**
@@ -816,9 +908,13 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
     }
 
     private boolean amRegistered(ApplicationAttemptId id) {
+        return attemptState(id) == RMAppAttemptState.RUNNING;
+    }
+
+    private RMAppAttemptState attemptState(ApplicationAttemptId id) {
         RMApp app = rmContext.getRMApps().get(id.getApplicationId());
         RMAppAttempt attempt = app == null ? null : app.getRMAppAttempt(id);
-        return attempt != null && attempt.getAppAttemptState() == RMAppAttemptState.RUNNING;
+        return attempt == null ? null : attempt.getAppAttemptState();
     }
 
     // ---------------------------------------------------------------- reports and the rest
@@ -921,19 +1017,23 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
     public synchronized List<ApplicationAttemptId> getAppsInQueue(String queueName) {
         // YARN's answer: the attempts in the queue (beneath it, for a parent), or null when
         // there is no such queue.
-        boolean known = false;
-        for (org.capsched.QueueInfo q : engine().queues()) {
-            if (q.path.equals(queueName) || q.path.endsWith("." + queueName)) known = true;
-        }
-        if (!known) return null;
+        String queue = queuePath(queueName);
+        if (queue == null) return null;
         List<ApplicationAttemptId> out = new ArrayList<ApplicationAttemptId>();
         for (SchedulerApplication<CapschedAppAttempt> app : applications.values()) {
             String path = ((CapschedQueue) app.getQueue()).path();
-            boolean in = path.equals(queueName) || path.startsWith(queueName + ".")
-                    || path.endsWith("." + queueName) || path.contains("." + queueName + ".");
+            boolean in = path.equals(queue) || path.startsWith(queue + ".");
             if (in && app.getCurrentAppAttempt() != null) out.add(app.getCurrentAppAttempt().getApplicationAttemptId());
         }
         return out;
+    }
+
+    /** A queue's full path, from its path or its (unique) short name; null if there is none. */
+    protected String queuePath(String name) {
+        for (org.capsched.QueueInfo q : engine().queues()) {
+            if (q.path.equals(name) || q.path.endsWith("." + name)) return q.path;
+        }
+        return null;
     }
 
     @Override
