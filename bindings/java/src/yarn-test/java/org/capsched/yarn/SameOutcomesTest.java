@@ -108,6 +108,67 @@ public class SameOutcomesTest {
         }
     }
 
+    /**
+     * Asynchronous scheduling (yarn.scheduler.capacity.schedule-asynchronously.enable): the
+     * scheduler's own thread places the AM and the tasks with no heartbeat at all (a
+     * heartbeat-driven scheduler would place nothing here). Two applications, in b and a.
+     */
+    static List<String> asynchronous(String scheduler) throws Exception {
+        CapacitySchedulerConfiguration q = queues("yarn.scheduler.capacity.maximum-am-resource-percent", "0.5");
+        q.setBoolean(CapacitySchedulerConfiguration.SCHEDULE_ASYNCHRONOUSLY_ENABLE, true);
+        MockRM rm = start(scheduler, q);
+        try {
+            MockNM nm = rm.registerNode("localhost:1234", 10 * 1024, 10);
+            List<String> out = new ArrayList<String>();
+            for (String queue : new String[] {"b", "a"}) {
+                // The AM container may be placed before a test could see the attempt SCHEDULED
+                // (MockRM's own helpers wait for that state): wait for ALLOCATED instead.
+                RMApp app = MockRMAppSubmitter.submit(rm, MockRMAppSubmissionData.Builder.createWithMemory(1024, rm)
+                        .withQueue(queue).withUser("alice").withWaitForAppAcceptedState(false).build());
+                long deadline = System.currentTimeMillis() + 30000;
+                while ((app.getCurrentAppAttempt() == null
+                        || app.getCurrentAppAttempt().getAppAttemptState() != RMAppAttemptState.ALLOCATED)
+                        && System.currentTimeMillis() < deadline) {
+                    rm.drainEvents();
+                    Thread.sleep(10); // polling a state, bounded by the deadline
+                }
+                MockAM am = rm.sendAMLaunched(app.getCurrentAppAttempt().getAppAttemptId());
+                am.registerAppAttempt();
+                am.allocate("*", 1024, 2, new ArrayList<ContainerId>());
+                List<Container> got = new ArrayList<Container>();
+                // Until the scheduler's thread has placed both (a bound, not a timing).
+                deadline = System.currentTimeMillis() + 30000;
+                while (got.size() < 2 && System.currentTimeMillis() < deadline) {
+                    Thread.sleep(10);
+                    got.addAll(am.allocate(new ArrayList<ResourceRequest>(), new ArrayList<ContainerId>())
+                            .getAllocatedContainers());
+                }
+                out.add(queue + " got " + got.size());
+                for (Container c : got) {
+                    nm.nodeHeartbeat(app.getCurrentAppAttempt().getAppAttemptId(), c.getId().getContainerId(),
+                            ContainerState.COMPLETE);
+                }
+                rm.drainEvents();
+                am.unregisterAppAttempt();
+                nm.nodeHeartbeat(app.getCurrentAppAttempt().getAppAttemptId(), 1, ContainerState.COMPLETE);
+                rm.waitForState(app.getApplicationId(), RMAppState.FINISHED);
+                out.add(queue + " finished");
+            }
+            rm.drainEvents();
+            out.add("root allocated " + rm.getResourceScheduler().getRootQueueMetrics().getAllocatedMB() + " MB");
+            return out;
+        } finally {
+            rm.stop();
+        }
+    }
+
+    @Test
+    public void asynchronousSchedulingPlacesAsOnTheStockScheduler() throws Exception {
+        List<String> stock = asynchronous(STOCK);
+        assertEquals(stock.toString(), "b got 2", stock.get(0));
+        assertEquals(stock, asynchronous(CAPSCHED));
+    }
+
     /** Queue a may hold 30% of 10 GB: its application gets what fits, b's gets more. */
     static List<String> queueLimits(String scheduler) throws Exception {
         MockRM rm = start(scheduler, queues());

@@ -115,6 +115,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
     private final Map<String, CapschedQueue> queues = new ConcurrentHashMap<String, CapschedQueue>();
     private final Map<ApplicationId, Long> appHandles = new ConcurrentHashMap<ApplicationId, Long>();
     private final Map<NodeId, Long> nodeHandles = new ConcurrentHashMap<NodeId, Long>();
+    private final Map<Long, NodeId> nodeIds = new ConcurrentHashMap<Long, NodeId>();
     private final Map<ContainerId, Long> containerHandles = new ConcurrentHashMap<ContainerId, Long>();
     private final Map<Long, ContainerId> containerIds = new ConcurrentHashMap<Long, ContainerId>();
     private final Map<ApplicationAttemptId, Integer> responseIds = new ConcurrentHashMap<ApplicationAttemptId, Integer>();
@@ -173,7 +174,41 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
     @Override
     public void serviceStart() throws Exception {
         engine();
+        if (conf.getBoolean(CapacitySchedulerConfiguration.SCHEDULE_ASYNCHRONOUSLY_ENABLE, false)) {
+            startEventThread();
+        }
         super.serviceStart();
+    }
+
+    private volatile Thread eventThread;
+
+    /**
+     * Asynchronous scheduling: capsched's engine thread places containers between heartbeats,
+     * and an AM container must become the attempt's RMContainer without waiting for the next
+     * heartbeat or allocate. This daemon drains the engine's events as often as capsched's pass
+     * runs (the CapacityScheduler's scheduling interval, at least 10 ms).
+     */
+    private void startEventThread() {
+        final long intervalMs = Math.max(10L,
+                conf.getLong(CapacitySchedulerConfiguration.SCHEDULE_ASYNCHRONOUSLY_PREFIX + ".scheduling-interval-ms", 5L));
+        Thread t = new Thread(new Runnable() {
+            @Override
+            public void run() {
+                while (eventThread == Thread.currentThread()) {
+                    try {
+                        Thread.sleep(intervalMs);
+                        drain();
+                    } catch (InterruptedException e) {
+                        return;
+                    } catch (RuntimeException e) {
+                        LOG.error("capsched event thread: {}", e.getMessage(), e);
+                    }
+                }
+            }
+        }, "capsched-events");
+        t.setDaemon(true);
+        eventThread = t;
+        t.start();
     }
 
     /**
@@ -189,9 +224,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
                 long epoch = rmContext == null ? 0 : rmContext.getEpoch();
                 engine = new Engine(config, new EngineOptions()
                         .clusterTimestamp(ResourceManager.getClusterTimeStamp())
-                        .rmEpoch(epoch)
-                        // Allocation happens in node heartbeats, where the RM records it.
-                        .asyncScheduling(false));
+                        .rmEpoch(epoch));
                 LOG.info("capsched {} (C ABI {}) schedules this ResourceManager, epoch {}", Capsched.version(),
                         Capsched.abiVersion(), epoch);
             }
@@ -201,6 +234,12 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
 
     @Override
     public void serviceStop() throws Exception {
+        Thread t = eventThread;
+        eventThread = null;
+        if (t != null) {
+            t.interrupt();
+            t.join();
+        }
         super.serviceStop();
         if (engine != null) engine.close();
         if (config != null) config.close();
@@ -407,6 +446,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         long handle = engine().addRecoveredNode(rmNode.getNodeID().toString(), rmNode.getRackName(),
                 resource(rmNode.getTotalCapability()), recovered);
         nodeHandles.put(rmNode.getNodeID(), handle);
+        nodeIds.put(handle, rmNode.getNodeID());
         nodeTracker.addNode(node); // the maximum allocation follows the largest node
         recoverContainersOnNode(reports, rmNode);
         for (ContainerId id : recoveredIds) {
@@ -457,6 +497,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
     private synchronized void removeNode(RMNode rmNode) {
         Long handle = nodeHandles.remove(rmNode.getNodeID());
         if (handle == null) return;
+        nodeIds.remove(handle);
         engine().removeNode(handle);
         drain(); // the containers lost with it
         nodeTracker.removeNode(rmNode.getNodeID());
@@ -500,39 +541,63 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
 
     /** A container capsched placed on `node`: an RMContainer from now on. */
     private void record(org.capsched.Container c, FiCaSchedulerNode node) {
-        ApplicationAttemptId attemptId = attemptId(c.yarnId);
-        ContainerId id = ContainerId.newContainerId(attemptId, c.yarnId.containerId);
+        record(c.id, c.yarnId, c.resource, c.priority, c.allocationRequestId, c.locality, c.isAm, node);
+    }
+
+    /**
+     * A guaranteed container capsched placed on `node` (in a heartbeat, or in its asynchronous
+     * pass): an RMContainer from now on.
+     */
+    private void record(long handle, YarnId yarnId, org.capsched.Resource resource, int priority,
+            long allocationRequestId, int locality, boolean isAm, FiCaSchedulerNode node) {
+        ApplicationAttemptId attemptId = attemptId(yarnId);
+        ContainerId id = ContainerId.newContainerId(attemptId, yarnId.containerId);
         CapschedAppAttempt attempt = getApplicationAttempt(attemptId);
         Long app = appHandles.get(attemptId.getApplicationId());
         if (attempt == null || node == null || app == null) {
             LOG.warn("capsched placed {} for an attempt the RM no longer runs: released", id);
-            engine().killContainer(c.id, ContainerExitStatus.ABORTED, "Container of a finished attempt");
+            engine().killContainer(handle, ContainerExitStatus.ABORTED, "Container of a finished attempt");
             return;
         }
         Container container = Container.newInstance(id, node.getNodeID(), node.getRMNode().getHttpAddress(),
-                Resource.newInstance(c.resource.memoryMb, (int) c.resource.vcores),
-                Priority.newInstance(c.priority), null, ExecutionType.GUARANTEED);
-        container.setAllocationRequestId(c.allocationRequestId);
-        NodeType type = c.locality == org.capsched.Container.NODE_LOCAL ? NodeType.NODE_LOCAL
-                : c.locality == org.capsched.Container.RACK_LOCAL ? NodeType.RACK_LOCAL : NodeType.OFF_SWITCH;
+                Resource.newInstance(resource.memoryMb, (int) resource.vcores), Priority.newInstance(priority), null,
+                ExecutionType.GUARANTEED);
+        container.setAllocationRequestId(allocationRequestId);
+        NodeType type = locality == org.capsched.Container.NODE_LOCAL ? NodeType.NODE_LOCAL
+                : locality == org.capsched.Container.RACK_LOCAL ? NodeType.RACK_LOCAL : NodeType.OFF_SWITCH;
         RMContainer rmContainer = attempt.allocated(type, node, SchedulerRequestKey.extractFrom(container), container);
         if (rmContainer == null) {
-            engine().killContainer(c.id, ContainerExitStatus.ABORTED, "Container of a stopped attempt");
+            engine().killContainer(handle, ContainerExitStatus.ABORTED, "Container of a stopped attempt");
             return;
         }
-        containerHandles.put(id, c.id);
-        containerIds.put(c.id, id);
+        containerHandles.put(id, handle);
+        containerIds.put(handle, id);
         node.allocateContainer(rmContainer);
-        if (c.isAm) {
+        if (isAm) {
             // The RM pulls the AM container through allocate (AMContainerAllocatedTransition).
             engine().takeAmContainer(app);
         }
+    }
+
+    /**
+     * AM_CONTAINER_ALLOCATED: an AM container capsched's asynchronous pass placed (one placed
+     * in a heartbeat is recorded there already) becomes the attempt's RMContainer.
+     */
+    private void amContainerAllocated(Event e) {
+        ContainerId id = ContainerId.newContainerId(attemptId(e.yarnId), e.yarnId.containerId);
+        if (containerHandles.containsKey(id)) return;
+        org.capsched.ContainerInfo c = engine().takeAmContainer(e.app);
+        if (c == null) return; // taken, or gone since
+        NodeId nodeId = nodeIds.get(c.node);
+        record(c.id, c.yarnId, c.resource, c.priority, c.allocationRequestId, c.locality, true,
+                nodeId == null ? null : nodeTracker.getNode(nodeId));
     }
 
     /** The engine's events since the last call: completions it decided finish RMContainers. */
     private synchronized void drain() {
         if (engine == null) return; // nothing has happened yet
         for (Event e : engine().pollEvents(4096)) {
+            if (e.kind == Event.AM_CONTAINER_ALLOCATED) amContainerAllocated(e);
             if (e.kind != Event.CONTAINER_COMPLETED) continue;
             ContainerId id = ContainerId.newContainerId(attemptId(e.yarnId), e.yarnId.containerId);
             if (!containerHandles.containsKey(id)) continue; // YARN decided it, and has finished it
@@ -847,6 +912,15 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
                 if (blacklistRemovals != null) for (String b : blacklistRemovals) request.unblacklist(b);
                 AllocateResponse response = engine().allocate(handle, request);
                 responseIds.put(attemptId, response.responseId);
+                // With asynchronous scheduling capsched places containers outside heartbeats:
+                // the AM's pull is where the RM first hears of them.
+                for (org.capsched.Container c : response.allocated) {
+                    if (c.executionType != org.capsched.Container.GUARANTEED) continue;
+                    ContainerId id = ContainerId.newContainerId(attemptId(c.yarnId), c.yarnId.containerId);
+                    if (containerHandles.containsKey(id)) continue;
+                    NodeId nodeId = nodeIds.get(c.node);
+                    record(c, nodeId == null ? null : nodeTracker.getNode(nodeId));
+                }
                 headroom = Resource.newInstance(response.headroom.memoryMb, (int) response.headroom.vcores);
                 if (response.preemptContainers.length > 0) {
                     preempt = new HashSet<ContainerId>();
