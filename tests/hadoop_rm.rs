@@ -204,7 +204,14 @@ fn capsched_in_a_mock_rm_gives_the_stock_schedulers_outcomes() {
     // SLSCapacityScheduler and under capsched (org.capsched.yarn.sls.SLSCapschedScheduler).
     if h.join("tools/lib/hadoop-sls-3.3.6.jar").exists() {
         let mut sls_cp = Vec::new();
-        for d in ["common", "common/lib", "hdfs", "yarn", "yarn/lib", "tools/lib"] {
+        for d in [
+            "common",
+            "common/lib",
+            "hdfs",
+            "yarn",
+            "yarn/lib",
+            "tools/lib",
+        ] {
             sls_cp.extend(jars(&h.join(d)));
         }
         sls_cp.push(h.join("tools/sls")); // the SLS web page's templates
@@ -255,7 +262,11 @@ fn run_sls(dir: &Path, scheduler: &str, cp: &[PathBuf]) -> SlsRun {
     let output = dir.join("output");
     std::fs::create_dir_all(&conf).unwrap();
     std::fs::create_dir_all(&output).unwrap();
-    for f in ["capacity-scheduler.xml", "sls-runner.xml", "log4j.properties"] {
+    for f in [
+        "capacity-scheduler.xml",
+        "sls-runner.xml",
+        "log4j.properties",
+    ] {
         std::fs::copy(data.join(f), conf.join(f)).unwrap();
     }
     let site = std::fs::read_to_string(data.join("yarn-site.xml.in"))
