@@ -305,8 +305,8 @@ fn run_sls(dir: &Path, scheduler: &str, cp: &[PathBuf]) -> SlsRun {
     let track = std::fs::read_to_string(output.join("realtimetrack.json")).unwrap();
     let last: serde_json::Value = track
         .lines()
-        .filter_map(|l| serde_json::from_str(l.trim_start_matches(['[', ','])).ok())
-        .last()
+        .rev()
+        .find_map(|l| serde_json::from_str(l.trim_start_matches(['[', ','])).ok())
         .unwrap_or_else(|| panic!("SLS sampled the run: {track}"));
     let ms = |k: &str| last[k].as_f64().unwrap_or_else(|| panic!("{k} in {last}"));
     SlsRun {
