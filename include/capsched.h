@@ -521,6 +521,9 @@ typedef struct capsched_submission {
   // or is no longer a leaf rejects it with YARN's "Application killed on recovery as it was
   // submitted to queue …" message, for the RM to kill it.
   int32_t recovering;
+  // The application's name, for the `app-name` placement rule
+  // (`yarn.scheduler.queue-placement-rules`); empty: YARN's "N/A" (ABI 3's third version).
+  struct capsched_str app_name;
 } capsched_submission;
 
 // One live container as the RM reports it (and launches it: everything a
@@ -961,7 +964,9 @@ capsched_status capsched_check_access(const struct capsched_engine *engine,
                                       struct capsched_str queue,
                                       int32_t *out_allowed);
 
-// Submits an application as `capsched_app_submit` does, with the user's groups: with
+// Submits an application as `capsched_app_submit` does, first placed by the configured
+// placement rules (`yarn.scheduler.capacity.queue-mappings`, the app-name rule) with the
+// user's groups and the application's name, as YARN's placement manager places it; with
 // `yarn.acl.enable` a user whom neither the queue's (nor an ancestor's) submit nor administer
 // ACL allows is rejected with YARN's "User … does not have permission to submit … to queue
 // …".

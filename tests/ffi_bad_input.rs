@@ -37,6 +37,7 @@ fn submission(size: usize, application_id: capsched_yarn_id) -> capsched_submiss
         priority: CAPSCHED_DEFAULT_PRIORITY,
         application_id,
         recovering: 0,
+        app_name: s(""),
     }
 }
 

@@ -452,6 +452,7 @@ unsafe fn submit_as(
         priority: CAPSCHED_DEFAULT_PRIORITY,
         application_id: capsched_yarn_id::default(),
         recovering: 0,
+        app_name: s(""),
     };
     let mut app = 0;
     capsched_app_submit_as(e, &sub, &mut app)
@@ -501,6 +502,7 @@ fn with_yarn_acl_enable_a_denied_submission_is_rejected_with_yarns_message() {
             priority: CAPSCHED_DEFAULT_PRIORITY,
             application_id: capsched_yarn_id::default(),
             recovering: 0,
+            app_name: s(""),
         };
         let mut app = 7;
         assert_eq!(
@@ -574,6 +576,7 @@ unsafe fn recover_app(
             ..Default::default()
         },
         recovering: 1,
+        app_name: s(""),
     };
     let mut app = 0;
     capsched_app_submit_as(e, &sub, &mut app)
@@ -640,6 +643,78 @@ fn a_recovered_application_is_re_added_as_yarn_recovers_it() {
             last_error().starts_with("Maximum system application limit reached"),
             "{}",
             last_error()
+        );
+        capsched_engine_free(e);
+    }
+}
+
+/// Submits as `submit_as` does, with an application name, and returns the leaf it landed in.
+unsafe fn submit_named(
+    e: *mut capsched_engine,
+    queue: &str,
+    user: &str,
+    groups: &[&str],
+    app_name: &str,
+) -> Result<String, String> {
+    let groups: Vec<capsched_str> = groups.iter().map(|g| s(g)).collect();
+    let sub = capsched_submission {
+        struct_size: std::mem::size_of::<capsched_submission>() as u32,
+        queue: s(queue),
+        user: s(user),
+        groups: groups.as_ptr(),
+        group_count: groups.len(),
+        priority: CAPSCHED_DEFAULT_PRIORITY,
+        application_id: capsched_yarn_id::default(),
+        recovering: 0,
+        app_name: s(app_name),
+    };
+    let mut app = 0;
+    if capsched_app_submit_as(e, &sub, &mut app) != CAPSCHED_OK {
+        return Err(last_error());
+    }
+    let mut rep = std::mem::zeroed();
+    assert_eq!(capsched_app_report_get(e, app, &mut rep), CAPSCHED_OK);
+    let q = std::str::from_utf8(std::slice::from_raw_parts(
+        rep.queue.ptr as *const u8,
+        rep.queue.len,
+    ))
+    .unwrap()
+    .to_string();
+    capsched_app_report_free(&mut rep);
+    Ok(q)
+}
+
+#[test]
+fn submissions_are_placed_by_the_queue_mappings_with_the_hosts_groups_and_app_name() {
+    unsafe {
+        let mut props = ACLS.to_vec();
+        props.push((
+            "yarn.scheduler.capacity.queue-mappings",
+            "u:alice:a1,g:eng:b",
+        ));
+        props.push((
+            "yarn.scheduler.queue-placement-rules",
+            "app-name,user-group",
+        ));
+        props.push(("yarn.scheduler.queue-placement-rules.app-name", "etl:b"));
+        let e = engine(&xml(&props));
+        assert_eq!(
+            submit_named(e, "default", "alice", &[], "").unwrap(),
+            "root.a.a1"
+        );
+        assert_eq!(
+            submit_named(e, "default", "bob", &["eng"], "").unwrap(),
+            "root.b"
+        );
+        assert_eq!(
+            submit_named(e, "default", "carol", &[], "etl").unwrap(),
+            "root.b"
+        );
+        // No group for a group mapping to look at: YARN's reason, the submission rejected.
+        let err = submit_named(e, "default", "carol", &[], "other").unwrap_err();
+        assert!(
+            err.ends_with("submitted by user carol reason: No groups found for user carol"),
+            "{err}"
         );
         capsched_engine_free(e);
     }

@@ -9,6 +9,7 @@ use super::hadoop::Configuration;
 use super::keys::*;
 use super::limits::{MAX_QUEUES, MAX_QUEUE_DEPTH, MAX_TOTAL_PATH_BYTES};
 use super::opportunistic::{read_opportunistic_settings, OpportunisticSettings};
+use super::placement::{read_placement, PlacementSettings};
 use super::queue_conf::*;
 use super::queue_names::{child_names, split_queue_names};
 use super::queue_read::read_queue;
@@ -27,6 +28,7 @@ pub struct CapacitySchedulerConfiguration {
     preemption: PreemptionSettings,
     opportunistic: OpportunisticSettings,
     queues: Vec<QueueConf>,
+    placement: PlacementSettings,
     warnings: Vec<String>,
 }
 
@@ -39,9 +41,13 @@ impl CapacitySchedulerConfiguration {
         let preemption = read_preemption_settings(&mut r);
         let opportunistic = read_opportunistic_settings(&mut r);
         let queues = read_queues(&mut r, &settings);
+        let mut placement = PlacementSettings::default();
         if let Some(queues) = &queues {
             validate::validate_tree(&mut r, &settings, queues);
             warn_orphan_keys(&mut r, queues);
+            let (p, errors) = read_placement(&conf, queues);
+            placement = p;
+            r.errors.extend(errors);
         }
         let Reader {
             errors, warnings, ..
@@ -57,6 +63,7 @@ impl CapacitySchedulerConfiguration {
             preemption,
             opportunistic,
             queues: queues.expect("no errors implies a hierarchy"),
+            placement,
             warnings,
         })
     }
@@ -117,6 +124,11 @@ impl CapacitySchedulerConfiguration {
     /// Opportunistic containers' keys (spec O1).
     pub fn opportunistic(&self) -> &OpportunisticSettings {
         &self.opportunistic
+    }
+
+    /// Queue placement: the rules and their mappings (docs/SEMANTICS.md, "Queue placement").
+    pub fn placement(&self) -> &PlacementSettings {
+        &self.placement
     }
 
     /// Queues in pre-order (a parent before its children, children in `queues` list order);

@@ -9,6 +9,7 @@ pub mod java;
 pub mod keys;
 pub mod limits;
 pub mod opportunistic;
+pub mod placement;
 mod queue_conf;
 mod queue_names;
 mod queue_read;

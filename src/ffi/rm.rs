@@ -183,12 +183,17 @@ pub struct capsched_submission {
     /// or is no longer a leaf rejects it with YARN's "Application killed on recovery as it was
     /// submitted to queue …" message, for the RM to kill it.
     pub recovering: i32,
+    /// The application's name, for the `app-name` placement rule
+    /// (`yarn.scheduler.queue-placement-rules`); empty: YARN's "N/A" (ABI 3's third version).
+    pub app_name: capsched_str,
 }
 
 /// The size of the first version (ABI 2), before `application_id`.
 const SUBMISSION_V1: usize = std::mem::offset_of!(capsched_submission, application_id);
 
-/// Submits an application as `capsched_app_submit` does, with the user's groups: with
+/// Submits an application as `capsched_app_submit` does, first placed by the configured
+/// placement rules (`yarn.scheduler.capacity.queue-mappings`, the app-name rule) with the
+/// user's groups and the application's name, as YARN's placement manager places it; with
 /// `yarn.acl.enable` a user whom neither the queue's (nor an ancestor's) submit nor administer
 /// ACL allows is rejected with YARN's "User … does not have permission to submit … to queue
 /// …".
@@ -212,6 +217,7 @@ pub unsafe extern "C" fn capsched_app_submit_as(
             priority: super::CAPSCHED_DEFAULT_PRIORITY,
             application_id: super::capsched_yarn_id::default(),
             recovering: 0,
+            app_name: capsched_str::EMPTY,
         };
         let s = read_growable(
             submission,
@@ -224,6 +230,10 @@ pub unsafe extern "C" fn capsched_app_submit_as(
         let mut sub = AppSubmission::new(read_str(s.queue, "queue")?, read_str(s.user, "user")?);
         sub.groups = read_groups(s.groups, s.group_count)?;
         sub.recovering = s.recovering != 0;
+        let app_name = read_str(s.app_name, "app_name")?;
+        if !app_name.is_empty() {
+            sub.app_name = Some(app_name.to_string());
+        }
         if s.priority != super::CAPSCHED_DEFAULT_PRIORITY {
             sub.priority = Some(s.priority);
         }

@@ -38,6 +38,9 @@ pub struct AppSubmission {
     /// ancestors drain instead. Only a queue that no longer exists, or is no longer a leaf,
     /// refuses it, with YARN's "killed on recovery" words.
     pub recovering: bool,
+    /// The application's name (`ApplicationSubmissionContext.getApplicationName`), for the
+    /// app-name placement rule; `None` ⇒ YARN's "N/A".
+    pub app_name: Option<String>,
 }
 
 impl AppSubmission {
@@ -49,6 +52,7 @@ impl AppSubmission {
             priority: None,
             application_id: None,
             recovering: false,
+            app_name: None,
         }
     }
 }
@@ -137,9 +141,34 @@ impl CapacityScheduler {
                 ),
             });
         }
-        // 2–3. The queue must exist and be a leaf.
+        // Placement (RMAppManager.placeApplication, before the scheduler hears of the
+        // application): the rules may send it elsewhere; a recovered application keeps the
+        // queue it ran in.
+        let (queue, placement) = if sub.recovering {
+            (sub.queue.clone(), None)
+        } else {
+            self.placed_queue(sub, application_id)?
+        };
+        let sub = &AppSubmission {
+            queue,
+            ..sub.clone()
+        };
+        // 2–3. The queue must exist and be a leaf. A placed queue is looked up by its leaf
+        //    name (RMAppManager copies only that); one that is not found under the parent the
+        //    rule named would have to be auto-created, and no parent here creates leaves.
         let leaf = match self.tree.find(&sub.queue) {
             Ok(q) => q,
+            Err(_) if placement.as_ref().is_some_and(|p| p.parent.is_some()) => {
+                let parent = placement.and_then(|p| p.parent).expect("checked");
+                return Err(Rejection {
+                    message: format!(
+                        "Application {application_id} submission by user : {} to  queue : {} failed : \
+                         Could not auto-create leaf queue for {}. Queue mapping specifies an invalid \
+                         parent queue which does not exist {parent}",
+                        sub.user, sub.queue, sub.queue
+                    ),
+                });
+            }
             Err(_) if sub.recovering => {
                 return Err(Rejection {
                     message: format!(

@@ -17,6 +17,7 @@ pub mod error;
 pub mod invariants;
 pub mod nodes;
 pub(crate) mod opportunistic;
+pub mod placement;
 pub(crate) mod preempt_view;
 pub mod preemption;
 mod refresh;

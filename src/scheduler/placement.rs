@@ -1,0 +1,272 @@
+//! Queue placement at submission: YARN 3.3's PlacementManager running the CapacityScheduler's
+//! rules in their configured order (`UserGroupMappingPlacementRule`,
+//! `AppNameMappingPlacementRule`), then `RMAppManager` copying the placed queue into the
+//! submission. The first rule with an answer wins; a mapped queue replaces the one the
+//! submission names only when that is `default`, the mapped queue itself, or
+//! `queue-mappings-override.enable` is set. The placed queue is then looked up by its leaf name,
+//! as the CapacityScheduler's `addApplication` looks it up (docs/SEMANTICS.md, "Queue
+//! placement").
+
+use super::apps::AppSubmission;
+use super::types::Rejection;
+use super::CapacityScheduler;
+use crate::config::placement::{
+    MappingKind, PlacementRuleKind, QueueMapping, CURRENT_APPLICATION, CURRENT_USER, PRIMARY_GROUP,
+    SECONDARY_GROUP,
+};
+use crate::ids::ApplicationId;
+use crate::state::queue::QueueLookupError;
+
+/// YARN's `YarnConfiguration.DEFAULT_QUEUE_NAME`.
+pub const DEFAULT_QUEUE: &str = "default";
+/// `ApplicationSubmissionContext`'s application name when the client sets none.
+pub const DEFAULT_APPLICATION_NAME: &str = "N/A";
+
+/// A rule's answer (`ApplicationPlacementContext`): the leaf, and its parent when known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Placement {
+    pub queue: String,
+    pub parent: Option<String>,
+}
+
+/// Why a rule could not answer (YARN's IOException inside a rule).
+struct RuleError(String);
+
+impl CapacityScheduler {
+    /// The queue name a submission is looked up by: the placement rules' answer (its leaf
+    /// name, as RMAppManager copies it), or the queue the submission names.
+    pub(crate) fn placed_queue(
+        &self,
+        sub: &AppSubmission,
+        application_id: ApplicationId,
+    ) -> Result<(String, Option<Placement>), Rejection> {
+        let placement = self.place_application(sub, application_id)?;
+        let queue = placement
+            .as_ref()
+            .map(|p| p.queue.clone())
+            .unwrap_or_else(|| sub.queue.clone());
+        Ok((queue, placement))
+    }
+
+    /// `PlacementManager.placeApplication`: the rules in order; the first placement wins.
+    pub fn place_application(
+        &self,
+        sub: &AppSubmission,
+        application_id: ApplicationId,
+    ) -> Result<Option<Placement>, Rejection> {
+        let p = self.configuration().placement();
+        for rule in &p.rules {
+            let placed = match rule {
+                PlacementRuleKind::UserGroup => self
+                    .place_by_user(&p.user_group, sub)
+                    .map_err(|RuleError(m)| Rejection {
+                        message: format!(
+                            "Failed to submit application {application_id} submitted by user {} reason: {m}",
+                            sub.user
+                        ),
+                    })?,
+                PlacementRuleKind::AppName => {
+                    let name = sub.app_name.as_deref().unwrap_or(DEFAULT_APPLICATION_NAME);
+                    self.place_by_app_name(&p.app_name, name)
+                        .map_err(|RuleError(m)| Rejection {
+                            message: format!("Failed to submit application {name} reason: {m}"),
+                        })?
+                }
+            };
+            // getPlacementForApp: a mapping is used only over `default`, over the mapped
+            // queue itself (a recovery), or with the override on.
+            if let Some(placed) = placed {
+                if sub.queue == DEFAULT_QUEUE || sub.queue == placed.queue || p.override_mappings {
+                    return Ok(Some(placed));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// `UserGroupMappingPlacementRule.getPlacementForUser`: the first mapping that concerns
+    /// the user answers, even when its answer is none.
+    fn place_by_user(
+        &self,
+        mappings: &[QueueMapping],
+        sub: &AppSubmission,
+    ) -> Result<Option<Placement>, RuleError> {
+        let user = sub.user.as_str();
+        for m in mappings {
+            if m.kind == MappingKind::User {
+                if m.source == CURRENT_USER {
+                    let parent = m.parent.as_deref();
+                    return match (parent, m.queue.as_str()) {
+                        (Some(PRIMARY_GROUP), CURRENT_USER) => {
+                            let g = self.primary_group(sub)?;
+                            self.under_group_queue(m, user, Some(g))
+                        }
+                        (Some(SECONDARY_GROUP), CURRENT_USER) => {
+                            let g = self.secondary_group(sub)?;
+                            self.under_group_queue(m, user, g)
+                        }
+                        (_, CURRENT_USER) => self.context(m, user),
+                        (_, PRIMARY_GROUP) => {
+                            let g = self.primary_group(sub)?;
+                            self.context(m, g)
+                        }
+                        (_, SECONDARY_GROUP) => match self.secondary_group(sub)? {
+                            Some(g) => self.context(m, g),
+                            None => Ok(None),
+                        },
+                        _ => self.context(m, &m.queue),
+                    };
+                }
+                if user == m.source {
+                    return match m.queue.as_str() {
+                        PRIMARY_GROUP => {
+                            let g = self.primary_group(sub)?;
+                            self.context(m, g)
+                        }
+                        SECONDARY_GROUP => match self.secondary_group(sub)? {
+                            Some(g) => self.context(m, g),
+                            None => Ok(None),
+                        },
+                        _ => self.context(m, &m.queue),
+                    };
+                }
+            }
+            if m.kind == MappingKind::Group {
+                for g in self.groups(sub)? {
+                    if *g == m.source {
+                        let leaf = if m.queue == CURRENT_USER {
+                            user
+                        } else {
+                            &m.queue
+                        };
+                        return self.context(m, leaf);
+                    }
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// `Groups.getGroups`: the host's list for the user; none is YARN's "No groups found".
+    fn groups<'s>(&self, sub: &'s AppSubmission) -> Result<&'s [String], RuleError> {
+        if sub.groups.is_empty() {
+            return Err(RuleError(format!("No groups found for user {}", sub.user)));
+        }
+        Ok(&sub.groups)
+    }
+
+    fn primary_group<'s>(&self, sub: &'s AppSubmission) -> Result<&'s str, RuleError> {
+        Ok(&self.groups(sub)?[0])
+    }
+
+    /// The first of the user's other groups that names a queue.
+    fn secondary_group<'s>(&self, sub: &'s AppSubmission) -> Result<Option<&'s str>, RuleError> {
+        Ok(self.groups(sub)?[1..]
+            .iter()
+            .find(|g| self.tree.find(g).is_ok())
+            .map(String::as_str))
+    }
+
+    /// `getContextForGroupParent` (`u:%user:%primary_group.%user` and the secondary form):
+    /// the user's queue under the group's queue, which must exist as a leaf there (capsched
+    /// has no parents with auto-created leaves yet).
+    fn under_group_queue(
+        &self,
+        m: &QueueMapping,
+        user: &str,
+        group: Option<&str>,
+    ) -> Result<Option<Placement>, RuleError> {
+        let Some(parent) = group.and_then(|g| self.tree.find(g).ok()) else {
+            return Ok(None);
+        };
+        let parent_path = self.tree.path(parent).to_string();
+        let full = format!("{parent_path}.{user}");
+        // validateQueueMapping.
+        match self.tree.find(&full) {
+            Ok(leaf) if self.tree.is_leaf(leaf) => {}
+            Err(QueueLookupError::Ambiguous(_)) => {
+                return Err(RuleError(format!(
+                    "mapping contains ambiguous leaf queue name: {full}"
+                )))
+            }
+            _ => {
+                return Err(RuleError(format!(
+                    "mapping contains invalid or non-leaf queue  and no managed parent is found: {full}"
+                )))
+            }
+        }
+        let resolved = QueueMapping {
+            kind: m.kind,
+            source: m.source.clone(),
+            parent: Some(parent_path),
+            queue: user.to_string(),
+        };
+        self.context(&resolved, user)
+    }
+
+    /// `getPlacementContext(mapping, leaf)` of the user-group rule: the leaf under the
+    /// mapping's parent, or found by its name; none when it does not exist.
+    fn context(&self, m: &QueueMapping, leaf: &str) -> Result<Option<Placement>, RuleError> {
+        if m.parent.is_none() && matches!(self.tree.find(leaf), Err(QueueLookupError::Ambiguous(_)))
+        {
+            return Err(RuleError(format!(
+                "mapping contains ambiguous leaf queue reference {leaf}"
+            )));
+        }
+        match m.parent.as_deref().filter(|p| !p.is_empty()) {
+            Some(parent) => {
+                let Ok(pid) = self.tree.find(parent) else {
+                    return Ok(None);
+                };
+                let parent_path = self.tree.path(pid).to_string();
+                // Not a parent with auto-created leaves: the leaf must exist under it.
+                if self.tree.find(&format!("{parent_path}.{leaf}")).is_err() {
+                    return Ok(None);
+                }
+                Ok(Some(Placement {
+                    queue: leaf.to_string(),
+                    parent: Some(parent_path),
+                }))
+            }
+            None => {
+                let Ok(q) = self.tree.find(leaf) else {
+                    return Ok(None);
+                };
+                Ok(Some(Placement {
+                    queue: leaf.to_string(),
+                    parent: self.tree.parent(q).map(|p| self.tree.path(p).to_string()),
+                }))
+            }
+        }
+    }
+
+    /// `AppNameMappingPlacementRule.getAppPlacementContext`: the first mapping for this name
+    /// (or for every name, `%application`) answers with its target as written.
+    fn place_by_app_name(
+        &self,
+        mappings: &[QueueMapping],
+        app_name: &str,
+    ) -> Result<Option<Placement>, RuleError> {
+        for m in mappings {
+            if m.source == CURRENT_APPLICATION || m.source == app_name {
+                let leaf = if m.source == CURRENT_APPLICATION && m.queue == CURRENT_APPLICATION {
+                    app_name
+                } else {
+                    &m.queue
+                };
+                if m.parent.is_none()
+                    && matches!(self.tree.find(leaf), Err(QueueLookupError::Ambiguous(_)))
+                {
+                    return Err(RuleError(format!(
+                        "mapping contains ambiguous leaf queue reference {leaf}"
+                    )));
+                }
+                return Ok(Some(Placement {
+                    queue: leaf.to_string(),
+                    parent: m.parent.clone().filter(|p| !p.is_empty()),
+                }));
+            }
+        }
+        Ok(None)
+    }
+}
