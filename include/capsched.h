@@ -977,6 +977,20 @@ capsched_status capsched_app_submit_as(const struct capsched_engine *engine,
                                        const struct capsched_submission *submission,
                                        uint64_t *out_app);
 
+// Where the placement rules would send `submission` (YARN's PlacementManager, which the RM
+// asks before it checks ACLs and submits): nothing is submitted. `*out_queue` gets the leaf
+// name a rule placed it in and `*out_parent` that rule's parent queue (either empty when there
+// is none; free both with `capsched_string_free`); both empty: no rule placed it, it goes to
+// the queue it names. A rule that fails the submission gives CAPSCHED_ERR_REJECTED with
+// YARN's message ("Failed to submit application … reason: …") and writes nothing.
+//
+// # Safety
+// As `capsched_app_submit_as`; `out_queue` and `out_parent` writable.
+capsched_status capsched_app_place(const struct capsched_engine *engine,
+                                   const struct capsched_submission *submission,
+                                   struct capsched_owned_str *out_queue,
+                                   struct capsched_owned_str *out_parent);
+
 // Frees a string the library handed out (NULL is fine).
 //
 // # Safety

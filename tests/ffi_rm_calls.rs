@@ -716,6 +716,71 @@ fn submissions_are_placed_by_the_queue_mappings_with_the_hosts_groups_and_app_na
             err.ends_with("submitted by user carol reason: No groups found for user carol"),
             "{err}"
         );
+        // The RM asks first, without submitting: the leaf and the rule's parent, or nothing.
+        let place =
+            |queue: &str, user: &str, groups: &[&str]| -> (capsched_status, String, String) {
+                let groups: Vec<capsched_str> = groups.iter().map(|g| s(g)).collect();
+                let sub = capsched_submission {
+                    struct_size: std::mem::size_of::<capsched_submission>() as u32,
+                    queue: s(queue),
+                    user: s(user),
+                    groups: groups.as_ptr(),
+                    group_count: groups.len(),
+                    priority: CAPSCHED_DEFAULT_PRIORITY,
+                    application_id: capsched_yarn_id {
+                        cluster_timestamp: 7,
+                        application: 42,
+                        ..Default::default()
+                    },
+                    recovering: 0,
+                    app_name: s(""),
+                };
+                let (mut q, mut p) = (capsched_owned_str::default(), capsched_owned_str::default());
+                let st = capsched_app_place(e, &sub, &mut q, &mut p);
+                let text = |o: &capsched_owned_str| {
+                    if o.ptr.is_null() {
+                        return String::new();
+                    }
+                    std::str::from_utf8(std::slice::from_raw_parts(o.ptr as *const u8, o.len))
+                        .unwrap()
+                        .to_string()
+                };
+                let out = (st, text(&q), text(&p));
+                capsched_string_free(q);
+                capsched_string_free(p);
+                out
+            };
+        assert_eq!(
+            place("default", "alice", &[]),
+            (CAPSCHED_OK, "a1".into(), "root.a".into())
+        );
+        assert_eq!(
+            place("default", "dan", &["staff"]),
+            (CAPSCHED_OK, String::new(), String::new())
+        );
+        assert_eq!(place("a1", "bob", &["eng"]).0, CAPSCHED_OK);
+        let (st, q, _) = place("default", "carol", &[]);
+        assert_eq!((st, q), (CAPSCHED_ERR_REJECTED, String::new()));
+        assert_eq!(
+            last_error(),
+            "Failed to submit application application_7_0042 submitted by user carol reason: No groups found for user carol"
+        );
+        let mut q = capsched_owned_str::default();
+        let sub = capsched_submission {
+            struct_size: std::mem::size_of::<capsched_submission>() as u32,
+            queue: s("default"),
+            user: s("alice"),
+            groups: ptr::null(),
+            group_count: 0,
+            priority: CAPSCHED_DEFAULT_PRIORITY,
+            application_id: capsched_yarn_id::default(),
+            recovering: 0,
+            app_name: s(""),
+        };
+        assert_eq!(
+            capsched_app_place(e, &sub, &mut q, ptr::null_mut()),
+            CAPSCHED_ERR_NULL_ARGUMENT
+        );
         capsched_engine_free(e);
     }
 }

@@ -6,7 +6,7 @@ use super::engine::capsched_engine;
 use super::engine::handle;
 use super::ids::Kind;
 use super::types::*;
-use super::{capsched_status, guard, FfiError};
+use super::{capsched_status, guard, FfiError, FfiResult};
 use crate::scheduler::apps::{AppSubmission, QueueAcl};
 
 /// `capsched_check_access`'s rights (YARN's `QueueACL`).
@@ -208,51 +208,97 @@ pub unsafe extern "C" fn capsched_app_submit_as(
 ) -> capsched_status {
     guard(|| {
         need_out(out_app, "out_app")?;
-        let defaults = capsched_submission {
-            struct_size: 0,
-            queue: capsched_str::EMPTY,
-            user: capsched_str::EMPTY,
-            groups: std::ptr::null(),
-            group_count: 0,
-            priority: super::CAPSCHED_DEFAULT_PRIORITY,
-            application_id: super::capsched_yarn_id::default(),
-            recovering: 0,
-            app_name: capsched_str::EMPTY,
-        };
-        let s = read_growable(
-            submission,
-            SUBMISSION_V1,
-            defaults,
-            "submission",
-            "capsched_submission",
-        )?;
+        let sub = read_submission(submission)?;
         let h = handle(engine)?;
-        let mut sub = AppSubmission::new(read_str(s.queue, "queue")?, read_str(s.user, "user")?);
-        sub.groups = read_groups(s.groups, s.group_count)?;
-        sub.recovering = s.recovering != 0;
-        let app_name = read_str(s.app_name, "app_name")?;
-        if !app_name.is_empty() {
-            sub.app_name = Some(app_name.to_string());
-        }
-        if s.priority != super::CAPSCHED_DEFAULT_PRIORITY {
-            sub.priority = Some(s.priority);
-        }
-        let id = s.application_id;
-        if id != super::capsched_yarn_id::default() {
-            if id.application <= 0 || id.cluster_timestamp < 0 {
-                return Err(FfiError::invalid(format!(
-                    "application_id is ({}, {}): a cluster timestamp and a positive sequence \
-                     number expected",
-                    id.cluster_timestamp, id.application
-                )));
-            }
-            sub.application_id = Some(crate::ids::ApplicationId {
-                cluster_timestamp: id.cluster_timestamp,
-                id: id.application,
-            });
-        }
         match h.engine.submit(sub)? {
             Ok(app) => write_out(out_app, h.ids().app(app), "out_app"),
+            Err(rejection) => Err(FfiError(
+                capsched_status::CAPSCHED_ERR_REJECTED,
+                rejection.message,
+            )),
+        }
+    })
+}
+
+/// A host's submission as the core's: its strings, groups, priority, id and flags checked.
+///
+/// # Safety
+/// `submission` valid with its strings and array, as `capsched_app_submit_as` requires.
+unsafe fn read_submission(submission: *const capsched_submission) -> FfiResult<AppSubmission> {
+    let defaults = capsched_submission {
+        struct_size: 0,
+        queue: capsched_str::EMPTY,
+        user: capsched_str::EMPTY,
+        groups: std::ptr::null(),
+        group_count: 0,
+        priority: super::CAPSCHED_DEFAULT_PRIORITY,
+        application_id: super::capsched_yarn_id::default(),
+        recovering: 0,
+        app_name: capsched_str::EMPTY,
+    };
+    let s = read_growable(
+        submission,
+        SUBMISSION_V1,
+        defaults,
+        "submission",
+        "capsched_submission",
+    )?;
+    let mut sub = AppSubmission::new(read_str(s.queue, "queue")?, read_str(s.user, "user")?);
+    sub.groups = read_groups(s.groups, s.group_count)?;
+    sub.recovering = s.recovering != 0;
+    let app_name = read_str(s.app_name, "app_name")?;
+    if !app_name.is_empty() {
+        sub.app_name = Some(app_name.to_string());
+    }
+    if s.priority != super::CAPSCHED_DEFAULT_PRIORITY {
+        sub.priority = Some(s.priority);
+    }
+    let id = s.application_id;
+    if id != super::capsched_yarn_id::default() {
+        if id.application <= 0 || id.cluster_timestamp < 0 {
+            return Err(FfiError::invalid(format!(
+                "application_id is ({}, {}): a cluster timestamp and a positive sequence \
+                 number expected",
+                id.cluster_timestamp, id.application
+            )));
+        }
+        sub.application_id = Some(crate::ids::ApplicationId {
+            cluster_timestamp: id.cluster_timestamp,
+            id: id.application,
+        });
+    }
+    Ok(sub)
+}
+
+/// Where the placement rules would send `submission` (YARN's PlacementManager, which the RM
+/// asks before it checks ACLs and submits): nothing is submitted. `*out_queue` gets the leaf
+/// name a rule placed it in and `*out_parent` that rule's parent queue (either empty when there
+/// is none; free both with `capsched_string_free`); both empty: no rule placed it, it goes to
+/// the queue it names. A rule that fails the submission gives CAPSCHED_ERR_REJECTED with
+/// YARN's message ("Failed to submit application … reason: …") and writes nothing.
+///
+/// # Safety
+/// As `capsched_app_submit_as`; `out_queue` and `out_parent` writable.
+#[no_mangle]
+pub unsafe extern "C" fn capsched_app_place(
+    engine: *const capsched_engine,
+    submission: *const capsched_submission,
+    out_queue: *mut capsched_owned_str,
+    out_parent: *mut capsched_owned_str,
+) -> capsched_status {
+    guard(|| {
+        need_out(out_queue, "out_queue")?;
+        need_out(out_parent, "out_parent")?;
+        let sub = read_submission(submission)?;
+        let h = handle(engine)?;
+        match h.engine.place(sub)? {
+            Ok(placed) => {
+                let (queue, parent) = placed
+                    .map(|p| (p.queue, p.parent.unwrap_or_default()))
+                    .unwrap_or_default();
+                write_out(out_queue, give_string(&queue), "out_queue")?;
+                write_out(out_parent, give_string(&parent), "out_parent")
+            }
             Err(rejection) => Err(FfiError(
                 capsched_status::CAPSCHED_ERR_REJECTED,
                 rejection.message,

@@ -45,6 +45,7 @@ use crate::resource::Resource;
 use crate::scheduler::app_report::{AppReport, ContainerInfo};
 use crate::scheduler::apps::{AppSubmission, AttemptSubmission, QueueAcl};
 use crate::scheduler::nodes::NodeSpec;
+use crate::scheduler::placement::Placement;
 use crate::scheduler::preemption::PreemptionOutcome;
 use crate::scheduler::types::{
     AllocateRequest, AllocateResponse, AllocatedContainer, NodeStatus, NodeUpdateResponse,
@@ -531,6 +532,15 @@ impl Engine {
     /// Submission: accepted (the application's id) or rejected with YARN's reason.
     pub fn submit(&self, sub: AppSubmission) -> Result<Result<AppId, Rejection>, EngineError> {
         self.with_core(move |c, now| c.submit(now, &sub))
+    }
+
+    /// Where the placement rules would send `sub` (nothing is submitted): `None` when no
+    /// rule places it, so it would go to the queue it names.
+    pub fn place(
+        &self,
+        sub: AppSubmission,
+    ) -> Result<Result<Option<Placement>, Rejection>, EngineError> {
+        self.read_core(move |c, _| c.cs.place_submission(&sub))
     }
 
     pub fn add_attempt(&self, app: AppId, attempt: AttemptSubmission) -> Result<(), EngineError> {

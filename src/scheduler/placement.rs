@@ -48,6 +48,17 @@ impl CapacityScheduler {
         Ok((queue, placement))
     }
 
+    /// Where the placement rules would send `sub` now (the RM's own placement step, asked
+    /// before it submits): the id in messages is the submission's, or the one this scheduler
+    /// would mint for it.
+    pub fn place_submission(&self, sub: &AppSubmission) -> Result<Option<Placement>, Rejection> {
+        let id = sub.application_id.unwrap_or(ApplicationId {
+            cluster_timestamp: self.cluster_timestamp,
+            id: self.next_application_id,
+        });
+        self.place_application(sub, id)
+    }
+
     /// `PlacementManager.placeApplication`: the rules in order; the first placement wins.
     pub fn place_application(
         &self,

@@ -635,39 +635,75 @@ JNIEXPORT jlong JNICALL FN(nodeFind)(JNIEnv *env, jclass cls, jlong e, jbyteArra
 
 /* --- applications ----------------------------------------------------------------------- */
 
-JNIEXPORT jlong JNICALL FN(appSubmit)(JNIEnv *env, jclass cls, jlong e, jbyteArray queue, jbyteArray user,
-                                       jobjectArray groups, jint priority, jlong cluster_timestamp,
-                                       jint sequence, jboolean recovering) {
-    (void)cls;
-    jstr q, u;
-    jstrs g;
-    if (!str_in(env, queue, &q)) return 0;
-    if (!str_in(env, user, &u)) {
-        str_done(env, &q);
-        return 0;
-    }
-    if (!strs_in(env, groups, &g)) {
-        str_done(env, &q);
-        str_done(env, &u);
-        return 0;
-    }
+/* A submission's Java parts, pinned while the call runs. */
+typedef struct {
+    jstr queue, user, app_name;
+    jstrs groups;
     capsched_submission s;
-    memset(&s, 0, sizeof s);
-    s.struct_size = sizeof s;
-    s.queue = q.str;
-    s.user = u.str;
-    s.groups = g.strs;
-    s.group_count = (size_t)g.count;
-    s.priority = priority;
-    s.application_id.cluster_timestamp = cluster_timestamp;
-    s.application_id.application = sequence;
-    s.recovering = recovering ? 1 : 0;
+} jsub;
+
+static void sub_done(JNIEnv *env, jsub *j) {
+    str_done(env, &j->queue);
+    str_done(env, &j->user);
+    str_done(env, &j->app_name);
+    strs_done(env, &j->groups);
+}
+
+static int sub_in(JNIEnv *env, jbyteArray queue, jbyteArray user, jobjectArray groups, jbyteArray app_name,
+                  jint priority, jlong cluster_timestamp, jint sequence, jboolean recovering, jsub *j) {
+    memset(j, 0, sizeof *j);
+    if (!str_in(env, queue, &j->queue) || !str_in(env, user, &j->user) || !str_in(env, app_name, &j->app_name) ||
+        !strs_in(env, groups, &j->groups)) {
+        sub_done(env, j);
+        return 0;
+    }
+    j->s.struct_size = sizeof j->s;
+    j->s.queue = j->queue.str;
+    j->s.user = j->user.str;
+    j->s.groups = j->groups.strs;
+    j->s.group_count = (size_t)j->groups.count;
+    j->s.priority = priority;
+    j->s.application_id.cluster_timestamp = cluster_timestamp;
+    j->s.application_id.application = sequence;
+    j->s.recovering = recovering ? 1 : 0;
+    j->s.app_name = j->app_name.str;
+    return 1;
+}
+
+JNIEXPORT jlong JNICALL FN(appSubmit)(JNIEnv *env, jclass cls, jlong e, jbyteArray queue, jbyteArray user,
+                                       jobjectArray groups, jbyteArray app_name, jint priority,
+                                       jlong cluster_timestamp, jint sequence, jboolean recovering) {
+    (void)cls;
+    jsub j;
+    if (!sub_in(env, queue, user, groups, app_name, priority, cluster_timestamp, sequence, recovering, &j)) return 0;
     uint64_t app = 0;
-    capsched_status st = capsched_app_submit_as(E(e), &s, &app);
-    str_done(env, &q);
-    str_done(env, &u);
-    strs_done(env, &g);
+    capsched_status st = capsched_app_submit_as(E(e), &j.s, &app);
+    sub_done(env, &j);
     return failed(env, st) ? 0 : (jlong)app;
+}
+
+/* {leaf, parent} as byte[][]; both empty when no rule placed the submission. */
+JNIEXPORT jobjectArray JNICALL FN(appPlace)(JNIEnv *env, jclass cls, jlong e, jbyteArray queue, jbyteArray user,
+                                             jobjectArray groups, jbyteArray app_name, jlong cluster_timestamp,
+                                             jint sequence) {
+    (void)cls;
+    jsub j;
+    if (!sub_in(env, queue, user, groups, app_name, CAPSCHED_DEFAULT_PRIORITY, cluster_timestamp, sequence, 0, &j)) {
+        return NULL;
+    }
+    capsched_owned_str q = {NULL, 0}, p = {NULL, 0};
+    capsched_status st = capsched_app_place(E(e), &j.s, &q, &p);
+    sub_done(env, &j);
+    if (failed(env, st)) return NULL;
+    jobjectArray out = (*env)->NewObjectArray(env, 2, g_bytes, NULL);
+    if (out == NULL) {
+        capsched_string_free(q);
+        capsched_string_free(p);
+        return NULL;
+    }
+    put(env, out, 0, owned_out(env, q));
+    put(env, out, 1, owned_out(env, p));
+    return out;
 }
 
 JNIEXPORT void JNICALL FN(attemptAdd)(JNIEnv *env, jclass cls, jlong e, jlong app, jlong memory, jlong vcores,

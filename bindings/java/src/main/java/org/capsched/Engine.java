@@ -114,7 +114,33 @@ public final class Engine extends NativeHandle {
      * CapschedException REJECTED with YARN's reason.
      */
     public long submit(String queue, String user, List<String> groups, int priority, YarnId applicationId) {
-        return submit(queue, user, groups, priority, applicationId, false);
+        return submit(queue, user, groups, null, priority, applicationId, false);
+    }
+
+    /**
+     * Submission with the application's name (for the app-name placement rule; null: YARN's
+     * "N/A"). The configured placement rules may send it to another queue than {@code queue}.
+     */
+    public long submit(String queue, String user, List<String> groups, String appName, int priority,
+            YarnId applicationId) {
+        return submit(queue, user, groups, appName, priority, applicationId, false);
+    }
+
+    /**
+     * Where the placement rules would send this submission (YARN's PlacementManager; nothing
+     * is submitted): {leaf, parent} with the parent "" when the rule names none, or null when
+     * no rule places it. Throws REJECTED with YARN's message when a rule fails it.
+     */
+    public String[] place(String queue, String user, List<String> groups, String appName, YarnId applicationId) {
+        final byte[] q = Utf8.bytes(queue);
+        final byte[] u = Utf8.bytes(user);
+        final byte[][] g = Utf8.all(groups);
+        final byte[] n = appName == null ? null : Utf8.bytes(appName);
+        final long ts = applicationId == null ? 0 : applicationId.clusterTimestamp;
+        final int seq = applicationId == null ? 0 : applicationId.application;
+        byte[][] r = with(e -> Native.appPlace(e, q, u, g, n, ts, seq));
+        String leaf = Utf8.string(r[0]);
+        return leaf.isEmpty() ? null : new String[] {leaf, Utf8.string(r[1])};
     }
 
     /**
@@ -124,18 +150,19 @@ public final class Engine extends NativeHandle {
      * on recovery …" message.
      */
     public long recover(String queue, String user, List<String> groups, int priority, YarnId applicationId) {
-        return submit(queue, user, groups, priority, applicationId, true);
+        return submit(queue, user, groups, null, priority, applicationId, true);
     }
 
-    private long submit(String queue, String user, List<String> groups, int priority, YarnId applicationId,
-            final boolean recovering) {
+    private long submit(String queue, String user, List<String> groups, String appName, int priority,
+            YarnId applicationId, final boolean recovering) {
         final byte[] q = Utf8.bytes(queue);
         final byte[] u = Utf8.bytes(user);
         final byte[][] g = Utf8.all(groups);
+        final byte[] n = appName == null ? null : Utf8.bytes(appName);
         final int p = priority;
         final long ts = applicationId == null ? 0 : applicationId.clusterTimestamp;
         final int seq = applicationId == null ? 0 : applicationId.application;
-        return with(e -> Native.appSubmit(e, q, u, g, p, ts, seq, recovering));
+        return with(e -> Native.appSubmit(e, q, u, g, n, p, ts, seq, recovering));
     }
 
     public long submit(String queue, String user) {

@@ -76,8 +76,11 @@ final class Native {
 
     static native long nodeFind(long engine, byte[] address);
 
-    static native long appSubmit(long engine, byte[] queue, byte[] user, byte[][] groups, int priority,
-            long clusterTimestamp, int sequence, boolean recovering);
+    static native long appSubmit(long engine, byte[] queue, byte[] user, byte[][] groups, byte[] appName,
+            int priority, long clusterTimestamp, int sequence, boolean recovering);
+
+    static native byte[][] appPlace(long engine, byte[] queue, byte[] user, byte[][] groups, byte[] appName,
+            long clusterTimestamp, int sequence);
 
     static native void attemptAdd(long engine, long app, long memoryMb, long vcores, boolean unmanaged,
             boolean keepContainers);

@@ -1,5 +1,6 @@
 package org.capsched;
 
+import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNotNull;
@@ -255,6 +256,30 @@ public class EngineTest {
             assertEquals(nm2, info.node);
             assertTrue(info.isAm);
             engine.checkInvariants();
+        }
+    }
+
+    @Test
+    public void thePlacementRulesPlaceASubmissionAsTheRmAsksAndAsItSubmits() {
+        try (Config config = twoQueues("yarn.scheduler.capacity.queue-mappings", "u:alice:b,g:eng:a",
+                "yarn.scheduler.queue-placement-rules", "app-name,user-group",
+                "yarn.scheduler.queue-placement-rules.app-name", "etl:a");
+                Engine engine = manual(config)) {
+            java.util.List<String> none = Collections.<String>emptyList();
+            assertArrayEquals(new String[] {"b", "root"}, engine.place("default", "alice", none, null, null));
+            assertArrayEquals(new String[] {"a", ""}, engine.place("default", "bob", none, "etl", null));
+            assertNull(engine.place("b", "bob", Arrays.asList("staff"), null, null));
+            try {
+                engine.place("default", "bob", none, null, YarnId.application(TS, 9));
+                fail("a group mapping with no groups");
+            } catch (CapschedException e) {
+                assertEquals(CapschedException.REJECTED, e.status());
+                assertEquals("Failed to submit application application_1410901177871_0009 submitted by user bob "
+                        + "reason: No groups found for user bob", e.getMessage());
+            }
+            long app = engine.submit("default", "carol", Arrays.asList("eng"), "report", Capsched.DEFAULT_PRIORITY,
+                    null);
+            assertEquals("root.a", engine.applicationReport(app).queue);
         }
     }
 

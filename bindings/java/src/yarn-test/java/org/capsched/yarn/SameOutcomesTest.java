@@ -162,6 +162,50 @@ public class SameOutcomesTest {
         }
     }
 
+    /**
+     * Queue placement: alice is mapped to b, applications named etl to a (the app-name rule
+     * first); a mapping only replaces `default` (no override). Where each application lands, or
+     * why it is rejected.
+     */
+    static List<String> placement(String scheduler) throws Exception {
+        CapacitySchedulerConfiguration q = queues("yarn.scheduler.capacity.queue-mappings", "u:alice:b",
+                "yarn.scheduler.queue-placement-rules", "app-name,user-group",
+                "yarn.scheduler.queue-placement-rules.app-name", "etl:a");
+        MockRM rm = start(scheduler, q);
+        try {
+            rm.registerNode("localhost:1234", 10 * 1024, 10);
+            List<String> out = new ArrayList<String>();
+            String[][] submissions = {{"default", "alice", "job"}, {"a", "alice", "job"}, {"default", "bob", "etl"},
+                {"default", "alice", "etl"}, {"default", "bob", "job"}};
+            for (String[] sub : submissions) {
+                RMApp app = MockRMAppSubmitter.submit(rm, MockRMAppSubmissionData.Builder.createWithMemory(1024, rm)
+                        .withQueue(sub[0]).withUser(sub[1]).withAppName(sub[2]).withWaitForAppAcceptedState(false)
+                        .build());
+                rm.drainEvents();
+                RMAppState state = app.getState();
+                for (int i = 0; i < 100 && state != RMAppState.ACCEPTED && state != RMAppState.FAILED; i++) {
+                    rm.drainEvents();
+                    Thread.sleep(10); // polling a state, bounded
+                    state = app.getState();
+                }
+                out.add(sub[1] + " " + sub[2] + " to " + sub[0] + ": " + app.getQueue().replace("root.", "") + " "
+                        + state + (state == RMAppState.FAILED
+                                ? " " + app.getDiagnostics().toString().replaceAll("_\\d{13}_", "_TS_") : ""));
+            }
+            return out;
+        } finally {
+            rm.stop();
+        }
+    }
+
+    @Test
+    public void queueMappingsPlaceApplicationsAsOnTheStockScheduler() throws Exception {
+        List<String> stock = placement(STOCK);
+        System.out.println("placement on the stock scheduler: " + stock);
+        assertEquals(stock.toString(), "alice job to default: b ACCEPTED", stock.get(0));
+        assertEquals(stock, placement(CAPSCHED));
+    }
+
     @Test
     public void asynchronousSchedulingPlacesAsOnTheStockScheduler() throws Exception {
         List<String> stock = asynchronous(STOCK);

@@ -147,7 +147,9 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
                 SchedulerApplication<CapschedAppAttempt>>();
         minimumAllocation = super.getMinimumAllocation();
         initMaximumResourceCapability(super.getMaximumAllocation());
-        config = Config.fromPairs(pairs(configuration));
+        Map<String, String> settings = pairs(configuration);
+        config = Config.fromPairs(settings);
+        resolveGroups = needsGroups(settings);
         super.serviceInit(configuration);
     }
 
@@ -174,6 +176,13 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
     @Override
     public void serviceStart() throws Exception {
         engine();
+        // The RM places applications through its PlacementManager before submitting them;
+        // capsched's rules (the queue mappings) answer there, as the stock scheduler's do.
+        if (rmContext != null && rmContext.getQueuePlacementManager() != null) {
+            rmContext.getQueuePlacementManager().updateRules(
+                    Collections.<org.apache.hadoop.yarn.server.resourcemanager.placement.PlacementRule>singletonList(
+                            new CapschedPlacementRule(this)));
+        }
         if (conf.getBoolean(CapacitySchedulerConfiguration.SCHEDULE_ASYNCHRONOUSLY_ENABLE, false)) {
             startEventThread();
         }
@@ -283,7 +292,9 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         // rmadmin -refreshQueues: capsched validates; a refused configuration leaves the running one.
         Config next;
         try {
-            next = Config.fromPairs(pairs(configuration));
+            Map<String, String> settings = pairs(configuration);
+            next = Config.fromPairs(settings);
+            resolveGroups = needsGroups(settings);
         } catch (CapschedException e) {
             throw new IOException("Failed to re-init queues : " + e.getMessage(), e);
         }
@@ -681,8 +692,9 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         try {
             // A recovered application was accepted before the restart: capsched re-adds it
             // without the submission checks (addApplicationOnRecovery).
+            RMApp rmApp = rmContext.getRMApps().get(id);
             handle = recovering ? engine().recover(queue, user, groups(user), p, yarnId)
-                    : engine().submit(queue, user, groups(user), p, yarnId);
+                    : engine().submit(queue, user, groups(user), rmApp == null ? null : rmApp.getName(), p, yarnId);
         } catch (CapschedException e) {
             if (e.status() != CapschedException.REJECTED) throw e;
             LOG.info("Rejected {}: {}", id, e.getMessage());
@@ -703,20 +715,48 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         drain();
     }
 
+    /** Whether submissions need the user's groups: for ACLs, or for queue mappings. */
+    private volatile boolean resolveGroups;
+
+    private static boolean needsGroups(Map<String, String> settings) {
+        String mappings = settings.get(CapacitySchedulerConfiguration.QUEUE_MAPPING);
+        return Boolean.parseBoolean(settings.get(YarnConfiguration.YARN_ACL_ENABLE))
+                || (mappings != null && !mappings.trim().isEmpty());
+    }
+
     /**
      * The submitter's groups, which capsched needs only for the queue ACLs it checks with
-     * {@code yarn.acl.enable} (resolving them runs the group mapping, a shell command by
-     * default, so not on every submission).
+     * {@code yarn.acl.enable} and for queue mappings (resolving them runs the group mapping, a
+     * shell command by default, so not on every submission).
      */
     private List<String> groups(String user) {
-        if (!conf.getBoolean(YarnConfiguration.YARN_ACL_ENABLE, YarnConfiguration.DEFAULT_YARN_ACL_ENABLE)) {
-            return Collections.<String>emptyList();
-        }
+        if (!resolveGroups) return Collections.<String>emptyList();
         try {
             return UserGroupInformation.createRemoteUser(user).getGroups();
         } catch (RuntimeException e) {
             return Collections.<String>emptyList();
         }
+    }
+
+    /**
+     * Where capsched's placement rules send a submission: the leaf and the rule's parent, or
+     * null when no rule places it (it then goes to the queue it names). A rule that fails the
+     * submission fails it with YARN's message.
+     */
+    org.apache.hadoop.yarn.server.resourcemanager.placement.ApplicationPlacementContext place(
+            org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext asc, String user) throws YarnException {
+        ApplicationId id = asc.getApplicationId();
+        String[] placed;
+        try {
+            placed = engine().place(asc.getQueue(), user, groups(user), asc.getApplicationName(),
+                    id == null ? null : YarnId.application(id.getClusterTimestamp(), id.getId()));
+        } catch (CapschedException e) {
+            if (e.status() != CapschedException.REJECTED) throw e;
+            throw new YarnException(e.getMessage());
+        }
+        if (placed == null) return null;
+        return new org.apache.hadoop.yarn.server.resourcemanager.placement.ApplicationPlacementContext(placed[0],
+                placed[1].isEmpty() ? null : placed[1]);
     }
 
     /** The leaf's RM-side queue, made on first use (QueueMetrics are named by short name). */
