@@ -299,3 +299,28 @@ yarn.scheduler.queue-placement-rules.app-name=etl")
     )
     .is_ok());
 }
+
+#[test]
+fn hadoops_static_group_table_answers_before_the_hosts_groups() {
+    // hadoop.user.group.static.mapping.overrides: dave is in eng whatever the host says, erin
+    // in no group; others keep the host's groups.
+    let mut cs = scheduler(
+        "yarn.scheduler.capacity.queue-mappings=g:eng:b1,g:staff:a1
+hadoop.user.group.static.mapping.overrides=dave=eng;erin=",
+    );
+    assert_eq!(
+        submit(&mut cs, "default", "dave", &["staff"], None).unwrap(),
+        "root.b.b1"
+    );
+    assert!(submit(&mut cs, "default", "erin", &["staff"], None)
+        .unwrap_err()
+        .ends_with("reason: No groups found for user erin"));
+    assert_eq!(
+        submit(&mut cs, "default", "frank", &["staff"], None).unwrap(),
+        "root.a.a1"
+    );
+    // The table's syntax is Hadoop's.
+    assert!(conf("hadoop.user.group.static.mapping.overrides=a=b=c")
+        .unwrap_err()
+        .contains("Configuration hadoop.user.group.static.mapping.overrides is invalid"));
+}

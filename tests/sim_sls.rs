@@ -318,3 +318,49 @@ fn malformed_input_is_a_clear_error_and_writes_nothing() {
     assert_eq!(r.status.code(), Some(1));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn queue_mappings_place_simulated_jobs_with_the_static_group_table() {
+    // alice's job names `default` (no such queue) and is mapped to b; bob's group comes from
+    // Hadoop's static table (the simulator has no other group source) and maps him to a;
+    // carol is mapped nowhere and is rejected as YARN rejects her.
+    let conf = CapacitySchedulerConfiguration::from_properties_str(
+        "yarn.scheduler.capacity.root.queues=a,b
+yarn.scheduler.capacity.root.a.capacity=50
+yarn.scheduler.capacity.root.b.capacity=50
+yarn.scheduler.capacity.queue-mappings=u:alice:b,g:eng:a
+hadoop.user.group.static.mapping.overrides=bob=eng;carol=",
+    )
+    .unwrap();
+    let job = |id: &str, user: &str| {
+        format!(
+            r#"{{"am.type":"mapreduce","job.start.ms":0,"job.end.ms":5000,"job.queue.name":"default","job.id":"{id}","job.user":"{user}","job.tasks":[{{"container.host":"/r/n1","container.start.ms":100,"container.end.ms":2000,"container.priority":20,"container.type":"map"}}]}}"#
+        )
+    };
+    let text = [job("j1", "alice"), job("j2", "bob"), job("j3", "carol")].join("\n");
+    let d = SimDefaults::default();
+    let jobs = trace::parse_sls_jobs(&text, "inline.json", &d).unwrap();
+    let nodes = trace::nodes_from_sls_trace(&text, "inline.json", &d).unwrap();
+    let r = simulate(
+        SimulationInput {
+            conf: Arc::new(conf),
+            nodes,
+            jobs,
+        },
+        checked(),
+    )
+    .unwrap();
+    let leaf = |id: &str| r.jobs.iter().find(|j| j.id == id).unwrap();
+    assert_eq!(leaf("j1").leaf.as_deref(), Some("root.b"));
+    assert!(leaf("j1").finish_ms.is_some());
+    assert_eq!(leaf("j2").leaf.as_deref(), Some("root.a"));
+    let j3 = leaf("j3");
+    assert_eq!(j3.leaf, None);
+    assert!(
+        j3.rejected
+            .as_deref()
+            .is_some_and(|m| m.ends_with("reason: No groups found for user carol")),
+        "{:?}",
+        j3.rejected
+    );
+}

@@ -16,6 +16,9 @@ pub const QUEUE_MAPPINGS: &str = "yarn.scheduler.capacity.queue-mappings";
 pub const QUEUE_MAPPINGS_OVERRIDE: &str = "yarn.scheduler.capacity.queue-mappings-override.enable";
 pub const QUEUE_PLACEMENT_RULES: &str = "yarn.scheduler.queue-placement-rules";
 pub const APP_NAME_MAPPINGS: &str = "yarn.scheduler.queue-placement-rules.app-name";
+/// Hadoop's static user-to-groups table, which its `Groups` service answers before any group
+/// mapping: `user=group1,group2;user2=;…`.
+pub const STATIC_GROUPS: &str = "hadoop.user.group.static.mapping.overrides";
 
 /// The submitting user, in a mapping's source or target.
 pub const CURRENT_USER: &str = "%user";
@@ -80,6 +83,50 @@ pub struct PlacementSettings {
     /// `queue-mappings-override.enable`: a mapping wins over a queue the submission names
     /// (otherwise only over `default`, or a queue equal to the mapped one).
     pub override_mappings: bool,
+    /// `hadoop.user.group.static.mapping.overrides`: these users' groups, whatever the host
+    /// says (Hadoop's `Groups` gives them precedence over its mapping service).
+    pub static_groups: Vec<(String, Vec<String>)>,
+}
+
+impl PlacementSettings {
+    /// A user's groups from the static table, if it lists the user.
+    pub fn static_groups_of(&self, user: &str) -> Option<&[String]> {
+        self.static_groups
+            .iter()
+            .find(|(u, _)| u == user)
+            .map(|(_, g)| g.as_slice())
+    }
+}
+
+/// `Groups.parseStaticMapping`: `;`-separated `user=groups` entries (tokenised, not trimmed;
+/// Hadoop's default `dr.who=;`), each user with none or a comma-separated list.
+fn read_static_groups(conf: &Configuration) -> Result<Vec<(String, Vec<String>)>, ConfigError> {
+    let value = conf
+        .get(STATIC_GROUPS)
+        .unwrap_or_else(|| "dr.who=;".to_string());
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    for entry in value.split(';').filter(|t| !t.is_empty()) {
+        let parts: Vec<&str> = entry.split('=').filter(|t| !t.is_empty()).collect();
+        if parts.is_empty() || parts.len() > 2 {
+            return Err(
+                ConfigError::new(format!("Configuration {STATIC_GROUPS} is invalid"))
+                    .with_key(STATIC_GROUPS),
+            );
+        }
+        let groups = parts
+            .get(1)
+            .map(|g| {
+                g.split(',')
+                    .filter(|t| !t.is_empty())
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default();
+        // A later entry for the same user replaces the earlier (Hadoop's map).
+        out.retain(|(u, _)| u != parts[0]);
+        out.push((parts[0].to_string(), groups));
+    }
+    Ok(out)
 }
 
 /// `StringUtils.getTrimmedStringCollection(value)`: split on commas and newlines, trimmed,
@@ -126,6 +173,10 @@ pub(crate) fn read_placement(
         override_mappings: conf.get_boolean(QUEUE_MAPPINGS_OVERRIDE, false),
         ..Default::default()
     };
+    match read_static_groups(conf) {
+        Ok(g) => p.static_groups = g,
+        Err(e) => errors.push(e),
+    }
     // CapacityScheduler.updatePlacementRules: the rules in order, `user-group` when none is
     // named; names are taken as given (getStringCollection does not trim). Each rule reads
     // and checks its mappings when it is installed, so a rule not named is not read.

@@ -141,6 +141,7 @@ impl CapacityScheduler {
                 ),
             });
         }
+        let sub = &*self.with_static_groups(sub);
         // Placement (RMAppManager.placeApplication, before the scheduler hears of the
         // application): the rules may send it elsewhere; a recovered application keeps the
         // queue it ran in.

@@ -7,6 +7,8 @@
 //! as the CapacityScheduler's `addApplication` looks it up (docs/SEMANTICS.md, "Queue
 //! placement").
 
+use std::borrow::Cow;
+
 use super::apps::AppSubmission;
 use super::types::Rejection;
 use super::CapacityScheduler;
@@ -33,6 +35,19 @@ pub struct Placement {
 struct RuleError(String);
 
 impl CapacityScheduler {
+    /// The submission with the user's groups as Hadoop's `Groups` service gives them: the
+    /// static table (`hadoop.user.group.static.mapping.overrides`) when it lists the user,
+    /// else the host's.
+    pub(crate) fn with_static_groups<'a>(&self, sub: &'a AppSubmission) -> Cow<'a, AppSubmission> {
+        match self.configuration().placement().static_groups_of(&sub.user) {
+            Some(groups) => Cow::Owned(AppSubmission {
+                groups: groups.to_vec(),
+                ..sub.clone()
+            }),
+            None => Cow::Borrowed(sub),
+        }
+    }
+
     /// The queue name a submission is looked up by: the placement rules' answer (its leaf
     /// name, as RMAppManager copies it), or the queue the submission names.
     pub(crate) fn placed_queue(
@@ -52,6 +67,7 @@ impl CapacityScheduler {
     /// before it submits): the id in messages is the submission's, or the one this scheduler
     /// would mint for it.
     pub fn place_submission(&self, sub: &AppSubmission) -> Result<Option<Placement>, Rejection> {
+        let sub = &*self.with_static_groups(sub);
         let id = sub.application_id.unwrap_or(ApplicationId {
             cluster_timestamp: self.cluster_timestamp,
             id: self.next_application_id,

@@ -92,6 +92,9 @@ pub struct AmSim {
     pub groups: Vec<TaskGroup>,
     pub am_container: Option<ContainerId>,
     pub submit_ms: i64,
+    /// The leaf the scheduler placed the application in (its queue mappings may have sent it
+    /// elsewhere than the trace's queue).
+    pub leaf: Option<String>,
     pub am_started_ms: Option<i64>,
     pub first_task_ms: Option<i64>,
     pub finish_ms: Option<i64>,
@@ -147,6 +150,7 @@ impl AmSim {
             groups: Vec::new(),
             am_container: None,
             submit_ms: 0,
+            leaf: None,
             am_started_ms: None,
             first_task_ms: None,
             finish_ms: None,

@@ -417,6 +417,7 @@ pub fn simulate_with(
         .map(|a| JobRecord {
             id: a.job.id.clone(),
             queue: a.job.queue.clone(),
+            leaf: a.leaf.clone(),
             user: a.job.user.clone(),
             trace_start_ms: a.job.start_ms,
             trace_end_ms: a.job.end_ms,

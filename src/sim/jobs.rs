@@ -27,6 +27,7 @@ pub(super) fn start_job(sim: &mut Sim, now: i64, j: usize) {
     // one no container may be is refused at submission, with YARN's message.
     let am = sim.ams[j].am_resource();
     let leaf = sim.cs.application(app).map(|a| a.queue);
+    sim.ams[j].leaf = leaf.map(|q| sim.cs.queue_tree().path(q).to_string());
     let attempt = leaf
         .map(|q| sim.cs.queue_max_allocation_settled(q))
         .ok_or_else(|| "the application vanished".to_string())

@@ -76,7 +76,10 @@ pub struct QueuePreemption {
 #[derive(Debug, Clone, Serialize)]
 pub struct JobRecord {
     pub id: String,
+    /// The queue the trace names.
     pub queue: String,
+    /// The leaf it ran in (full path), after the queue mappings; none if it was rejected.
+    pub leaf: Option<String>,
     pub user: String,
     pub trace_start_ms: i64,
     pub trace_end_ms: Option<i64>,
