@@ -191,6 +191,12 @@ fn the_cpp_wrapper_makes_the_rms_own_calls() {
         );
         assert!(out.contains("decommissioned after: 1"), "{out}");
         assert!(out.contains("nodes: 1, decommission events: 1"), "{out}");
+        assert!(
+            out.contains("placed: alice root.b, bob root.a, etl b, other nowhere"),
+            "{out}"
+        );
+        assert!(out.contains("etl runs in root.b"), "{out}");
+        assert!(out.contains("recovered in root.a, pending 0 MB"), "{out}");
     }
 }
 

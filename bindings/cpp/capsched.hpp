@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -255,6 +256,47 @@ public:
                             int32_t priority = CAPSCHED_DEFAULT_PRIORITY) const {
         return submit_full(queue, user, groups, priority, cluster_timestamp, sequence);
     }
+    /// Submission with the application's name too (the app-name placement rule).
+    uint64_t submit_named(std::string_view queue, std::string_view user, const std::vector<std::string> &groups,
+                          std::string_view app_name, int32_t priority = CAPSCHED_DEFAULT_PRIORITY) const {
+        return submit_full(queue, user, groups, priority, 0, 0, app_name, false);
+    }
+    /// An application the RM re-adds after a work-preserving restart (no submission checks).
+    uint64_t recover_app(std::string_view queue, std::string_view user, int64_t cluster_timestamp, int32_t sequence,
+                         int32_t priority = CAPSCHED_DEFAULT_PRIORITY) const {
+        return submit_full(queue, user, {}, priority, cluster_timestamp, sequence, {}, true);
+    }
+    /// Its attempt, which asks for no AM container (the AM runs; its NM reports it).
+    void recover_attempt(uint64_t app, int64_t am_memory_mb, int64_t am_vcores, bool unmanaged = false) const {
+        check(capsched_attempt_recover(handle_.get(), app, capsched_resource{am_memory_mb, am_vcores},
+                                       unmanaged ? 1 : 0));
+    }
+    /// Where the placement rules would send a submission (nothing is submitted): the leaf and
+    /// the rule's parent ("" when it names none), or nothing when no rule places it. Throws
+    /// `Rejected` with YARN's message when a rule fails it.
+    std::optional<std::pair<std::string, std::string>> place(std::string_view queue, std::string_view user,
+                                                              const std::vector<std::string> &groups,
+                                                              std::string_view app_name = {}) const {
+        std::vector<capsched_str> g;
+        g.reserve(groups.size());
+        for (const auto &x : groups) g.push_back(str(x));
+        capsched_submission sub{};
+        sub.struct_size = sizeof sub;
+        sub.queue = str(queue);
+        sub.user = str(user);
+        sub.groups = g.data();
+        sub.group_count = g.size();
+        sub.priority = CAPSCHED_DEFAULT_PRIORITY;
+        sub.app_name = str(app_name);
+        capsched_owned_str q{}, p{};
+        check(capsched_app_place(handle_.get(), &sub, &q, &p));
+        std::string leaf(q.ptr == nullptr ? "" : std::string(q.ptr, q.len));
+        std::string parent(p.ptr == nullptr ? "" : std::string(p.ptr, p.len));
+        capsched_string_free(q);
+        capsched_string_free(p);
+        if (leaf.empty()) return std::nullopt;
+        return std::make_pair(leaf, parent);
+    }
     /// The application with this YARN id (its attempt and container parts ignored).
     uint64_t find_app(const capsched_yarn_id &id) const {
         uint64_t app = 0;
@@ -415,7 +457,8 @@ public:
 private:
     /// `capsched_app_submit_as` with everything; sequence 0: the engine mints the id.
     uint64_t submit_full(std::string_view queue, std::string_view user, const std::vector<std::string> &groups,
-                         int32_t priority, int64_t cluster_timestamp, int32_t sequence) const {
+                         int32_t priority, int64_t cluster_timestamp, int32_t sequence,
+                         std::string_view app_name = {}, bool recovering = false) const {
         std::vector<capsched_str> g;
         g.reserve(groups.size());
         for (const auto &x : groups) g.push_back(str(x));
@@ -428,6 +471,8 @@ private:
         sub.priority = priority;
         sub.application_id.cluster_timestamp = cluster_timestamp;
         sub.application_id.application = sequence;
+        sub.app_name = str(app_name);
+        sub.recovering = recovering ? 1 : 0;
         uint64_t app = 0;
         check(capsched_app_submit_as(handle_.get(), &sub, &app));
         return app;

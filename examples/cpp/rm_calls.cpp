@@ -95,6 +95,34 @@ int main() {
         for (const auto &e : engine.poll_events()) left += e.kind == CAPSCHED_EVENT_NODE_DECOMMISSIONED;
         std::cout << "nodes: " << engine.cluster_info().num_nodes << ", decommission events: " << left << "\n";
         engine.check_invariants();
+
+        // Queue placement: the RM asks where an application goes before submitting it, with the
+        // user's groups and the application's name, as YARN's PlacementManager answers.
+        const capsched::Config placing = capsched::Config::from_pairs({
+            {"yarn.scheduler.capacity.root.queues", "a,b"},
+            {"yarn.scheduler.capacity.root.a.capacity", "50"},
+            {"yarn.scheduler.capacity.root.b.capacity", "50"},
+            {"yarn.scheduler.capacity.queue-mappings", "u:alice:b,g:eng:a"},
+            {"yarn.scheduler.queue-placement-rules", "app-name,user-group"},
+            {"yarn.scheduler.queue-placement-rules.app-name", "etl:b"},
+        });
+        const capsched::Engine placer(placing, capsched::Options().manual().manual_clock(0));
+        auto alice = placer.place("default", "alice", {});
+        auto bob = placer.place("default", "bob", {"eng"});
+        auto named = placer.place("default", "carol", {"staff"}, "etl");
+        auto nowhere = placer.place("default", "carol", {"staff"}, "other");
+        std::cout << "placed: alice " << alice->second << "." << alice->first << ", bob " << bob->second << "."
+                  << bob->first << ", etl " << named->first << ", other " << (nowhere ? "somewhere" : "nowhere")
+                  << "\n";
+        uint64_t etl = placer.submit_named("default", "carol", {"staff"}, "etl");
+        std::cout << "etl runs in " << placer.app_report(etl).queue << "\n";
+
+        // After an RM restart the RM re-adds what ran (unplaced: it keeps its queue) and its
+        // attempt, which asks for no AM container: its AM runs and comes back with its NM.
+        uint64_t back = placer.recover_app("a", "alice", 1410901177871, 40);
+        placer.recover_attempt(back, 1024, 1);
+        auto report = placer.app_report(back);
+        std::cout << "recovered in " << report.queue << ", pending " << report.pending.memory_mb << " MB\n";
         std::cout << "done\n";
         return killed == 2 && left == 1 ? 0 : 1;
     } catch (const capsched::Error &e) {
