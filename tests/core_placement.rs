@@ -324,3 +324,13 @@ hadoop.user.group.static.mapping.overrides=dave=eng;erin=",
         .unwrap_err()
         .contains("Configuration hadoop.user.group.static.mapping.overrides is invalid"));
 }
+
+#[test]
+fn a_submission_naming_no_queue_is_refused_even_when_a_mapping_places_it() {
+    // RMAppManager's check binds `|| queue.isEmpty()` outside its null test.
+    let mut cs = scheduler("yarn.scheduler.capacity.queue-mappings=u:alice:b1");
+    assert_eq!(
+        submit(&mut cs, "", "alice", &[], None).unwrap_err(),
+        "Failed to place application application_1410901177871_0001 in a queue and submit context queue is null or empty"
+    );
+}

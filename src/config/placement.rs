@@ -207,12 +207,13 @@ pub(crate) fn read_placement(
     }
     for name in names {
         let (kind, key, mappings) = match name.as_str() {
-            "user-group" => (
+            // The rules' class names load the same rules (PlacementFactory).
+            "user-group" | "org.apache.hadoop.yarn.server.resourcemanager.placement.UserGroupMappingPlacementRule" => (
                 PlacementRuleKind::UserGroup,
                 QUEUE_MAPPINGS,
                 user_group_mappings(conf, &mut errors),
             ),
-            "app-name" => (
+            "app-name" | "org.apache.hadoop.yarn.server.resourcemanager.placement.AppNameMappingPlacementRule" => (
                 PlacementRuleKind::AppName,
                 APP_NAME_MAPPINGS,
                 app_name_mappings(conf, &mut errors),
@@ -234,8 +235,9 @@ pub(crate) fn read_placement(
                 errors.push(ConfigError::new(message).with_key(key));
             }
         }
-        // A rule with no mappings is not installed (its initialize returns false).
-        if !mappings.is_empty() {
+        // A rule with no mappings is not installed (its initialize returns false); a rule
+        // named twice (by its name and its class) is one rule.
+        if !mappings.is_empty() && !p.rules.contains(&kind) {
             p.rules.push(kind);
             match kind {
                 PlacementRuleKind::UserGroup => p.user_group = mappings,

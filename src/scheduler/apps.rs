@@ -150,6 +150,15 @@ impl CapacityScheduler {
         } else {
             self.placed_queue(sub, application_id)?
         };
+        // RMAppManager.placeApplication then refuses a submission that names no queue, placed
+        // or not (its condition binds `|| queue.isEmpty()` outside the null check).
+        if !sub.recovering && sub.queue.is_empty() {
+            return Err(Rejection {
+                message: format!(
+                    "Failed to place application {application_id} in a queue and submit context queue is null or empty"
+                ),
+            });
+        }
         let sub = &AppSubmission {
             queue,
             ..sub.clone()
