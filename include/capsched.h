@@ -91,6 +91,12 @@
 
 #define CAPSCHED_EVENT_APP_PENDING 14
 
+// The application's lifetime has ended (its queue's `default-application-lifetime`, or what
+// it asked for within the queue's `maximum-application-lifetime`): the RM kills it, with
+// "Application is killed by ResourceManager as it has exceeded the lifetime period."
+// (RMAppLifetimeMonitor). Told once; the engine keeps the application until it is removed.
+#define CAPSCHED_EVENT_APP_LIFETIME_EXPIRED 15
+
 // `capsched_check_access`'s rights (YARN's `QueueACL`).
 #define CAPSCHED_ACL_SUBMIT_APPLICATIONS 0
 
@@ -376,6 +382,7 @@ typedef struct capsched_owned_str {
 // | CONTAINER_COMPLETED | yes | yes | | container | its exit status |
 // | APP_ACTIVATED | yes | | | attempt | |
 // | APP_PENDING | yes | | | attempt | CAPSCHED_PENDING_* |
+// | APP_LIFETIME_EXPIRED | yes | | | application | |
 //
 // Every container that ends gives one CONTAINER_COMPLETED, after the RELEASED, PREEMPTED or
 // EXPIRED that says why when there is one; its handle is no longer valid by then, its
@@ -524,6 +531,11 @@ typedef struct capsched_submission {
   // The application's name, for the `app-name` placement rule
   // (`yarn.scheduler.queue-placement-rules`); empty: YARN's "N/A" (ABI 3's third version).
   struct capsched_str app_name;
+  // The lifetime the application asks for, in seconds (YARN's `LIFETIME` timeout; ≤ 0:
+  // none, the queue's `default-application-lifetime` applies); capped at the queue's
+  // `maximum-application-lifetime`. When it ends the engine raises
+  // CAPSCHED_EVENT_APP_LIFETIME_EXPIRED (ABI 3's fourth version).
+  int64_t lifetime_s;
 } capsched_submission;
 
 // One live container as the RM reports it (and launches it: everything a
@@ -963,6 +975,21 @@ capsched_status capsched_check_access(const struct capsched_engine *engine,
                                       int32_t acl,
                                       struct capsched_str queue,
                                       int32_t *out_allowed);
+
+// The RM's application lifetime questions (`checkAndGetApplicationLifetime`,
+// `getMaximumApplicationLifetime`), for an RM that runs its own lifetime monitor:
+// `*out_lifetime_s` gets the lifetime an application asking for `requested_s` seconds (≤ 0:
+// none) gets in `queue` (its leaf's default when it asks for none, capped at the leaf's
+// maximum), and `*out_maximum_s` the leaf's maximum; ≤ 0 means none. A queue that is not a
+// leaf gets what it asks for and no maximum, as YARN answers.
+//
+// # Safety
+// `engine` live; `queue` valid; both outs writable.
+capsched_status capsched_application_lifetime(const struct capsched_engine *engine,
+                                              struct capsched_str queue,
+                                              int64_t requested_s,
+                                              int64_t *out_lifetime_s,
+                                              int64_t *out_maximum_s);
 
 // Submits an application as `capsched_app_submit` does, first placed by the configured
 // placement rules (`yarn.scheduler.capacity.queue-mappings`, the app-name rule) with the

@@ -38,6 +38,7 @@ fn submission(size: usize, application_id: capsched_yarn_id) -> capsched_submiss
         application_id,
         recovering: 0,
         app_name: s(""),
+        lifetime_s: 0,
     }
 }
 

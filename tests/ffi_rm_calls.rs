@@ -453,6 +453,7 @@ unsafe fn submit_as(
         application_id: capsched_yarn_id::default(),
         recovering: 0,
         app_name: s(""),
+        lifetime_s: 0,
     };
     let mut app = 0;
     capsched_app_submit_as(e, &sub, &mut app)
@@ -503,6 +504,7 @@ fn with_yarn_acl_enable_a_denied_submission_is_rejected_with_yarns_message() {
             application_id: capsched_yarn_id::default(),
             recovering: 0,
             app_name: s(""),
+            lifetime_s: 0,
         };
         let mut app = 7;
         assert_eq!(
@@ -577,6 +579,7 @@ unsafe fn recover_app(
         },
         recovering: 1,
         app_name: s(""),
+        lifetime_s: 0,
     };
     let mut app = 0;
     capsched_app_submit_as(e, &sub, &mut app)
@@ -667,6 +670,7 @@ unsafe fn submit_named(
         application_id: capsched_yarn_id::default(),
         recovering: 0,
         app_name: s(app_name),
+        lifetime_s: 0,
     };
     let mut app = 0;
     if capsched_app_submit_as(e, &sub, &mut app) != CAPSCHED_OK {
@@ -734,6 +738,7 @@ fn submissions_are_placed_by_the_queue_mappings_with_the_hosts_groups_and_app_na
                     },
                     recovering: 0,
                     app_name: s(""),
+                    lifetime_s: 0,
                 };
                 let (mut q, mut p) = (capsched_owned_str::default(), capsched_owned_str::default());
                 let st = capsched_app_place(e, &sub, &mut q, &mut p);
@@ -776,9 +781,118 @@ fn submissions_are_placed_by_the_queue_mappings_with_the_hosts_groups_and_app_na
             application_id: capsched_yarn_id::default(),
             recovering: 0,
             app_name: s(""),
+            lifetime_s: 0,
         };
         assert_eq!(
             capsched_app_place(e, &sub, &mut q, ptr::null_mut()),
+            CAPSCHED_ERR_NULL_ARGUMENT
+        );
+        capsched_engine_free(e);
+    }
+}
+
+#[test]
+fn an_application_past_its_lifetime_is_an_event_for_the_rm_to_kill_it() {
+    unsafe {
+        let mut props = ACLS.to_vec();
+        props.push((
+            "yarn.scheduler.capacity.root.b.maximum-application-lifetime",
+            "60",
+        ));
+        let e = engine(&xml(&props));
+        let sub = |lifetime_s: i64, seq: i32| capsched_submission {
+            struct_size: std::mem::size_of::<capsched_submission>() as u32,
+            queue: s("b"),
+            user: s("bob"),
+            groups: ptr::null(),
+            group_count: 0,
+            priority: CAPSCHED_DEFAULT_PRIORITY,
+            application_id: capsched_yarn_id {
+                cluster_timestamp: 7,
+                application: seq,
+                ..Default::default()
+            },
+            recovering: 0,
+            app_name: s(""),
+            lifetime_s,
+        };
+        // 5 s asked; 600 s asked, capped at b's 60; none asked: the default is the maximum.
+        let mut short = 0;
+        let mut long = 0;
+        let mut plain = 0;
+        assert_eq!(
+            capsched_app_submit_as(e, &sub(5, 1), &mut short),
+            CAPSCHED_OK
+        );
+        assert_eq!(
+            capsched_app_submit_as(e, &sub(600, 2), &mut long),
+            CAPSCHED_OK
+        );
+        assert_eq!(
+            capsched_app_submit_as(e, &sub(0, 3), &mut plain),
+            CAPSCHED_OK
+        );
+        drain_events(e);
+        let expired = |e| -> Vec<(u64, String)> {
+            drain_events(e)
+                .iter()
+                .filter(|ev| ev.kind == CAPSCHED_EVENT_APP_LIFETIME_EXPIRED)
+                .map(|ev| {
+                    let mut out = capsched_owned_str::default();
+                    assert_eq!(capsched_yarn_id_format(&ev.yarn_id, &mut out), CAPSCHED_OK);
+                    let t = std::str::from_utf8(std::slice::from_raw_parts(
+                        out.ptr as *const u8,
+                        out.len,
+                    ))
+                    .unwrap()
+                    .to_string();
+                    capsched_string_free(out);
+                    (ev.app, t)
+                })
+                .collect()
+        };
+        // Deadlines are checked at the engine's once-a-second expiry pass (YARN's monitor
+        // checks every application-timeouts.monitor.interval-ms, 3 s by default).
+        assert_eq!(capsched_engine_tick(e, 4_000, ptr::null_mut()), CAPSCHED_OK);
+        assert!(expired(e).is_empty());
+        assert_eq!(capsched_engine_tick(e, 5_000, ptr::null_mut()), CAPSCHED_OK);
+        assert_eq!(expired(e), vec![(short, "application_7_0001".to_string())]);
+        // The RM kills it; the others end at 60 s, each told once.
+        assert_eq!(capsched_app_remove(e, short), CAPSCHED_OK);
+        assert_eq!(
+            capsched_engine_tick(e, 60_000, ptr::null_mut()),
+            CAPSCHED_OK
+        );
+        let mut both = expired(e);
+        both.sort();
+        let mut want = vec![
+            (long, "application_7_0002".to_string()),
+            (plain, "application_7_0003".to_string()),
+        ];
+        want.sort();
+        assert_eq!(both, want);
+        assert_eq!(
+            capsched_engine_tick(e, 120_000, ptr::null_mut()),
+            CAPSCHED_OK
+        );
+        assert!(expired(e).is_empty());
+        // The same answers for an RM with its own lifetime monitor.
+        let ask = |queue: &str, requested: i64| {
+            let (mut l, mut m) = (7, 7);
+            assert_eq!(
+                capsched_application_lifetime(e, s(queue), requested, &mut l, &mut m),
+                CAPSCHED_OK
+            );
+            (l, m)
+        };
+        assert_eq!(ask("b", 600), (60, 60));
+        assert_eq!(ask("b", 5), (5, 60));
+        assert_eq!(ask("b", 0), (60, 60));
+        assert_eq!(ask("a1", 0), (-1, -1));
+        assert_eq!(ask("a", 30), (30, -1)); // a parent: what is asked, no maximum
+        let mut l = 0;
+        assert_eq!(
+            capsched_application_lifetime(e, s("b"), 1, &mut l, ptr::null_mut()),
             CAPSCHED_ERR_NULL_ARGUMENT
         );
         capsched_engine_free(e);

@@ -364,3 +364,40 @@ hadoop.user.group.static.mapping.overrides=bob=eng;carol=",
         j3.rejected
     );
 }
+
+#[test]
+fn a_job_past_its_queues_lifetime_is_killed_and_counted() {
+    // b's applications live at most 10 s; a's are unlimited. Both jobs run 60 s of tasks.
+    let conf = CapacitySchedulerConfiguration::from_properties_str(
+        "yarn.scheduler.capacity.root.queues=a,b
+yarn.scheduler.capacity.root.a.capacity=50
+yarn.scheduler.capacity.root.b.capacity=50
+yarn.scheduler.capacity.root.b.maximum-application-lifetime=10",
+    )
+    .unwrap();
+    let job = |id: &str, queue: &str| {
+        format!(
+            r#"{{"am.type":"mapreduce","job.start.ms":0,"job.end.ms":70000,"job.queue.name":"{queue}","job.id":"{id}","job.user":"u","job.tasks":[{{"container.host":"/r/n1","container.start.ms":100,"container.end.ms":60100,"container.priority":20,"container.type":"map"}}]}}"#
+        )
+    };
+    let text = [job("short", "b"), job("long", "a")].join("\n");
+    let d = SimDefaults::default();
+    let r = simulate(
+        SimulationInput {
+            conf: Arc::new(conf),
+            nodes: trace::nodes_from_sls_trace(&text, "inline.json", &d).unwrap(),
+            jobs: trace::parse_sls_jobs(&text, "inline.json", &d).unwrap(),
+        },
+        checked(),
+    )
+    .unwrap();
+    let job = |id: &str| r.jobs.iter().find(|j| j.id == id).unwrap();
+    assert_eq!(
+        job("short").killed.as_deref(),
+        Some("Application is killed by ResourceManager as it has exceeded the lifetime period.")
+    );
+    assert_eq!(job("short").finish_ms, None);
+    assert!(job("long").finish_ms.is_some() && job("long").killed.is_none());
+    let summary = capsched::sim::output::summary(&r);
+    assert_eq!(summary["jobs_killed"], 1);
+}

@@ -167,6 +167,49 @@ pub struct QueueConf {
     pub leaf: Option<LeafConf>,
     /// Present for parents only.
     pub queue_ordering_policy: Option<QueueOrderingPolicy>,
+    /// Application lifetimes in seconds (`maximum-application-lifetime`,
+    /// `default-application-lifetime`), as AbstractCSQueue derives them: inherited down the
+    /// hierarchy, the default at most the maximum, and the maximum when no default applies;
+    /// ≤ 0 ⇒ none.
+    pub lifetimes: Lifetimes,
+}
+
+/// A queue's application lifetimes (seconds; ≤ 0 ⇒ unlimited).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Lifetimes {
+    pub maximum: i64,
+    pub default: i64,
+    /// `defaultAppLifetimeWasSpecifiedInConfig`: this queue or an ancestor set a default.
+    pub default_specified: bool,
+}
+
+impl Default for Lifetimes {
+    fn default() -> Self {
+        Lifetimes {
+            maximum: -1,
+            default: -1,
+            default_specified: false,
+        }
+    }
+}
+
+impl Lifetimes {
+    /// `CapacityScheduler.checkAndGetApplicationLifetime`: the lifetime an application asking
+    /// for `requested` seconds (≤ 0: none) gets in this leaf.
+    pub fn granted(&self, requested: i64) -> i64 {
+        if self.maximum <= 0 {
+            return if requested <= 0 {
+                self.default
+            } else {
+                requested
+            };
+        }
+        if requested <= 0 {
+            self.default
+        } else {
+            requested.min(self.maximum)
+        }
+    }
 }
 
 impl QueueConf {

@@ -61,6 +61,7 @@ pub(crate) fn read_queue(
         r.opt_bool(&queue_key(path, INTRA_QUEUE_DISABLE_PREEMPTION));
     let allow_zero_capacity_sum = r.boolean(&queue_key(path, ALLOW_ZERO_CAPACITY_SUM), false);
 
+    let lifetimes = read_lifetimes(r, path, parent);
     let (leaf, queue_ordering_policy) = if has_children {
         let inherited = parent
             .and_then(|p| p.queue_ordering_policy)
@@ -89,6 +90,45 @@ pub(crate) fn read_queue(
         allow_zero_capacity_sum,
         leaf,
         queue_ordering_policy,
+        lifetimes,
+    }
+}
+
+/// `AbstractCSQueue.setupQueueConfigs`' lifetimes (`getInheritedMaxAppLifetime`,
+/// `getInheritedDefaultAppLifetime`): a negative maximum inherits the parent's (0 overrides it
+/// with none); an unset default takes the parent's when some ancestor set one and it is within
+/// this queue's maximum, else this queue's maximum; a default above a positive maximum is
+/// refused; a default ≤ 0 becomes the maximum.
+fn read_lifetimes(r: &mut Reader, path: &str, parent: Option<&QueueConf>) -> Lifetimes {
+    let q = Some(path);
+    let max_key = queue_key(path, MAXIMUM_APPLICATION_LIFETIME);
+    let default_key = queue_key(path, DEFAULT_APPLICATION_LIFETIME);
+    let configured_max = r.long_where(q, &max_key, -1, |_| true, "");
+    let configured_default = r.long_where(q, &default_key, -1, |_| true, "");
+    let parent_lt = parent.map(|p| p.lifetimes);
+    let maximum = match parent_lt {
+        Some(p) if configured_max < 0 => p.maximum,
+        _ => configured_max,
+    };
+    let default_specified =
+        configured_default >= 0 || parent_lt.is_some_and(|p| p.default_specified);
+    let default = match parent_lt {
+        None => configured_default,
+        Some(_) if configured_default >= 0 => configured_default,
+        Some(p) if default_specified && p.default <= maximum => p.default,
+        Some(_) => maximum,
+    };
+    if maximum > 0 && default > maximum {
+        r.error(
+            q,
+            &default_key,
+            format!("Default lifetime {default} can't exceed maximum lifetime {maximum}"),
+        );
+    }
+    Lifetimes {
+        maximum,
+        default: if default > 0 { default } else { maximum },
+        default_specified,
     }
 }
 

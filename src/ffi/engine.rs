@@ -303,6 +303,11 @@ pub const CAPSCHED_EVENT_AM_CONTAINER_ALLOCATED: i32 = 11;
 pub const CAPSCHED_EVENT_CONTAINER_COMPLETED: i32 = 12;
 pub const CAPSCHED_EVENT_APP_ACTIVATED: i32 = 13;
 pub const CAPSCHED_EVENT_APP_PENDING: i32 = 14;
+/// The application's lifetime has ended (its queue's `default-application-lifetime`, or what
+/// it asked for within the queue's `maximum-application-lifetime`): the RM kills it, with
+/// "Application is killed by ResourceManager as it has exceeded the lifetime period."
+/// (RMAppLifetimeMonitor). Told once; the engine keeps the application until it is removed.
+pub const CAPSCHED_EVENT_APP_LIFETIME_EXPIRED: i32 = 15;
 
 /// One event. An id that does not apply to the event's kind is 0, which is never an id (see
 /// "Ids" in the header's preamble), and so are the parts of `yarn_id` that do not apply:
@@ -321,6 +326,7 @@ pub const CAPSCHED_EVENT_APP_PENDING: i32 = 14;
 /// | CONTAINER_COMPLETED | yes | yes | | container | its exit status |
 /// | APP_ACTIVATED | yes | | | attempt | |
 /// | APP_PENDING | yes | | | attempt | CAPSCHED_PENDING_* |
+/// | APP_LIFETIME_EXPIRED | yes | | | application | |
 ///
 /// Every container that ends gives one CONTAINER_COMPLETED, after the RELEASED, PREEMPTED or
 /// EXPIRED that says why when there is one; its handle is no longer valid by then, its
@@ -426,6 +432,11 @@ fn to_c(ids: Ids, e: &EngineEvent) -> capsched_event {
             c.kind = CAPSCHED_EVENT_APP_ACTIVATED;
             c.app = ids.app(*app);
             c.yarn_id = (*attempt).into();
+        }
+        EngineEvent::AppLifetimeExpired { app, application } => {
+            c.kind = CAPSCHED_EVENT_APP_LIFETIME_EXPIRED;
+            c.app = ids.app(*app);
+            c.yarn_id = (*application).into();
         }
         EngineEvent::AppPending {
             app,

@@ -158,6 +158,37 @@ pub unsafe extern "C" fn capsched_check_access(
     })
 }
 
+/// The RM's application lifetime questions (`checkAndGetApplicationLifetime`,
+/// `getMaximumApplicationLifetime`), for an RM that runs its own lifetime monitor:
+/// `*out_lifetime_s` gets the lifetime an application asking for `requested_s` seconds (≤ 0:
+/// none) gets in `queue` (its leaf's default when it asks for none, capped at the leaf's
+/// maximum), and `*out_maximum_s` the leaf's maximum; ≤ 0 means none. A queue that is not a
+/// leaf gets what it asks for and no maximum, as YARN answers.
+///
+/// # Safety
+/// `engine` live; `queue` valid; both outs writable.
+#[no_mangle]
+pub unsafe extern "C" fn capsched_application_lifetime(
+    engine: *const capsched_engine,
+    queue: capsched_str,
+    requested_s: i64,
+    out_lifetime_s: *mut i64,
+    out_maximum_s: *mut i64,
+) -> capsched_status {
+    guard(|| {
+        need_out(out_lifetime_s, "out_lifetime_s")?;
+        need_out(out_maximum_s, "out_maximum_s")?;
+        let h = handle(engine)?;
+        let queue = read_str(queue, "queue")?.to_string();
+        let (lifetime, maximum) = h
+            .engine
+            .application_lifetime(queue, requested_s)?
+            .unwrap_or((requested_s, -1));
+        write_out(out_lifetime_s, lifetime, "out_lifetime_s")?;
+        write_out(out_maximum_s, maximum, "out_maximum_s")
+    })
+}
+
 /// A submission with everything the RM knows of it. Growable: set `struct_size =
 /// sizeof(capsched_submission)`.
 #[repr(C)]
@@ -186,6 +217,11 @@ pub struct capsched_submission {
     /// The application's name, for the `app-name` placement rule
     /// (`yarn.scheduler.queue-placement-rules`); empty: YARN's "N/A" (ABI 3's third version).
     pub app_name: capsched_str,
+    /// The lifetime the application asks for, in seconds (YARN's `LIFETIME` timeout; ≤ 0:
+    /// none, the queue's `default-application-lifetime` applies); capped at the queue's
+    /// `maximum-application-lifetime`. When it ends the engine raises
+    /// CAPSCHED_EVENT_APP_LIFETIME_EXPIRED (ABI 3's fourth version).
+    pub lifetime_s: i64,
 }
 
 /// The size of the first version (ABI 2), before `application_id`.
@@ -235,6 +271,7 @@ unsafe fn read_submission(submission: *const capsched_submission) -> FfiResult<A
         application_id: super::capsched_yarn_id::default(),
         recovering: 0,
         app_name: capsched_str::EMPTY,
+        lifetime_s: 0,
     };
     let s = read_growable(
         submission,
@@ -252,6 +289,9 @@ unsafe fn read_submission(submission: *const capsched_submission) -> FfiResult<A
     }
     if s.priority != super::CAPSCHED_DEFAULT_PRIORITY {
         sub.priority = Some(s.priority);
+    }
+    if s.lifetime_s > 0 {
+        sub.lifetime_s = Some(s.lifetime_s);
     }
     let id = s.application_id;
     if id != super::capsched_yarn_id::default() {

@@ -334,8 +334,12 @@ fn queue_fields(tree: &QueueTree, live: &[LiveQueue], id: QueueId) -> Fields {
             json!(lc.default_application_priority),
         );
         m.insert("isAutoCreatedLeafQueue".into(), json!(false));
-        m.insert("maxApplicationLifetime".into(), json!(-1));
-        m.insert("defaultApplicationLifetime".into(), json!(-1));
+        let lifetimes = tree.conf(id).lifetimes;
+        m.insert("maxApplicationLifetime".into(), json!(lifetimes.maximum));
+        m.insert(
+            "defaultApplicationLifetime".into(),
+            json!(lifetimes.default),
+        );
     }
     (before, m)
 }

@@ -221,6 +221,8 @@ impl EngineCore {
             self.last_expiry_ms = Some(now_ms);
             let expired = self.cs.expire_containers(now_ms);
             self.push_ended(expired, Ended::Expired);
+            // RMAppLifetimeMonitor: applications past their lifetime, for the host to kill.
+            self.cs.expire_lifetimes(now_ms);
             // The RM's DecommissioningNodesWatcher poll: decommissioning nodes past their
             // timeout leave, heartbeating or not.
             for node in self.cs.decommission_timeouts(now_ms) {
@@ -322,6 +324,15 @@ impl EngineCore {
                         continue;
                     };
                     EngineEvent::AppActivated { app, attempt }
+                }
+                SchedulerNotice::AppLifetimeExpired { app } => {
+                    let Some(a) = self.cs.application(app) else {
+                        continue;
+                    };
+                    EngineEvent::AppLifetimeExpired {
+                        app,
+                        application: a.application_id,
+                    }
                 }
                 SchedulerNotice::AppPending { app, reason } => {
                     let Some(attempt) = attempt(&self.cs, app) else {

@@ -90,6 +90,12 @@ pub enum EngineEvent {
         app: AppId,
         attempt: ApplicationAttemptId,
     },
+    /// The application's lifetime has ended: the RM kills it with
+    /// `scheduler::notices::LIFETIME_EXPIRED` as its diagnostics (RMAppLifetimeMonitor).
+    AppLifetimeExpired {
+        app: AppId,
+        application: ApplicationId,
+    },
     /// The attempt was added but is not active yet, and why (its AM diagnostics).
     AppPending {
         app: AppId,

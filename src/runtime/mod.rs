@@ -521,6 +521,23 @@ impl Engine {
         self.read_core(move |c, _| c.cs.check_access(&user, &groups, acl, &queue))
     }
 
+    /// `checkAndGetApplicationLifetime` and `getMaximumApplicationLifetime`: the lifetime an
+    /// application asking for `requested_s` gets in `queue`, and the queue's maximum (seconds;
+    /// ≤ 0: none); `None` for a queue that is not a leaf here (YARN then grants what is asked,
+    /// with no maximum).
+    pub fn application_lifetime(
+        &self,
+        queue: String,
+        requested_s: i64,
+    ) -> Result<Option<(i64, i64)>, EngineError> {
+        self.read_core(move |c, _| {
+            let tree = c.cs.queue_tree();
+            let q = tree.find(&queue).ok().filter(|&q| tree.is_leaf(q))?;
+            let l = tree.conf(q).lifetimes;
+            Some((l.granted(requested_s), l.maximum))
+        })
+    }
+
     pub fn node_update(
         &self,
         node: NodeId,

@@ -41,6 +41,10 @@ pub struct AppSubmission {
     /// The application's name (`ApplicationSubmissionContext.getApplicationName`), for the
     /// app-name placement rule; `None` ⇒ YARN's "N/A".
     pub app_name: Option<String>,
+    /// The lifetime the application asks for, in seconds (its `LIFETIME` timeout); `None` or
+    /// ≤ 0 ⇒ none: the leaf's default applies, and a positive one is capped at the leaf's
+    /// maximum (docs/SEMANTICS.md, "Application lifetimes").
+    pub lifetime_s: Option<i64>,
 }
 
 impl AppSubmission {
@@ -53,6 +57,7 @@ impl AppSubmission {
             application_id: None,
             recovering: false,
             app_name: None,
+            lifetime_s: None,
         }
     }
 }
@@ -258,6 +263,16 @@ impl CapacityScheduler {
             self.num_applications[q] += 1;
             at = self.tree.parent(q);
         }
+        // RMAppImpl registers the application with its lifetime monitor at submission: the
+        // leaf's answer to what it asked for, counted from now. A recovered application's
+        // deadline is the host's (it knows the original submission time).
+        let granted = self
+            .tree
+            .conf(leaf)
+            .lifetimes
+            .granted(sub.lifetime_s.unwrap_or(-1));
+        let lifetime_deadline =
+            (granted > 0).then(|| now_ms.saturating_add(granted.saturating_mul(1000)));
         let id = self.apps.insert(SchedulerApp {
             name: application_id.to_string().into(),
             application_id,
@@ -270,8 +285,12 @@ impl CapacityScheduler {
             user_slot: usize::MAX,
             preempted_containers: 0,
             preempted_resource: Resource::ZERO,
+            lifetime_deadline_ms: lifetime_deadline,
         });
         self.app_by_yarn_id.insert(application_id, id);
+        if let Some(d) = lifetime_deadline {
+            self.lifetime_deadlines.insert((d, id));
+        }
         Ok(id)
     }
 
@@ -764,6 +783,9 @@ impl CapacityScheduler {
         }
         let a = self.apps.remove(app).expect("checked above");
         self.app_by_yarn_id.remove(&a.application_id);
+        if let Some(d) = a.lifetime_deadline_ms {
+            self.lifetime_deadlines.remove(&(d, app));
+        }
         let leaf = a.queue;
         let mut at = self.tree.parent(leaf);
         while let Some(q) = at {

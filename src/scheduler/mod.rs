@@ -92,6 +92,8 @@ pub struct CapacityScheduler {
     pub(crate) allocated_now: Vec<ContainerId>,
     /// What the RM around the core is told as it happens, when recorded (`notices.rs`).
     pub(crate) notices: Option<Vec<notices::SchedulerNotice>>,
+    /// Applications with a lifetime, by deadline (`expire_lifetimes` pops from the front).
+    pub(crate) lifetime_deadlines: std::collections::BTreeSet<(i64, AppId)>,
     pub(crate) nodes: GenSlab<NodeId, SchedulerNode>,
     /// Nodes by their NodeId as registered (`host:port`, or the host).
     pub(crate) node_by_address: HashMap<String, NodeId>,
@@ -152,6 +154,7 @@ impl CapacityScheduler {
             killed_for_room: Vec::new(),
             allocated_now: Vec::new(),
             notices: None,
+            lifetime_deadlines: Default::default(),
             queue_pending: vec![Resource::ZERO; n],
             queue_reserved: vec![Resource::ZERO; n],
             nodes: GenSlab::default(),

@@ -65,9 +65,34 @@ pub enum SchedulerNotice {
     AppActivated { app: AppId },
     /// The attempt was added but waits, and why.
     AppPending { app: AppId, reason: PendingReason },
+    /// The application's lifetime has ended: the RM kills it ("Application is killed by
+    /// ResourceManager as it has exceeded the lifetime period.", RMAppLifetimeMonitor).
+    AppLifetimeExpired { app: AppId },
 }
 
+/// RMAppLifetimeMonitor's diagnostics for an application it kills.
+pub const LIFETIME_EXPIRED: &str =
+    "Application is killed by ResourceManager as it has exceeded the lifetime period.";
+
 impl CapacityScheduler {
+    /// RMAppLifetimeMonitor: the applications whose lifetime has ended by `now_ms`, each
+    /// told once (a notice too); the host kills them, as the RM does.
+    pub fn expire_lifetimes(&mut self, now_ms: i64) -> Vec<AppId> {
+        let mut due = Vec::new();
+        while let Some(&(deadline, app)) = self.lifetime_deadlines.first() {
+            if deadline > now_ms {
+                break;
+            }
+            self.lifetime_deadlines.pop_first();
+            if let Some(a) = self.apps.get_mut(app) {
+                a.lifetime_deadline_ms = None;
+                due.push(app);
+                self.notice(SchedulerNotice::AppLifetimeExpired { app });
+            }
+        }
+        due
+    }
+
     /// Records notices from now on (`true`), or stops and drops them.
     pub fn record_notices(&mut self, on: bool) {
         self.notices = on.then(Vec::new);

@@ -30,6 +30,8 @@ pub enum AmState {
     Rejected(String),
     /// Submitted, then failed (YARN's message): the application was removed.
     Failed(String),
+    /// Killed by the ResourceManager (its lifetime ended: RMAppLifetimeMonitor's message).
+    Killed(String),
 }
 
 /// A group of identical tasks: one trace task entry with its `count`, or the part of one that

@@ -22,7 +22,7 @@ use super::am::{AmSim, AmState};
 use super::error::SimError;
 use super::faults::{fault, node_back};
 use super::idle::skip_if_idle;
-use super::jobs::{am_heartbeat, start_job};
+use super::jobs::{am_heartbeat, kill_job, start_job};
 use super::metrics::{
     JobRecord, LeafInfo, QueuePreemption, Reached, Sample, SeriesStats, Starvation,
 };
@@ -331,6 +331,10 @@ pub fn simulate_with(
         match event {
             Event::Periodic(Periodic::Track) => {
                 sim.cs.expire_containers(now);
+                // RMAppLifetimeMonitor: a job past its lifetime is killed.
+                for app in sim.cs.expire_lifetimes(now) {
+                    kill_job(&mut sim, now, app);
+                }
                 sample(&mut sim, now, false, observer)?;
                 if !skip_if_idle(&mut sim, now)? {
                     sim.push_periodic(now.saturating_add(periods.track), Periodic::Track);
@@ -432,6 +436,10 @@ pub fn simulate_with(
             },
             failed: match &a.state {
                 AmState::Failed(m) => Some(m.clone()),
+                _ => None,
+            },
+            killed: match &a.state {
+                AmState::Killed(m) => Some(m.clone()),
                 _ => None,
             },
             preempted: a.preempted,

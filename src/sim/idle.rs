@@ -69,7 +69,11 @@ pub(super) fn skip_if_idle(sim: &mut Sim, now: i64) -> Result<bool, SimError> {
 /// NodeManager has anything to report or waiting in its queue.
 fn idle(sim: &Sim) -> bool {
     sim.ams.iter().all(|a| match a.state {
-        AmState::Waiting | AmState::Finished | AmState::Rejected(_) | AmState::Failed(_) => true,
+        AmState::Waiting
+        | AmState::Finished
+        | AmState::Rejected(_)
+        | AmState::Failed(_)
+        | AmState::Killed(_) => true,
         AmState::Submitted => false,
         AmState::Running => a.registered_ms.is_some() && !a.all_done() && !a.has_news(),
     }) && sim.nms.iter().all(|n| !n.has_news())

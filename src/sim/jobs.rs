@@ -49,8 +49,16 @@ pub(super) fn start_job(sim: &mut Sim, now: i64, j: usize) {
     sim.push_periodic(now.saturating_add(sim.periods.am), Periodic::AmHeartbeat(j));
 }
 
-/// The job ends — finished, rejected or failed: its application leaves the scheduler (its
-/// containers are killed on their nodes) and it stops heartbeating.
+/// The RM kills the job whose application's lifetime ended (RMAppLifetimeMonitor).
+pub(super) fn kill_job(sim: &mut Sim, now: i64, app: AppId) {
+    if let Some(j) = sim.ams.iter().position(|a| a.app == Some(app)) {
+        let message = crate::scheduler::notices::LIFETIME_EXPIRED.to_string();
+        end_job(sim, now, j, AmState::Killed(message));
+    }
+}
+
+/// The job ends — finished, rejected, failed or killed: its application leaves the scheduler
+/// (its containers are killed on their nodes) and it stops heartbeating.
 fn end_job(sim: &mut Sim, now: i64, j: usize, state: AmState) {
     if let Some(app) = sim.ams[j].app {
         // Removing what is there: an attempt (if one runs), then the application.

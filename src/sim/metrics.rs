@@ -94,6 +94,8 @@ pub struct JobRecord {
     pub rejected: Option<String>,
     /// Submitted, then failed (a task larger than any container may be), with YARN's message.
     pub failed: Option<String>,
+    /// Killed by the ResourceManager when its lifetime ended, with YARN's message.
+    pub killed: Option<String>,
     pub preempted: u64,
 }
 

@@ -197,10 +197,11 @@ pub fn summary(r: &SimulationResult) -> Value {
         .jobs
         .iter()
         .filter_map(|j| {
-            let (outcome, message) = match (&j.rejected, &j.failed) {
-                (Some(m), _) => ("rejected", m),
-                (None, Some(m)) => ("failed", m),
-                (None, None) => return None,
+            let (outcome, message) = match (&j.rejected, &j.failed, &j.killed) {
+                (Some(m), _, _) => ("rejected", m),
+                (None, Some(m), _) => ("failed", m),
+                (None, None, Some(m)) => ("killed", m),
+                (None, None, None) => return None,
             };
             Some(json!({"job": j.id, "queue": j.queue, "outcome": outcome, "message": message}))
         })
@@ -213,6 +214,7 @@ pub fn summary(r: &SimulationResult) -> Value {
         "jobs_completed": completed.len(),
         "jobs_rejected": r.jobs.iter().filter(|j| j.rejected.is_some()).count(),
         "jobs_failed": r.jobs.iter().filter(|j| j.failed.is_some()).count(),
+        "jobs_killed": r.jobs.iter().filter(|j| j.killed.is_some()).count(),
         "containers_allocated": r.containers_allocated,
         "containers_completed": tasks_completed,
         "utilization_memory": round6(share(avg(0), cluster.memory_mb())),
@@ -318,8 +320,8 @@ pub fn summary_text(r: &SimulationResult, s: &Value) -> String {
     );
     let _ = writeln!(
         out,
-        "jobs: {} submitted, {} completed, {} rejected, {} failed; containers: {} allocated, {} tasks completed",
-        s["jobs_submitted"], s["jobs_completed"], s["jobs_rejected"], s["jobs_failed"], s["containers_allocated"], s["containers_completed"]
+        "jobs: {} submitted, {} completed, {} rejected, {} failed, {} killed; containers: {} allocated, {} tasks completed",
+        s["jobs_submitted"], s["jobs_completed"], s["jobs_rejected"], s["jobs_failed"], s["jobs_killed"], s["containers_allocated"], s["containers_completed"]
     );
     let _ = writeln!(
         out,
@@ -441,8 +443,9 @@ pub fn summary_text(r: &SimulationResult, s: &Value) -> String {
         );
     }
     let listed = s["problems"].as_array().map_or(0, Vec::len);
-    let problems =
-        s["jobs_rejected"].as_u64().unwrap_or(0) + s["jobs_failed"].as_u64().unwrap_or(0);
+    let problems = s["jobs_rejected"].as_u64().unwrap_or(0)
+        + s["jobs_failed"].as_u64().unwrap_or(0)
+        + s["jobs_killed"].as_u64().unwrap_or(0);
     for p in s["problems"].as_array().into_iter().flatten() {
         let _ = writeln!(
             out,

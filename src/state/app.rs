@@ -139,4 +139,7 @@ pub struct SchedulerApp {
     /// held (`RMAppAttemptMetrics`' preempted counts, as the app report gives them).
     pub preempted_containers: u32,
     pub preempted_resource: Resource,
+    /// When its lifetime ends (engine clock, ms): submission plus the lifetime its leaf
+    /// granted (`checkAndGetApplicationLifetime`); `None` once told, or with no lifetime.
+    pub lifetime_deadline_ms: Option<i64>,
 }

@@ -857,6 +857,20 @@ JNIEXPORT jboolean JNICALL FN(checkAccess)(JNIEnv *env, jclass cls, jlong e, jby
     return failed(env, st) ? JNI_FALSE : (allowed ? JNI_TRUE : JNI_FALSE);
 }
 
+/* {lifetime, maximum} in seconds. */
+JNIEXPORT jlongArray JNICALL FN(applicationLifetime)(JNIEnv *env, jclass cls, jlong e, jbyteArray queue,
+                                                      jlong requested) {
+    (void)cls;
+    jstr q;
+    if (!str_in(env, queue, &q)) return NULL;
+    int64_t lifetime = 0, maximum = 0;
+    capsched_status st = capsched_application_lifetime(E(e), q.str, requested, &lifetime, &maximum);
+    str_done(env, &q);
+    if (failed(env, st)) return NULL;
+    jlong v[2] = {lifetime, maximum};
+    return longs_out(env, v, 2);
+}
+
 /* --- allocate --------------------------------------------------------------------------- */
 
 /* asks: 7 longs each (priority, allocation_request_id, memory, vcores, num_containers,

@@ -288,6 +288,16 @@ public final class Engine extends NativeHandle {
         }));
     }
 
+    /**
+     * {@code checkAndGetApplicationLifetime} and {@code getMaximumApplicationLifetime}: {the
+     * lifetime an application asking for {@code requestedSeconds} gets in {@code queue}, the
+     * queue's maximum}, in seconds; ≤ 0 means none.
+     */
+    public long[] applicationLifetime(String queue, final long requestedSeconds) {
+        final byte[] q = Utf8.bytes(queue);
+        return with(e -> Native.applicationLifetime(e, q, requestedSeconds));
+    }
+
     /** The RM REST {@code /ws/v1/cluster/scheduler} document, from the live state. */
     public String schedulerJson() {
         return with(e -> Utf8.string(Native.schedulerJson(e)));

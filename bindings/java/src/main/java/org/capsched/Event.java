@@ -16,6 +16,8 @@ public final class Event {
     public static final int CONTAINER_COMPLETED = 12;
     public static final int APP_ACTIVATED = 13;
     public static final int APP_PENDING = 14;
+    /** The application's lifetime has ended: the RM kills it (RMAppLifetimeMonitor). */
+    public static final int APP_LIFETIME_EXPIRED = 15;
 
     public final int kind;
     public final long app;

@@ -112,6 +112,8 @@ final class Native {
 
     static native boolean checkAccess(long engine, byte[] user, byte[][] groups, int acl, byte[] queue);
 
+    static native long[] applicationLifetime(long engine, byte[] queue, long requested);
+
     static native Object[] allocate(long engine, long app, int responseId, long[] askValues, byte[][] askNames,
             long[] releases, byte[][] blacklistAdditions, byte[][] blacklistRemovals);
 

@@ -284,6 +284,17 @@ public class EngineTest {
     }
 
     @Test
+    public void aQueuesLifetimesAnswerTheRmsQuestions() {
+        try (Config config = twoQueues("yarn.scheduler.capacity.root.b.maximum-application-lifetime", "60");
+                Engine engine = manual(config)) {
+            assertArrayEquals(new long[] {60, 60}, engine.applicationLifetime("b", 600));
+            assertArrayEquals(new long[] {5, 60}, engine.applicationLifetime("b", 5));
+            assertArrayEquals(new long[] {-1, -1}, engine.applicationLifetime("a", -1));
+            assertArrayEquals(new long[] {30, -1}, engine.applicationLifetime("nope", 30));
+        }
+    }
+
+    @Test
     public void aClosedHandleThrowsInsteadOfTouchingFreedMemory() {
         Config config = twoQueues();
         Engine engine = manual(config);

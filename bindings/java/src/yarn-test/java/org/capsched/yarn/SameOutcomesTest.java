@@ -198,6 +198,49 @@ public class SameOutcomesTest {
         }
     }
 
+    /**
+     * Application lifetimes: b's applications live at most 2 s. One asks for 60 s, one for
+     * 1 s, one for none: the lifetime each is registered with, and that the RM's lifetime
+     * monitor kills each with YARN's diagnostics.
+     */
+    static List<String> lifetimes(String scheduler) throws Exception {
+        CapacitySchedulerConfiguration q = queues("yarn.scheduler.capacity.root.b.maximum-application-lifetime", "2");
+        q.setLong(YarnConfiguration.RM_APPLICATION_MONITOR_INTERVAL_MS, 100);
+        MockRM rm = start(scheduler, q);
+        try {
+            rm.registerNode("localhost:1234", 10 * 1024, 10);
+            List<String> out = new ArrayList<String>();
+            List<RMApp> apps = new ArrayList<RMApp>();
+            for (long asked : new long[] {60, 1, 0}) {
+                java.util.Map<org.apache.hadoop.yarn.api.records.ApplicationTimeoutType, Long> timeouts =
+                        new java.util.HashMap<org.apache.hadoop.yarn.api.records.ApplicationTimeoutType, Long>();
+                if (asked > 0) timeouts.put(org.apache.hadoop.yarn.api.records.ApplicationTimeoutType.LIFETIME, asked);
+                RMApp app = MockRMAppSubmitter.submit(rm, MockRMAppSubmissionData.Builder.createWithMemory(1024, rm)
+                        .withQueue("b").withUser("alice").withApplicationTimeouts(timeouts).build());
+                Long deadline = app.getApplicationTimeouts()
+                        .get(org.apache.hadoop.yarn.api.records.ApplicationTimeoutType.LIFETIME);
+                out.add("asked " + asked + ": granted "
+                        + (deadline == null ? "none" : String.valueOf((deadline - app.getSubmitTime()) / 1000)));
+                apps.add(app);
+            }
+            for (RMApp app : apps) {
+                rm.waitForState(app.getApplicationId(), RMAppState.KILLED);
+                out.add(app.getState() + ": " + app.getDiagnostics());
+            }
+            return out;
+        } finally {
+            rm.stop();
+        }
+    }
+
+    @Test
+    public void applicationLifetimesAreGrantedAndEnforcedAsOnTheStockScheduler() throws Exception {
+        List<String> stock = lifetimes(STOCK);
+        System.out.println("lifetimes on the stock scheduler: " + stock);
+        assertEquals(stock.toString(), "asked 60: granted 2", stock.get(0));
+        assertEquals(stock, lifetimes(CAPSCHED));
+    }
+
     @Test
     public void queueMappingsPlaceApplicationsAsOnTheStockScheduler() throws Exception {
         List<String> stock = placement(STOCK);

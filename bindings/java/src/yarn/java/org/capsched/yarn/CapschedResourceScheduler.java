@@ -1157,6 +1157,21 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         completedContainer(container, status, RMContainerEventType.KILL);
     }
 
+    /**
+     * The lifetime the RM's lifetime monitor registers for an application (RMAppImpl asks at
+     * submission): the leaf's default when it asks for none, capped at the leaf's maximum.
+     */
+    @Override
+    public long checkAndGetApplicationLifetime(String queueName, long lifetime) {
+        return engine().applicationLifetime(queueName, lifetime)[0];
+    }
+
+    /** The leaf's {@code maximum-application-lifetime} (an update of the timeout is cut to it). */
+    @Override
+    public long getMaximumApplicationLifetime(String queueName) {
+        return engine().applicationLifetime(queueName, -1)[1];
+    }
+
     /** The document capsched serves for {@code /ws/v1/cluster/scheduler}. */
     public String schedulerJson() {
         return engine().schedulerJson();
