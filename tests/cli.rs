@@ -525,3 +525,39 @@ fn simulate_rest_at_writes_the_scheduler_document_of_each_time() {
     );
     let _ = std::fs::remove_dir_all(&out_dir);
 }
+
+#[test]
+fn validate_shows_the_placement_rules_and_the_lifetimes() {
+    let f = write_temp(
+        "placement.properties",
+        "yarn.scheduler.capacity.root.queues=a,b
+yarn.scheduler.capacity.root.a.capacity=50
+yarn.scheduler.capacity.root.b.capacity=50
+yarn.scheduler.capacity.root.b.maximum-application-lifetime=60
+yarn.scheduler.capacity.queue-mappings=u:alice:b,g:eng:root.a
+yarn.scheduler.capacity.queue-mappings-override.enable=true
+",
+    );
+    let (code, out, err) = capsched(&["validate", f.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("lifetime default 60s  max 60s"), "{out}");
+    assert!(
+        out.contains("placement rule user-group: u:alice:b, g:eng:root.a (override)"),
+        "{out}"
+    );
+    // A mapping to a queue that does not exist is YARN's error, naming the key.
+    let bad = write_temp(
+        "placement-bad.properties",
+        "yarn.scheduler.capacity.root.queues=a
+yarn.scheduler.capacity.root.a.capacity=100
+yarn.scheduler.capacity.queue-mappings=u:alice:nope
+",
+    );
+    let (code, out, err) = capsched(&["validate", bad.to_str().unwrap()]);
+    assert_ne!(code, 0, "{out}");
+    assert!(
+        err.contains("mapping contains invalid or non-leaf queue nope")
+            && err.contains("yarn.scheduler.capacity.queue-mappings"),
+        "{err}"
+    );
+}

@@ -4,6 +4,7 @@ use std::io::{self, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
+use capsched::config::placement::{MappingKind, PlacementRuleKind};
 use capsched::config::{CapacitySchedulerConfiguration, CapacityValue, MaxCapacityValue};
 use capsched::state::queue::QueueTree;
 
@@ -81,8 +82,47 @@ fn summary(
                 "  user-limit {}%  user-limit-factor {}",
                 leaf.user_limit_percent, leaf.user_limit_factor
             ));
+            let l = qc.lifetimes;
+            if l.maximum > 0 || l.default > 0 {
+                line.push_str(&format!(
+                    "  lifetime default {}  max {}",
+                    seconds(l.default),
+                    seconds(l.maximum)
+                ));
+            }
         }
         writeln!(out, "{}", line.trim_end())?;
+    }
+    let p = conf.placement();
+    if !p.rules.is_empty() {
+        writeln!(out)?;
+        for rule in &p.rules {
+            let (name, mappings) = match rule {
+                PlacementRuleKind::UserGroup => ("user-group", &p.user_group),
+                PlacementRuleKind::AppName => ("app-name", &p.app_name),
+            };
+            let list: Vec<String> = mappings
+                .iter()
+                .map(|m| {
+                    let kind = match m.kind {
+                        MappingKind::User => "u:",
+                        MappingKind::Group => "g:",
+                        MappingKind::Application => "",
+                    };
+                    format!("{kind}{}:{}", m.source, m.full_path())
+                })
+                .collect();
+            writeln!(
+                out,
+                "placement rule {name}: {}{}",
+                list.join(", "),
+                if p.override_mappings {
+                    " (override)"
+                } else {
+                    ""
+                }
+            )?;
+        }
     }
     if !conf.warnings().is_empty() {
         writeln!(out)?;
@@ -91,4 +131,13 @@ fn summary(
         }
     }
     Ok(())
+}
+
+/// A lifetime for people: "60s", or "none".
+fn seconds(s: i64) -> String {
+    if s > 0 {
+        format!("{s}s")
+    } else {
+        "none".to_string()
+    }
 }
