@@ -57,6 +57,27 @@ unsafe fn engine(xml: &str) -> *mut capsched_engine {
     e
 }
 
+/// A submission of `user` to `queue` with `groups` and every other field at its default; a
+/// caller overrides what it tests with `..submission(…)`.
+fn submission(queue: &str, user: &str, groups: &[capsched_str]) -> capsched_submission {
+    capsched_submission {
+        struct_size: std::mem::size_of::<capsched_submission>() as u32,
+        queue: s(queue),
+        user: s(user),
+        groups: if groups.is_empty() {
+            ptr::null()
+        } else {
+            groups.as_ptr()
+        },
+        group_count: groups.len(),
+        priority: CAPSCHED_DEFAULT_PRIORITY,
+        application_id: capsched_yarn_id::default(),
+        recovering: 0,
+        app_name: s(""),
+        lifetime_s: 0,
+    }
+}
+
 unsafe fn add_node(e: *mut capsched_engine, host: &str, gb: i64) -> u64 {
     let mut node = 0;
     let size = capsched_resource {
@@ -443,18 +464,7 @@ unsafe fn submit_as(
     groups: &[&str],
 ) -> capsched_status {
     let groups: Vec<capsched_str> = groups.iter().map(|g| s(g)).collect();
-    let sub = capsched_submission {
-        struct_size: std::mem::size_of::<capsched_submission>() as u32,
-        queue: s(queue),
-        user: s(user),
-        groups: groups.as_ptr(),
-        group_count: groups.len(),
-        priority: CAPSCHED_DEFAULT_PRIORITY,
-        application_id: capsched_yarn_id::default(),
-        recovering: 0,
-        app_name: s(""),
-        lifetime_s: 0,
-    };
+    let sub = submission(queue, user, &groups);
     let mut app = 0;
     capsched_app_submit_as(e, &sub, &mut app)
 }
@@ -496,15 +506,7 @@ fn with_yarn_acl_enable_a_denied_submission_is_rejected_with_yarns_message() {
         // A struct from a future header that is too small is refused.
         let sub = capsched_submission {
             struct_size: 4,
-            queue: s("a1"),
-            user: s("bob"),
-            groups: ptr::null(),
-            group_count: 0,
-            priority: CAPSCHED_DEFAULT_PRIORITY,
-            application_id: capsched_yarn_id::default(),
-            recovering: 0,
-            app_name: s(""),
-            lifetime_s: 0,
+            ..submission("a1", "bob", &[])
         };
         let mut app = 7;
         assert_eq!(
@@ -567,19 +569,13 @@ unsafe fn recover_app(
 ) -> capsched_status {
     let sub = capsched_submission {
         struct_size: struct_size as u32,
-        queue: s(queue),
-        user: s(user),
-        groups: ptr::null(),
-        group_count: 0,
-        priority: CAPSCHED_DEFAULT_PRIORITY,
         application_id: capsched_yarn_id {
             cluster_timestamp: 1410901177871,
             application: seq,
             ..Default::default()
         },
         recovering: 1,
-        app_name: s(""),
-        lifetime_s: 0,
+        ..submission(queue, user, &[])
     };
     let mut app = 0;
     capsched_app_submit_as(e, &sub, &mut app)
@@ -661,16 +657,8 @@ unsafe fn submit_named(
 ) -> Result<String, String> {
     let groups: Vec<capsched_str> = groups.iter().map(|g| s(g)).collect();
     let sub = capsched_submission {
-        struct_size: std::mem::size_of::<capsched_submission>() as u32,
-        queue: s(queue),
-        user: s(user),
-        groups: groups.as_ptr(),
-        group_count: groups.len(),
-        priority: CAPSCHED_DEFAULT_PRIORITY,
-        application_id: capsched_yarn_id::default(),
-        recovering: 0,
         app_name: s(app_name),
-        lifetime_s: 0,
+        ..submission(queue, user, &groups)
     };
     let mut app = 0;
     if capsched_app_submit_as(e, &sub, &mut app) != CAPSCHED_OK {
@@ -725,20 +713,12 @@ fn submissions_are_placed_by_the_queue_mappings_with_the_hosts_groups_and_app_na
             |queue: &str, user: &str, groups: &[&str]| -> (capsched_status, String, String) {
                 let groups: Vec<capsched_str> = groups.iter().map(|g| s(g)).collect();
                 let sub = capsched_submission {
-                    struct_size: std::mem::size_of::<capsched_submission>() as u32,
-                    queue: s(queue),
-                    user: s(user),
-                    groups: groups.as_ptr(),
-                    group_count: groups.len(),
-                    priority: CAPSCHED_DEFAULT_PRIORITY,
                     application_id: capsched_yarn_id {
                         cluster_timestamp: 7,
                         application: 42,
                         ..Default::default()
                     },
-                    recovering: 0,
-                    app_name: s(""),
-                    lifetime_s: 0,
+                    ..submission(queue, user, &groups)
                 };
                 let (mut q, mut p) = (capsched_owned_str::default(), capsched_owned_str::default());
                 let st = capsched_app_place(e, &sub, &mut q, &mut p);
@@ -771,18 +751,7 @@ fn submissions_are_placed_by_the_queue_mappings_with_the_hosts_groups_and_app_na
             "Failed to submit application application_7_0042 submitted by user carol reason: No groups found for user carol"
         );
         let mut q = capsched_owned_str::default();
-        let sub = capsched_submission {
-            struct_size: std::mem::size_of::<capsched_submission>() as u32,
-            queue: s("default"),
-            user: s("alice"),
-            groups: ptr::null(),
-            group_count: 0,
-            priority: CAPSCHED_DEFAULT_PRIORITY,
-            application_id: capsched_yarn_id::default(),
-            recovering: 0,
-            app_name: s(""),
-            lifetime_s: 0,
-        };
+        let sub = submission("default", "alice", &[]);
         assert_eq!(
             capsched_app_place(e, &sub, &mut q, ptr::null_mut()),
             CAPSCHED_ERR_NULL_ARGUMENT
@@ -801,20 +770,13 @@ fn an_application_past_its_lifetime_is_an_event_for_the_rm_to_kill_it() {
         ));
         let e = engine(&xml(&props));
         let sub = |lifetime_s: i64, seq: i32| capsched_submission {
-            struct_size: std::mem::size_of::<capsched_submission>() as u32,
-            queue: s("b"),
-            user: s("bob"),
-            groups: ptr::null(),
-            group_count: 0,
-            priority: CAPSCHED_DEFAULT_PRIORITY,
             application_id: capsched_yarn_id {
                 cluster_timestamp: 7,
                 application: seq,
                 ..Default::default()
             },
-            recovering: 0,
-            app_name: s(""),
             lifetime_s,
+            ..submission("b", "bob", &[])
         };
         // 5 s asked; 600 s asked, capped at b's 60; none asked: the default is the maximum.
         let mut short = 0;

@@ -55,6 +55,14 @@ fn jars(dir: &Path) -> Vec<PathBuf> {
     v
 }
 
+/// The distribution's common, HDFS and YARN jars, then those of `extra` (under share/hadoop).
+fn distribution_jars(share: &Path, extra: &str) -> Vec<PathBuf> {
+    ["common", "common/lib", "hdfs", "yarn", "yarn/lib", extra]
+        .iter()
+        .flat_map(|d| jars(&share.join(d)))
+        .collect()
+}
+
 fn join(paths: &[PathBuf]) -> String {
     paths
         .iter()
@@ -88,16 +96,7 @@ fn capsched_in_a_mock_rm_gives_the_stock_schedulers_outcomes() {
     let conf_dir = out.join("conf");
     std::fs::create_dir_all(&conf_dir).unwrap();
     let mut cp = vec![conf_dir.clone(), home.join("etc/hadoop")];
-    for d in [
-        "common",
-        "common/lib",
-        "hdfs",
-        "yarn",
-        "yarn/lib",
-        "mapreduce",
-    ] {
-        cp.extend(jars(&h.join(d)));
-    }
+    cp.extend(distribution_jars(&h, "mapreduce"));
     cp.push(h.join("common/hadoop-common-3.3.6-tests.jar"));
     cp.push(h.join("yarn/test/hadoop-yarn-server-tests-3.3.6-tests.jar")); // MiniYARNCluster
     cp.extend(TEST_JARS.iter().map(PathBuf::from));
@@ -203,17 +202,7 @@ fn capsched_in_a_mock_rm_gives_the_stock_schedulers_outcomes() {
     // Hadoop's Scheduler Load Simulator: the same trace on a real ResourceManager under
     // SLSCapacityScheduler and under capsched (org.capsched.yarn.sls.SLSCapschedScheduler).
     if h.join("tools/lib/hadoop-sls-3.3.6.jar").exists() {
-        let mut sls_cp = Vec::new();
-        for d in [
-            "common",
-            "common/lib",
-            "hdfs",
-            "yarn",
-            "yarn/lib",
-            "tools/lib",
-        ] {
-            sls_cp.extend(jars(&h.join(d)));
-        }
+        let mut sls_cp = distribution_jars(&h, "tools/lib");
         sls_cp.push(h.join("tools/sls")); // the SLS web page's templates
         sls_cp.push(out.join("capsched-yarn.jar"));
         let stock = run_sls(

@@ -278,16 +278,7 @@ public:
                                                               const std::vector<std::string> &groups,
                                                               std::string_view app_name = {}) const {
         std::vector<capsched_str> g;
-        g.reserve(groups.size());
-        for (const auto &x : groups) g.push_back(str(x));
-        capsched_submission sub{};
-        sub.struct_size = sizeof sub;
-        sub.queue = str(queue);
-        sub.user = str(user);
-        sub.groups = g.data();
-        sub.group_count = g.size();
-        sub.priority = CAPSCHED_DEFAULT_PRIORITY;
-        sub.app_name = str(app_name);
+        capsched_submission sub = submission(queue, user, groups, g, CAPSCHED_DEFAULT_PRIORITY, app_name);
         capsched_owned_str q{}, p{};
         check(capsched_app_place(handle_.get(), &sub, &q, &p));
         std::string leaf(q.ptr == nullptr ? "" : std::string(q.ptr, q.len));
@@ -455,11 +446,11 @@ public:
     capsched_engine *get() const noexcept { return handle_.get(); }
 
 private:
-    /// `capsched_app_submit_as` with everything; sequence 0: the engine mints the id.
-    uint64_t submit_full(std::string_view queue, std::string_view user, const std::vector<std::string> &groups,
-                         int32_t priority, int64_t cluster_timestamp, int32_t sequence,
-                         std::string_view app_name = {}, bool recovering = false) const {
-        std::vector<capsched_str> g;
+    /// A submission over the caller's strings; `g` holds the groups' views while it is used.
+    static capsched_submission submission(std::string_view queue, std::string_view user,
+                                          const std::vector<std::string> &groups, std::vector<capsched_str> &g,
+                                          int32_t priority, std::string_view app_name) {
+        g.clear();
         g.reserve(groups.size());
         for (const auto &x : groups) g.push_back(str(x));
         capsched_submission sub{};
@@ -469,9 +460,17 @@ private:
         sub.groups = g.data();
         sub.group_count = g.size();
         sub.priority = priority;
+        sub.app_name = str(app_name);
+        return sub;
+    }
+    /// `capsched_app_submit_as` with everything; sequence 0: the engine mints the id.
+    uint64_t submit_full(std::string_view queue, std::string_view user, const std::vector<std::string> &groups,
+                         int32_t priority, int64_t cluster_timestamp, int32_t sequence,
+                         std::string_view app_name = {}, bool recovering = false) const {
+        std::vector<capsched_str> g;
+        capsched_submission sub = submission(queue, user, groups, g, priority, app_name);
         sub.application_id.cluster_timestamp = cluster_timestamp;
         sub.application_id.application = sequence;
-        sub.app_name = str(app_name);
         sub.recovering = recovering ? 1 : 0;
         uint64_t app = 0;
         check(capsched_app_submit_as(handle_.get(), &sub, &app));
