@@ -312,12 +312,23 @@ hadoop.user.group.static.mapping.overrides=dave=eng;erin=",
         submit(&mut cs, "default", "dave", &["staff"], None).unwrap(),
         "root.b.b1"
     );
+    // A user the table lists with no group has none, which is no error (unlike the mapping
+    // service's empty answer): no group mapping applies…
     assert!(submit(&mut cs, "default", "erin", &["staff"], None)
         .unwrap_err()
-        .ends_with("reason: No groups found for user erin"));
+        .ends_with("to unknown queue: default"));
     assert_eq!(
         submit(&mut cs, "default", "frank", &["staff"], None).unwrap(),
         "root.a.a1"
+    );
+    // …but %primary_group fails as Java's list does.
+    let mut cs = scheduler(
+        "yarn.scheduler.capacity.queue-mappings=u:%user:%primary_group
+hadoop.user.group.static.mapping.overrides=erin=",
+    );
+    assert_eq!(
+        submit(&mut cs, "default", "erin", &["staff"], None).unwrap_err(),
+        "java.lang.IndexOutOfBoundsException: Index: 0"
     );
     // The table's syntax is Hadoop's.
     assert!(conf("hadoop.user.group.static.mapping.overrides=a=b=c")

@@ -323,13 +323,14 @@ fn malformed_input_is_a_clear_error_and_writes_nothing() {
 fn queue_mappings_place_simulated_jobs_with_the_static_group_table() {
     // alice's job names `default` (no such queue) and is mapped to b; bob's group comes from
     // Hadoop's static table (the simulator has no other group source) and maps him to a;
-    // carol is mapped nowhere and is rejected as YARN rejects her.
+    // carol is in no table and has no group service: YARN's Groups fails for her, and so
+    // does her submission.
     let conf = CapacitySchedulerConfiguration::from_properties_str(
         "yarn.scheduler.capacity.root.queues=a,b
 yarn.scheduler.capacity.root.a.capacity=50
 yarn.scheduler.capacity.root.b.capacity=50
 yarn.scheduler.capacity.queue-mappings=u:alice:b,g:eng:a
-hadoop.user.group.static.mapping.overrides=bob=eng;carol=",
+hadoop.user.group.static.mapping.overrides=bob=eng",
     )
     .unwrap();
     let job = |id: &str, user: &str| {

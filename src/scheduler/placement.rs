@@ -31,8 +31,18 @@ pub struct Placement {
     pub parent: Option<String>,
 }
 
-/// Why a rule could not answer (YARN's IOException inside a rule).
-struct RuleError(String);
+/// Why a rule could not answer: YARN's IOException inside a rule (the rule wraps it in its
+/// "Failed to submit application …" words), or an unchecked exception that reaches the
+/// client as it is.
+enum RuleError {
+    Io(String),
+    Unchecked(String),
+}
+
+#[allow(non_snake_case)]
+fn RuleError(message: String) -> RuleError {
+    RuleError::Io(message)
+}
 
 impl CapacityScheduler {
     /// The submission with the user's groups as Hadoop's `Groups` service gives them: the
@@ -86,17 +96,25 @@ impl CapacityScheduler {
             let placed = match rule {
                 PlacementRuleKind::UserGroup => self
                     .place_by_user(&p.user_group, sub)
-                    .map_err(|RuleError(m)| Rejection {
-                        message: format!(
-                            "Failed to submit application {application_id} submitted by user {} reason: {m}",
-                            sub.user
-                        ),
+                    .map_err(|e| Rejection {
+                        message: match e {
+                            RuleError::Io(m) => format!(
+                                "Failed to submit application {application_id} submitted by user {} reason: {m}",
+                                sub.user
+                            ),
+                            RuleError::Unchecked(m) => m,
+                        },
                     })?,
                 PlacementRuleKind::AppName => {
                     let name = sub.app_name.as_deref().unwrap_or(DEFAULT_APPLICATION_NAME);
                     self.place_by_app_name(&p.app_name, name)
-                        .map_err(|RuleError(m)| Rejection {
-                            message: format!("Failed to submit application {name} reason: {m}"),
+                        .map_err(|e| Rejection {
+                            message: match e {
+                                RuleError::Io(m) => {
+                                    format!("Failed to submit application {name} reason: {m}")
+                                }
+                                RuleError::Unchecked(m) => m,
+                            },
                         })?
                 }
             };
@@ -174,22 +192,37 @@ impl CapacityScheduler {
         Ok(None)
     }
 
-    /// `Groups.getGroups`: the host's list for the user; none is YARN's "No groups found".
+    /// `Groups.getGroups`: a user of Hadoop's static table gets its list, even an empty one;
+    /// for any other user an empty list from the mapping service is YARN's "No groups found".
     fn groups<'s>(&self, sub: &'s AppSubmission) -> Result<&'s [String], RuleError> {
-        if sub.groups.is_empty() {
+        let listed = self
+            .configuration()
+            .placement()
+            .static_groups_of(&sub.user)
+            .is_some();
+        if sub.groups.is_empty() && !listed {
             return Err(RuleError(format!("No groups found for user {}", sub.user)));
         }
         Ok(&sub.groups)
     }
 
+    /// `groups.getGroups(user).get(0)`: with a static table's empty list, Java's unchecked
+    /// IndexOutOfBoundsException, which fails the submission as it is.
     fn primary_group<'s>(&self, sub: &'s AppSubmission) -> Result<&'s str, RuleError> {
-        Ok(&self.groups(sub)?[0])
+        self.groups(sub)?
+            .first()
+            .map(String::as_str)
+            .ok_or_else(|| {
+                RuleError::Unchecked("java.lang.IndexOutOfBoundsException: Index: 0".into())
+            })
     }
 
     /// The first of the user's other groups that names a queue.
     fn secondary_group<'s>(&self, sub: &'s AppSubmission) -> Result<Option<&'s str>, RuleError> {
-        Ok(self.groups(sub)?[1..]
+        Ok(self
+            .groups(sub)?
             .iter()
+            .skip(1)
             .find(|g| self.tree.find(g).is_ok())
             .map(String::as_str))
     }
