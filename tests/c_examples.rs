@@ -197,6 +197,7 @@ fn the_cpp_wrapper_makes_the_rms_own_calls() {
         );
         assert!(out.contains("etl runs in root.b"), "{out}");
         assert!(out.contains("recovered in root.a, pending 0 MB"), "{out}");
+        assert!(out.contains("lifetime ended: 1"), "{out}");
     }
 }
 

@@ -256,10 +256,12 @@ public:
                             int32_t priority = CAPSCHED_DEFAULT_PRIORITY) const {
         return submit_full(queue, user, groups, priority, cluster_timestamp, sequence);
     }
-    /// Submission with the application's name too (the app-name placement rule).
+    /// Submission with the application's name too (the app-name placement rule), and the
+    /// lifetime it asks for in seconds (0: none; the queue's default and maximum apply).
     uint64_t submit_named(std::string_view queue, std::string_view user, const std::vector<std::string> &groups,
-                          std::string_view app_name, int32_t priority = CAPSCHED_DEFAULT_PRIORITY) const {
-        return submit_full(queue, user, groups, priority, 0, 0, app_name, false);
+                          std::string_view app_name, int32_t priority = CAPSCHED_DEFAULT_PRIORITY,
+                          int64_t lifetime_s = 0) const {
+        return submit_full(queue, user, groups, priority, 0, 0, app_name, false, lifetime_s);
     }
     /// An application the RM re-adds after a work-preserving restart (no submission checks).
     uint64_t recover_app(std::string_view queue, std::string_view user, int64_t cluster_timestamp, int32_t sequence,
@@ -466,12 +468,14 @@ private:
     /// `capsched_app_submit_as` with everything; sequence 0: the engine mints the id.
     uint64_t submit_full(std::string_view queue, std::string_view user, const std::vector<std::string> &groups,
                          int32_t priority, int64_t cluster_timestamp, int32_t sequence,
-                         std::string_view app_name = {}, bool recovering = false) const {
+                         std::string_view app_name = {}, bool recovering = false,
+                         int64_t lifetime_s = 0) const {
         std::vector<capsched_str> g;
         capsched_submission sub = submission(queue, user, groups, g, priority, app_name);
         sub.application_id.cluster_timestamp = cluster_timestamp;
         sub.application_id.application = sequence;
         sub.recovering = recovering ? 1 : 0;
+        sub.lifetime_s = lifetime_s;
         uint64_t app = 0;
         check(capsched_app_submit_as(handle_.get(), &sub, &app));
         return app;

@@ -123,6 +123,15 @@ int main() {
         placer.recover_attempt(back, 1024, 1);
         auto report = placer.app_report(back);
         std::cout << "recovered in " << report.queue << ", pending " << report.pending.memory_mb << " MB\n";
+
+        // An application asking for a 30 s lifetime: at its deadline the engine tells the RM
+        // (once), which kills it.
+        uint64_t brief = placer.submit_named("a", "bob", {"eng"}, "brief", CAPSCHED_DEFAULT_PRIORITY, 30);
+        placer.tick(29000);
+        placer.tick(30000);
+        int told = 0;
+        for (const auto &e : placer.poll_events()) told += e.kind == CAPSCHED_EVENT_APP_LIFETIME_EXPIRED && e.app == brief;
+        std::cout << "lifetime ended: " << told << "\n";
         std::cout << "done\n";
         return killed == 2 && left == 1 ? 0 : 1;
     } catch (const capsched::Error &e) {
