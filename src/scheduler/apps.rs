@@ -164,9 +164,16 @@ impl CapacityScheduler {
                 ),
             });
         }
-        let sub = &AppSubmission {
-            queue,
-            ..sub.clone()
+        // Copied only when a rule moved it (submission is a hot call).
+        let placed_sub;
+        let sub = if queue == sub.queue {
+            sub
+        } else {
+            placed_sub = AppSubmission {
+                queue,
+                ..sub.clone()
+            };
+            &placed_sub
         };
         // 2–3. The queue must exist and be a leaf. A placed queue is looked up by its leaf
         //    name (RMAppManager copies only that); one that is not found under the parent the
