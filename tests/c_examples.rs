@@ -19,8 +19,10 @@ fn soname() -> String {
     format!("libcapsched.so.{}", capsched::ABI_VERSION)
 }
 
+/// Where the examples are built: under cargo's target directory, the same each run, so runs
+/// do not pile statically linked executables (with debug info, ~2 GB a run) up in /tmp.
 fn out_dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("capsched-c-{}", std::process::id()));
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("c-examples");
     std::fs::create_dir_all(&d).expect("temp dir");
     d
 }

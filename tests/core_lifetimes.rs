@@ -125,3 +125,23 @@ yarn.scheduler.capacity.root.b.default-application-lifetime=10",
         "Application is killed by ResourceManager as it has exceeded the lifetime period."
     );
 }
+
+#[test]
+fn a_recovered_application_gets_no_lifetime_from_the_engine() {
+    // The RM keeps the original deadline (from the first submission); a fresh one counted
+    // from the restart would kill the application early.
+    let c = conf("yarn.scheduler.capacity.root.b.default-application-lifetime=10").unwrap();
+    let mut cs = CapacityScheduler::new(Arc::new(c), 1, 1);
+    let recovered = cs
+        .submit_application(
+            1_000,
+            &AppSubmission {
+                recovering: true,
+                lifetime_s: Some(5),
+                ..AppSubmission::new("b", "alice")
+            },
+        )
+        .unwrap();
+    assert!(cs.expire_lifetimes(i64::MAX).is_empty());
+    assert!(cs.application(recovered).is_some());
+}

@@ -398,7 +398,41 @@ yarn.scheduler.capacity.root.b.maximum-application-lifetime=10",
         Some("Application is killed by ResourceManager as it has exceeded the lifetime period.")
     );
     assert_eq!(job("short").finish_ms, None);
+
     assert!(job("long").finish_ms.is_some() && job("long").killed.is_none());
     let summary = capsched::sim::output::summary(&r);
     assert_eq!(summary["jobs_killed"], 1);
+}
+
+#[test]
+fn idle_time_is_not_skipped_past_a_lifetime_deadline() {
+    // One job alone, a 600 s task, in a queue whose applications live 10 s: the run skips
+    // the idle stretch but stops at the deadline, where the job is killed.
+    let conf = CapacitySchedulerConfiguration::from_properties_str(
+        "yarn.scheduler.capacity.root.queues=b
+yarn.scheduler.capacity.root.b.capacity=100
+yarn.scheduler.capacity.root.b.maximum-application-lifetime=10",
+    )
+    .unwrap();
+    let text = r#"{"am.type":"mapreduce","job.start.ms":0,"job.end.ms":700000,"job.queue.name":"b","job.id":"j","job.user":"u","job.tasks":[{"container.host":"/r/n1","container.start.ms":100,"container.end.ms":600100,"container.priority":20,"container.type":"map"}]}"#;
+    let d = SimDefaults::default();
+    let r = simulate(
+        SimulationInput {
+            conf: Arc::new(conf),
+            nodes: trace::nodes_from_sls_trace(text, "inline.json", &d).unwrap(),
+            jobs: trace::parse_sls_jobs(text, "inline.json", &d).unwrap(),
+        },
+        SimulationOptions {
+            skip_idle: true,
+            ..checked()
+        },
+    )
+    .unwrap();
+    assert!(r.jobs[0].killed.is_some());
+    // Without the deadline as a wake-up the run would have skipped to the task's end, 600 s.
+    assert!(
+        r.skipped_ms < 15_000,
+        "skipped {} ms: past the 10 s deadline",
+        r.skipped_ms
+    );
 }

@@ -97,6 +97,18 @@ struct AppReport {
     int64_t submit_time_ms = 0;
 };
 
+/// The optional parts of a submission, named (so a lifetime is never taken for a priority).
+struct Submit {
+    /// The application's name, for the app-name placement rule ("" ⇒ YARN's "N/A").
+    std::string_view app_name{};
+    int32_t priority = CAPSCHED_DEFAULT_PRIORITY;
+    /// The lifetime asked for, in seconds (0: none; the queue's default and maximum apply).
+    int64_t lifetime_s = 0;
+    /// The RM's own ApplicationId; sequence 0: the engine mints one.
+    int64_t cluster_timestamp = 0;
+    int32_t sequence = 0;
+};
+
 /// The library's version string ("capsched 0.1.0 (ABI 1)").
 inline std::string version() { return capsched_version(); }
 
@@ -256,12 +268,11 @@ public:
                             int32_t priority = CAPSCHED_DEFAULT_PRIORITY) const {
         return submit_full(queue, user, groups, priority, cluster_timestamp, sequence);
     }
-    /// Submission with the application's name too (the app-name placement rule), and the
-    /// lifetime it asks for in seconds (0: none; the queue's default and maximum apply).
-    uint64_t submit_named(std::string_view queue, std::string_view user, const std::vector<std::string> &groups,
-                          std::string_view app_name, int32_t priority = CAPSCHED_DEFAULT_PRIORITY,
-                          int64_t lifetime_s = 0) const {
-        return submit_full(queue, user, groups, priority, 0, 0, app_name, false, lifetime_s);
+    /// Submission with everything a ResourceManager knows of it (`Submit` names each part).
+    uint64_t submit(std::string_view queue, std::string_view user, const std::vector<std::string> &groups,
+                    const Submit &more) const {
+        return submit_full(queue, user, groups, more.priority, more.cluster_timestamp, more.sequence, more.app_name,
+                           false, more.lifetime_s);
     }
     /// An application the RM re-adds after a work-preserving restart (no submission checks).
     uint64_t recover_app(std::string_view queue, std::string_view user, int64_t cluster_timestamp, int32_t sequence,

@@ -114,7 +114,9 @@ int main() {
         std::cout << "placed: alice " << alice->second << "." << alice->first << ", bob " << bob->second << "."
                   << bob->first << ", etl " << named->first << ", other " << (nowhere ? "somewhere" : "nowhere")
                   << "\n";
-        uint64_t etl = placer.submit_named("default", "carol", {"staff"}, "etl");
+        capsched::Submit etl_job;
+        etl_job.app_name = "etl";
+        uint64_t etl = placer.submit("default", "carol", {"staff"}, etl_job);
         std::cout << "etl runs in " << placer.app_report(etl).queue << "\n";
 
         // After an RM restart the RM re-adds what ran (unplaced: it keeps its queue) and its
@@ -126,7 +128,10 @@ int main() {
 
         // An application asking for a 30 s lifetime: at its deadline the engine tells the RM
         // (once), which kills it.
-        uint64_t brief = placer.submit_named("a", "bob", {"eng"}, "brief", CAPSCHED_DEFAULT_PRIORITY, 30);
+        capsched::Submit brief_one;
+        brief_one.app_name = "brief";
+        brief_one.lifetime_s = 30;
+        uint64_t brief = placer.submit("a", "bob", {"eng"}, brief_one);
         placer.tick(29000);
         placer.tick(30000);
         int told = 0;

@@ -273,11 +273,14 @@ impl CapacityScheduler {
         // RMAppImpl registers the application with its lifetime monitor at submission: the
         // leaf's answer to what it asked for, counted from now. A recovered application's
         // deadline is the host's (it knows the original submission time).
-        let granted = self
-            .tree
-            .conf(leaf)
-            .lifetimes
-            .granted(sub.lifetime_s.unwrap_or(-1));
+        let granted = if sub.recovering {
+            -1
+        } else {
+            self.tree
+                .conf(leaf)
+                .lifetimes
+                .granted(sub.lifetime_s.unwrap_or(-1))
+        };
         let lifetime_deadline =
             (granted > 0).then(|| now_ms.saturating_add(granted.saturating_mul(1000)));
         let id = self.apps.insert(SchedulerApp {

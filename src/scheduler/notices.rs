@@ -93,6 +93,12 @@ impl CapacityScheduler {
         due
     }
 
+    /// The earliest application deadline still to come (a simulator skipping idle time must
+    /// not jump past it).
+    pub fn next_lifetime_deadline(&self) -> Option<i64> {
+        self.lifetime_deadlines.first().map(|&(d, _)| d)
+    }
+
     /// Records notices from now on (`true`), or stops and drops them.
     pub fn record_notices(&mut self, on: bool) {
         self.notices = on.then(Vec::new);

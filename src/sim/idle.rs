@@ -30,12 +30,15 @@ pub(super) fn skip_if_idle(sim: &mut Sim, now: i64) -> Result<bool, SimError> {
         .filter(|a| a.state == AmState::Running)
         .filter_map(AmSim::next_release_ms)
         .min();
-    let wake = match (next_work, next_release) {
-        (Some(a), Some(b)) => a.min(b),
-        (a, b) => match a.or(b) {
-            Some(t) => t,
-            None => return Err(SimError::Stalled(stall_report(sim, now))),
-        },
+    // An application's lifetime ending is work too (its job is killed then).
+    let next_deadline = sim.cs.next_lifetime_deadline();
+    let wake = match [next_work, next_release, next_deadline]
+        .into_iter()
+        .flatten()
+        .min()
+    {
+        Some(t) => t,
+        None => return Err(SimError::Stalled(stall_report(sim, now))),
     };
     // Worth it only past the next sample.
     if !sim.opts.skip_idle || wake <= now.saturating_add(sim.periods.track) {

@@ -701,8 +701,15 @@ JNIEXPORT jobjectArray JNICALL FN(appPlace)(JNIEnv *env, jclass cls, jlong e, jb
         capsched_string_free(p);
         return NULL;
     }
-    put(env, out, 0, owned_out(env, q));
-    put(env, out, 1, owned_out(env, p));
+    jbyteArray leaf = owned_out(env, q);
+    if (leaf == NULL) {
+        capsched_string_free(p); /* OutOfMemoryError pending: no more JNI calls */
+        return NULL;
+    }
+    put(env, out, 0, leaf);
+    jbyteArray parent = owned_out(env, p);
+    if (parent == NULL) return NULL;
+    put(env, out, 1, parent);
     return out;
 }
 

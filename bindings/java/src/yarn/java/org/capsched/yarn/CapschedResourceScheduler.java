@@ -280,7 +280,10 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
             String k = e.getKey();
             if (k.startsWith("yarn.scheduler.") || k.startsWith("yarn.resourcemanager.scheduler.")
                     || k.startsWith("yarn.resourcemanager.monitor.") || k.equals("yarn.acl.enable")
-                    || k.equals("yarn.admin.acl") || k.startsWith("yarn.cluster.")) {
+                    || k.equals("yarn.admin.acl") || k.startsWith("yarn.cluster.")
+                    // Hadoop's static group table: a user it lists with no group has none
+                    // (no error), which capsched can tell only from the table itself.
+                    || k.equals("hadoop.user.group.static.mapping.overrides")) {
                 out.put(k, merged.get(k));
             }
         }
@@ -465,8 +468,14 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
             SchedulerApplication<CapschedAppAttempt> app = applications.get(appId);
             // capsched re-attaches a container to the application's current attempt.
             ApplicationAttemptId current = app.getCurrentAppAttempt().getApplicationAttemptId();
-            long c = engine().findContainer(new YarnId(appId.getClusterTimestamp(), appId.getId(),
-                    current.getAttemptId(), id.getContainerId()));
+            long c;
+            try {
+                c = engine().findContainer(new YarnId(appId.getClusterTimestamp(), appId.getId(),
+                        current.getAttemptId(), id.getContainerId()));
+            } catch (CapschedException e) {
+                LOG.warn("capsched did not take {} back ({}): YARN's bookkeeping alone keeps it", id, e.getMessage());
+                continue;
+            }
             containerHandles.put(id, c);
             containerIds.put(c, id);
         }
@@ -489,8 +498,13 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
             return null;
         }
         CapschedAppAttempt attempt = schedulerApp.getCurrentAppAttempt();
-        if (!rmApp.getApplicationSubmissionContext().getKeepContainersAcrossApplicationAttempts()
-                && (attempt.isStopped() || !attempt.getApplicationAttemptId().equals(id.getApplicationAttemptId()))) {
+        if (attempt.isStopped() || !attempt.getApplicationAttemptId().equals(id.getApplicationAttemptId())) {
+            // YARN recovers an earlier attempt's container of a keep-containers application
+            // (its own bookkeeping does here); capsched's reports carry no attempt, so it
+            // would take the current attempt's id, which may be another live container's.
+            if (rmApp.getApplicationSubmissionContext().getKeepContainersAcrossApplicationAttempts()) {
+                LOG.warn("{} of an earlier attempt: recovered by YARN's bookkeeping, not charged in capsched", id);
+            }
             return null;
         }
         if (report.getExecutionType() != ExecutionType.GUARANTEED) {
@@ -610,8 +624,9 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         for (Event e : engine().pollEvents(4096)) {
             if (e.kind == Event.AM_CONTAINER_ALLOCATED) amContainerAllocated(e);
             if (e.kind != Event.CONTAINER_COMPLETED) continue;
-            ContainerId id = ContainerId.newContainerId(attemptId(e.yarnId), e.yarnId.containerId);
-            if (!containerHandles.containsKey(id)) continue; // YARN decided it, and has finished it
+            // By capsched's handle: a recovered container keeps its own attempt's id here.
+            ContainerId id = containerIds.get(e.container);
+            if (id == null) continue; // YARN decided it, and has finished it
             RMContainer c = getRMContainer(id);
             if (c == null) {
                 forget(id);
