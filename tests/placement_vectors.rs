@@ -80,15 +80,10 @@ fn configuration(v: &Value) -> Result<CapacitySchedulerConfiguration, String> {
         .map_err(|e| e.to_string())
 }
 
-/// What capsched does with a placement vector, in `real_cs`'s terms.
-fn outcome(v: &Value) -> Value {
-    let conf = match configuration(v) {
-        Ok(c) => c,
-        Err(e) => return serde_json::json!({ "init_error": e }),
-    };
-    let cs = CapacityScheduler::new(Arc::new(conf), 1, 1);
+/// The vector's user, groups, queue (or `no_queue` when it names none) and application name.
+fn submission(v: &Value, no_queue: &str) -> AppSubmission {
     let mut sub = AppSubmission::new(
-        &text(v, "submitted_queue").unwrap_or_else(|| "default".into()),
+        &text(v, "submitted_queue").unwrap_or_else(|| no_queue.into()),
         &text(v, "user").unwrap_or_default(),
     );
     sub.groups = v["groups"]
@@ -96,6 +91,17 @@ fn outcome(v: &Value) -> Value {
         .map(|g| g.iter().map(|x| x.as_str().unwrap().to_string()).collect())
         .unwrap_or_default();
     sub.app_name = text(v, "app_name");
+    sub
+}
+
+/// What capsched does with a placement vector, in `real_cs`'s terms.
+fn outcome(v: &Value) -> Value {
+    let conf = match configuration(v) {
+        Ok(c) => c,
+        Err(e) => return serde_json::json!({ "init_error": e }),
+    };
+    let cs = CapacityScheduler::new(Arc::new(conf), 1, 1);
+    let mut sub = submission(v, "default");
     sub.application_id = Some(ApplicationId {
         cluster_timestamp: 1,
         id: 1,
@@ -130,15 +136,7 @@ fn submitted(v: &Value) -> Value {
         Err(e) => return serde_json::json!({ "init_error": e }),
     };
     let mut cs = CapacityScheduler::new(Arc::new(conf), 1, 1);
-    let mut sub = AppSubmission::new(
-        &text(v, "submitted_queue").unwrap_or_default(),
-        &text(v, "user").unwrap_or_default(),
-    );
-    sub.groups = v["groups"]
-        .as_array()
-        .map(|g| g.iter().map(|x| x.as_str().unwrap().to_string()).collect())
-        .unwrap_or_default();
-    sub.app_name = text(v, "app_name");
+    let sub = submission(v, "");
     match cs.submit_application(0, &sub) {
         Ok(app) => {
             let path = cs.app_report(app).unwrap().queue;

@@ -150,10 +150,10 @@ impl CapacityScheduler {
         // Placement (RMAppManager.placeApplication, before the scheduler hears of the
         // application): the rules may send it elsewhere; a recovered application keeps the
         // queue it ran in.
-        let (queue, placement) = if sub.recovering {
-            (sub.queue.clone(), None)
+        let placement = if sub.recovering {
+            None
         } else {
-            self.placed_queue(sub, application_id)?
+            self.place_application(sub, application_id)?
         };
         // RMAppManager.placeApplication then refuses a submission that names no queue, placed
         // or not (its condition binds `|| queue.isEmpty()` outside the null check).
@@ -166,14 +166,15 @@ impl CapacityScheduler {
         }
         // Copied only when a rule moved it (submission is a hot call).
         let placed_sub;
-        let sub = if queue == sub.queue {
-            sub
-        } else {
-            placed_sub = AppSubmission {
-                queue,
-                ..sub.clone()
-            };
-            &placed_sub
+        let sub = match placement.as_ref().filter(|p| p.queue != sub.queue) {
+            None => sub,
+            Some(p) => {
+                placed_sub = AppSubmission {
+                    queue: p.queue.clone(),
+                    ..sub.clone()
+                };
+                &placed_sub
+            }
         };
         // 2–3. The queue must exist and be a leaf. A placed queue is looked up by its leaf
         //    name (RMAppManager copies only that); one that is not found under the parent the

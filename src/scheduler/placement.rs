@@ -58,21 +58,6 @@ impl CapacityScheduler {
         }
     }
 
-    /// The queue name a submission is looked up by: the placement rules' answer (its leaf
-    /// name, as RMAppManager copies it), or the queue the submission names.
-    pub(crate) fn placed_queue(
-        &self,
-        sub: &AppSubmission,
-        application_id: ApplicationId,
-    ) -> Result<(String, Option<Placement>), Rejection> {
-        let placement = self.place_application(sub, application_id)?;
-        let queue = placement
-            .as_ref()
-            .map(|p| p.queue.clone())
-            .unwrap_or_else(|| sub.queue.clone());
-        Ok((queue, placement))
-    }
-
     /// Where the placement rules would send `sub` now (the RM's own placement step, asked
     /// before it submits): the id in messages is the submission's, or the one this scheduler
     /// would mint for it.
