@@ -15,24 +15,10 @@ use capsched::scheduler::apps::AppSubmission;
 use capsched::scheduler::CapacityScheduler;
 use serde_json::Value;
 
-/// Vectors that need parents with auto-created leaves (issue 17, part 3: capsched refuses a
-/// mapping under such a parent as YARN refuses it under an ordinary one). Each still runs and
-/// must still differ, so the list shrinks when that lands.
-const NOT_YET: &[(&str, &str)] = &[
-    (
-        "v24",
-        "u:%user:managedParent.%primary_group: a parent with auto-created leaves",
-    ),
-    ("v43", "u:user_1:c.user_1: root.c creates leaves"),
-    (
-        "v44",
-        "u:user_1:c.user_1 and the app-name rule to c.user_1: root.c creates leaves",
-    ),
-    ("v45", "u:user_1:c.user_1: root.c creates leaves"),
-    ("v59", "u:user_N:c.user_N: root.c creates leaves"),
-    ("v60", "u:%user:c.%user: root.c creates leaves"),
-    ("v61", "u:%user:c.%user: root.c creates leaves"),
-];
+/// Vectors capsched does not follow yet, each with the reason; each still runs and must
+/// still differ, so an entry cannot outlive the gap it names. Empty since auto-created leaves
+/// landed.
+const NOT_YET: &[(&str, &str)] = &[];
 
 fn vectors(file: &str) -> Vec<Value> {
     let path = format!(
@@ -273,24 +259,7 @@ fn placement_follows_a_real_3_3_6_capacity_scheduler_on_hadoops_vectors() {
 /// This project's own cases (each replayed on a real 3.3.6 ResourceManager), for what
 /// Hadoop's tests leave implicit: fall-through, when groups are looked up, the rule list's
 /// parsing, whole submissions through RMAppManager and the scheduler.
-const DERIVED_NOT_YET: &[(&str, &str)] = &[
-    (
-        "d10",
-        "u:alice:managedParent.alice: a parent with auto-created leaves",
-    ),
-    (
-        "d12",
-        "%primary_group.%user where the group's queue creates leaves",
-    ),
-    (
-        "d20",
-        "%application:managedParent.%application: a parent with auto-created leaves",
-    ),
-    (
-        "d27",
-        "u:%user:managedParent.%user, submitted: a parent with auto-created leaves",
-    ),
-];
+const DERIVED_NOT_YET: &[(&str, &str)] = &[];
 
 #[test]
 fn placement_follows_a_real_3_3_6_resource_manager_on_the_derived_cases() {

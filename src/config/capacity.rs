@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
+use super::auto_create::{is_auto_create_enabled, read_managed_parent, AutoCreatedLeaf};
 use super::error::{ConfigError, ConfigErrors};
 use super::hadoop::Configuration;
 use super::keys::*;
@@ -29,6 +30,8 @@ pub struct CapacitySchedulerConfiguration {
     opportunistic: OpportunisticSettings,
     queues: Vec<QueueConf>,
     placement: PlacementSettings,
+    /// The leaves the running scheduler auto-created, in the order it made them.
+    auto_created: Vec<AutoCreatedLeaf>,
     warnings: Vec<String>,
 }
 
@@ -36,11 +39,31 @@ impl CapacitySchedulerConfiguration {
     /// Parses and validates. Every independent problem is reported; the first is the one YARN
     /// would have stopped at.
     pub fn from_configuration(conf: Configuration) -> Result<Self, ConfigErrors> {
+        Self::parse(conf, Vec::new())
+    }
+
+    /// This configuration with `leaves` auto-created under their managed parents (a leaf
+    /// whose parent is not a managed parent here, or that a static queue now stands for, is
+    /// left out: the scheduler's refresh decides whether it may go).
+    pub fn with_auto_created_leaves(
+        &self,
+        leaves: Vec<AutoCreatedLeaf>,
+    ) -> Result<Self, ConfigErrors> {
+        Self::parse(self.conf.clone(), leaves)
+    }
+
+    /// The leaves this configuration holds that the scheduler auto-created.
+    pub fn auto_created_leaves(&self) -> &[AutoCreatedLeaf] {
+        &self.auto_created
+    }
+
+    fn parse(conf: Configuration, leaves: Vec<AutoCreatedLeaf>) -> Result<Self, ConfigErrors> {
         let mut r = Reader::new(&conf);
         let settings = read_scheduler_settings(&mut r);
         let preemption = read_preemption_settings(&mut r);
         let opportunistic = read_opportunistic_settings(&mut r);
-        let queues = read_queues(&mut r, &settings);
+        let mut auto_created = Vec::new();
+        let queues = read_queues(&mut r, &settings, &leaves, &mut auto_created);
         let mut placement = PlacementSettings::default();
         if let Some(queues) = &queues {
             validate::validate_tree(&mut r, &settings, queues);
@@ -64,6 +87,7 @@ impl CapacitySchedulerConfiguration {
             opportunistic,
             queues: queues.expect("no errors implies a hierarchy"),
             placement,
+            auto_created,
             warnings,
         })
     }
@@ -175,13 +199,23 @@ yarn.scheduler.capacity.root.queues=default,low
 ";
 
 /// Walks the hierarchy from root (iteratively: a hostile file cannot exhaust the stack) and
-/// parses every queue. `None` when the hierarchy itself is unusable (no children for root, or
-/// beyond one of the caps of [`super::limits`]).
-fn read_queues(r: &mut Reader, settings: &SchedulerSettings) -> Option<Vec<QueueConf>> {
+/// parses every queue; a managed parent's auto-created leaves (those of `leaves` under it)
+/// follow its static children, and the ones kept are listed in `kept`. `None` when the
+/// hierarchy itself is unusable (no children for root, or beyond one of the caps of
+/// [`super::limits`]).
+fn read_queues(
+    r: &mut Reader,
+    settings: &SchedulerSettings,
+    leaves: &[AutoCreatedLeaf],
+    kept: &mut Vec<AutoCreatedLeaf>,
+) -> Option<Vec<QueueConf>> {
     let mut queues: Vec<QueueConf> = Vec::new();
     // (path, parent index, level below root); popped in pre-order because children are
     // pushed in reverse.
     let mut stack: Vec<(String, Option<QueueIndex>, usize)> = vec![(ROOT.to_string(), None, 0)];
+    // Auto-created leaves wait here until their parent is read; each is then placed right
+    // after its parent's static subtree (a sentinel entry with an empty path).
+    let mut pending_auto: Vec<(QueueIndex, QueueConf, AutoCreatedLeaf)> = Vec::new();
     // Queues found so far (listed by a parent, read or not) and their paths' total length.
     let mut found = 1usize;
     let mut path_bytes = ROOT.len();
@@ -214,10 +248,48 @@ fn read_queues(r: &mut Reader, settings: &SchedulerSettings) -> Option<Vec<Queue
                 return None;
             }
         }
+        if path.is_empty() {
+            // The sentinel: the auto-created leaves of the parent whose subtree just ended.
+            let p = parent.expect("a sentinel names its parent");
+            let (mine, rest): (Vec<_>, Vec<_>) =
+                pending_auto.drain(..).partition(|(of, ..)| *of == p);
+            pending_auto = rest;
+            for (_, mut q, leaf) in mine {
+                let index = queues.len();
+                q.parent = Some(p);
+                queues.push(q);
+                queues[p].children.push(index);
+                kept.push(leaf);
+            }
+            continue;
+        }
         let index = queues.len();
         let parent_conf = parent.map(|p| &queues[p]);
-        let mut q = read_queue(r, settings, &path, parent_conf, !names.is_empty());
+        // parseQueue: a queue without children that auto-creates them is a managed parent.
+        let managed = parent.is_some() && is_auto_create_enabled(r, &path);
+        let mut q = read_queue(r, settings, &path, parent_conf, !names.is_empty() || managed);
         q.parent = parent;
+        if managed {
+            let mp = read_managed_parent(r, settings, &q);
+            let ours = leaves
+                .iter()
+                .filter(|l| l.parent == path && !valid_children.iter().any(|c| **c == l.name));
+            let mut made = 0usize;
+            for leaf in ours {
+                made += 1;
+                if let Some(limit) =
+                    hierarchy_limit(found + made, level + 1, path_bytes + path.len() + 1 + leaf.name.len())
+                {
+                    r.error(Some(&path), &queue_key(&path, QUEUES), limit);
+                    return None;
+                }
+                pending_auto.push((index, mp.leaf_conf(&path, &leaf.name, leaf.active), leaf.clone()));
+            }
+            found += made;
+            q.managed = Some(Box::new(mp));
+            // After the static children (pushed next, so popped first).
+            stack.push((String::new(), Some(index), level + 1));
+        }
         queues.push(q);
         if let Some(p) = parent {
             queues[p].children.push(index);

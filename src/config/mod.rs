@@ -2,6 +2,7 @@
 //! substitution) and, on top of it, the typed and validated CapacityScheduler configuration.
 
 pub mod acl;
+pub mod auto_create;
 mod capacity;
 mod error;
 pub mod hadoop;

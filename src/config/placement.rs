@@ -319,10 +319,10 @@ pub(crate) fn lookup<'a>(queues: &'a [QueueConf], name: &str) -> Lookup<'a> {
     }
 }
 
-/// The rules' `initialize` check of one mapping. A static target must be a leaf that exists;
-/// a target under a named parent needs a parent with auto-created leaves, which capsched does
-/// not have yet, so such a mapping fails as it fails YARN for an ordinary parent. Dynamic
-/// targets (`%user`, groups) are checked at submission.
+/// The rules' `initialize` check of one mapping. A static target must be a leaf that exists,
+/// or be named under a managed parent (which creates it); a dynamic target under a named
+/// parent needs a managed parent too. Dynamic targets under groups, or with no parent, are
+/// checked at submission.
 fn check_mapping(m: &QueueMapping, queues: &[QueueConf]) -> Result<(), String> {
     // Only the user-group rule takes a group as the parent; the app-name rule (through
     // QueuePlacementRuleUtils) checks any parent as a real one, and names the full target
@@ -339,6 +339,7 @@ fn check_mapping(m: &QueueMapping, queues: &[QueueConf]) -> Result<(), String> {
         // validateAndGetAutoCreatedQueueMapping → validateQueueMappingUnderParentQueue.
         let parent = m.parent.as_deref().expect("a parent");
         match lookup(queues, parent) {
+            Lookup::Found(q) if q.managed.is_some() => Ok(()),
             Lookup::Found(_) => Err(format!(
                 "mapping contains leaf queue [{leaf}] and invalid parent queue which does not have \
                  auto creation of leaf queues enabled [{parent}]"
@@ -350,6 +351,14 @@ fn check_mapping(m: &QueueMapping, queues: &[QueueConf]) -> Result<(), String> {
     };
     if m.is_static() {
         match lookup(queues, &m.full_path()) {
+            // An auto-created leaf is reached only through its managed parent.
+            Lookup::Found(q) if q.auto_created => match m.parent.as_deref() {
+                Some(_) if !dynamic_parent => under_parent(),
+                _ => Err(format!(
+                    "mapping contains invalid or non-leaf queue {}",
+                    m.full_path()
+                )),
+            },
             Lookup::Found(q) if q.is_leaf() => Ok(()),
             Lookup::Found(_) => Err(format!(
                 "mapping contains invalid or non-leaf queue : {}",

@@ -167,6 +167,11 @@ pub struct QueueConf {
     pub leaf: Option<LeafConf>,
     /// Present for parents only.
     pub queue_ordering_policy: Option<QueueOrderingPolicy>,
+    /// `auto-create-child-queue.enabled`: a `ManagedParentQueue`, a parent even without
+    /// children of its own (docs/SEMANTICS.md, "Auto-created queues").
+    pub managed: Option<Box<super::auto_create::ManagedParent>>,
+    /// An `AutoCreatedLeafQueue`: made by the running scheduler from its parent's template.
+    pub auto_created: bool,
     /// Application lifetimes in seconds (`maximum-application-lifetime`,
     /// `default-application-lifetime`), as AbstractCSQueue derives them: inherited down the
     /// hierarchy, the default at most the maximum, and the maximum when no default applies;
@@ -214,6 +219,6 @@ impl Lifetimes {
 
 impl QueueConf {
     pub fn is_leaf(&self) -> bool {
-        self.children.is_empty()
+        self.children.is_empty() && self.managed.is_none()
     }
 }

@@ -90,6 +90,8 @@ pub(crate) fn read_queue(
         allow_zero_capacity_sum,
         leaf,
         queue_ordering_policy,
+        managed: None,
+        auto_created: false,
         lifetimes,
     }
 }

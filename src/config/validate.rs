@@ -22,6 +22,17 @@ pub(crate) fn validate_tree(r: &mut Reader, settings: &SchedulerSettings, queues
     // list per child was quadratic with 10^5 siblings that each have an error.
     let failed: HashSet<String> = r.errors.iter().filter_map(|e| e.key.clone()).collect();
     for parent in queues.iter().filter(|q| !q.is_leaf()) {
+        if parent.managed.is_some() {
+            // A managed parent's auto-created leaves hold entitlements the management policy
+            // keeps within the parent; only static children are checked (setChildQueues runs
+            // for them alone), and a managed parent without any is not checked at all.
+            let mut statics = parent.clone();
+            statics.children.retain(|&c| !queues[c].auto_created);
+            if !statics.children.is_empty() {
+                check_children(r, settings, queues, &statics, &failed);
+            }
+            continue;
+        }
         check_children(r, settings, queues, parent, &failed);
     }
     for q in queues {

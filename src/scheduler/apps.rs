@@ -137,9 +137,10 @@ impl CapacityScheduler {
                 message: EMPTY_USER.to_string(),
             });
         }
-        let settings = self.tree.settings();
         // 1. The system-wide cap counts submissions at root.
-        if !sub.recovering && self.num_applications[0] >= settings.maximum_applications {
+        if !sub.recovering
+            && self.num_applications[0] >= self.tree.settings().maximum_applications
+        {
             return Err(Rejection {
                 message: format!(
                     "Maximum system application limit reached,cannot accept submission of application: {application_id}"
@@ -178,19 +179,12 @@ impl CapacityScheduler {
         };
         // 2–3. The queue must exist and be a leaf. A placed queue is looked up by its leaf
         //    name (RMAppManager copies only that); one that is not found under the parent the
-        //    rule named would have to be auto-created, and no parent here creates leaves.
+        //    rule named is auto-created there if that parent is a managed one.
         let leaf = match self.tree.find(&sub.queue) {
             Ok(q) => q,
             Err(_) if placement.as_ref().is_some_and(|p| p.parent.is_some()) => {
-                let parent = placement.and_then(|p| p.parent).expect("checked");
-                return Err(Rejection {
-                    message: format!(
-                        "Application {application_id} submission by user : {} to  queue : {} failed : \
-                         Could not auto-create leaf queue for {}. Queue mapping specifies an invalid \
-                         parent queue which does not exist {parent}",
-                        sub.user, sub.queue, sub.queue
-                    ),
-                });
+                let parent = placement.as_ref().and_then(|p| p.parent.as_deref()).expect("checked");
+                self.auto_create_for(now_ms, sub, application_id, parent)?
             }
             Err(_) if sub.recovering => {
                 return Err(Rejection {
@@ -231,7 +225,9 @@ impl CapacityScheduler {
             });
         }
         // ACLs are the RM's check (ClientRMService/RMAppManager), enforced only with yarn.acl.enable.
-        if !sub.recovering && settings.acl_enabled && !self.can_submit(leaf, &sub.user, &sub.groups)
+        if !sub.recovering
+            && self.tree.settings().acl_enabled
+            && !self.can_submit(leaf, &sub.user, &sub.groups)
         {
             return Err(Rejection {
                 message: format!(
@@ -240,6 +236,37 @@ impl CapacityScheduler {
                     self.tree.path(leaf)
                 ),
             });
+        }
+        // CapacityScheduler.addApplication: an auto-created leaf is reached only through a
+        // placement under its own parent.
+        if !sub.recovering && self.tree.conf(leaf).auto_created {
+            let parent = self.tree.parent(leaf).expect("an auto-created leaf has a parent");
+            match placement.as_ref() {
+                None => {
+                    return Err(Rejection {
+                        message: format!(
+                            "Application {application_id} submission by user : {} to specified queue : {}  is prohibited. \
+                             Verify automatic queue mapping for user exists in yarn.scheduler.capacity.queue-mappings",
+                            sub.user, sub.queue
+                        ),
+                    })
+                }
+                Some(p) => {
+                    let named = p.parent.as_deref().unwrap_or("");
+                    if named != self.tree.conf(parent).name && named != self.tree.path(parent) {
+                        return Err(Rejection {
+                            message: format!(
+                                "Auto created Leaf queue {} already exists under queue : {}. But Queue mapping configuration \
+                                 yarn.scheduler.capacity.queue-mappings has been updated to a different parent queue : {named} \
+                                 for the specified user : {}",
+                                p.queue,
+                                self.tree.conf(parent).name,
+                                sub.user
+                            ),
+                        });
+                    }
+                }
+            }
         }
         // 4. The leaf's own checks, then every ancestor's state; a recovered application was
         //    running, so a STOPPED queue above it was DRAINING (LeafQueue.recoverDrainingState).
@@ -811,6 +838,48 @@ impl CapacityScheduler {
     }
 
     /// DRAINING queues with no applications left become STOPPED, bottom-up.
+    /// `getOrCreateQueueFromPlacementContext`: the placed leaf `sub.queue` made under the
+    /// managed parent the rule named, after RMAppManager's ACL check on that parent (the leaf
+    /// does not exist yet); any failure is the submission's rejection in YARN's words.
+    fn auto_create_for(
+        &mut self,
+        now_ms: i64,
+        sub: &AppSubmission,
+        application_id: ApplicationId,
+        parent: &str,
+    ) -> Result<QueueId, Rejection> {
+        let failed = |reason: String| Rejection {
+            message: format!(
+                "Application {application_id} submission by user : {} to  queue : {} failed : {reason}",
+                sub.user, sub.queue
+            ),
+        };
+        let managed = self
+            .tree
+            .find(parent)
+            .ok()
+            .filter(|&p| self.tree.conf(p).managed.is_some());
+        let Some(parent_id) = managed else {
+            return Err(failed(format!(
+                "Could not auto-create leaf queue for {}. Queue mapping specifies an invalid parent queue which does not exist {parent}",
+                sub.queue
+            )));
+        };
+        if !sub.recovering
+            && self.tree.settings().acl_enabled
+            && !self.can_submit(parent_id, &sub.user, &sub.groups)
+        {
+            return Err(Rejection {
+                message: format!(
+                    "User {} does not have permission to submit {application_id} to queue {}",
+                    sub.user, sub.queue
+                ),
+            });
+        }
+        self.auto_create_leaf(now_ms, parent_id, &sub.queue)
+            .map_err(failed)
+    }
+
     pub(crate) fn drain_stopped_queues(&mut self) {
         for q in (0..self.tree.len()).rev() {
             if self.tree.queue(q).state != QueueState::Draining {

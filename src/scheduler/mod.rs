@@ -5,6 +5,7 @@
 //! the bookkeeping every event shares (usage up the tree, users, pending totals).
 
 mod am;
+mod auto_queues;
 pub mod app_report;
 pub mod apps;
 mod decommission;
@@ -94,6 +95,8 @@ pub struct CapacityScheduler {
     pub(crate) notices: Option<Vec<notices::SchedulerNotice>>,
     /// Applications with a lifetime, by deadline (`expire_lifetimes` pops from the front).
     pub(crate) lifetime_deadlines: std::collections::BTreeSet<(i64, AppId)>,
+    /// The auto-created leaves' management policy's memory (`auto_queues`).
+    pub(crate) queue_management: auto_queues::QueueManagementState,
     pub(crate) nodes: GenSlab<NodeId, SchedulerNode>,
     /// Nodes by their NodeId as registered (`host:port`, or the host).
     pub(crate) node_by_address: HashMap<String, NodeId>,
@@ -155,6 +158,7 @@ impl CapacityScheduler {
             allocated_now: Vec::new(),
             notices: None,
             lifetime_deadlines: Default::default(),
+            queue_management: Default::default(),
             queue_pending: vec![Resource::ZERO; n],
             queue_reserved: vec![Resource::ZERO; n],
             nodes: GenSlab::default(),

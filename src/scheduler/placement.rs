@@ -213,8 +213,8 @@ impl CapacityScheduler {
     }
 
     /// `getContextForGroupParent` (`u:%user:%primary_group.%user` and the secondary form):
-    /// the user's queue under the group's queue, which must exist as a leaf there (capsched
-    /// has no parents with auto-created leaves yet).
+    /// the user's queue under the group's queue, which must exist as a leaf there unless the
+    /// group's queue is a managed parent (which creates it).
     fn under_group_queue(
         &self,
         m: &QueueMapping,
@@ -234,6 +234,7 @@ impl CapacityScheduler {
                     "mapping contains ambiguous leaf queue name: {full}"
                 )))
             }
+            _ if self.tree.conf(parent).managed.is_some() => {}
             _ => {
                 return Err(RuleError(format!(
                     "mapping contains invalid or non-leaf queue  and no managed parent is found: {full}"
@@ -264,8 +265,10 @@ impl CapacityScheduler {
                     return Ok(None);
                 };
                 let parent_path = self.tree.path(pid).to_string();
-                // Not a parent with auto-created leaves: the leaf must exist under it.
-                if self.tree.find(&format!("{parent_path}.{leaf}")).is_err() {
+                // A managed parent creates the leaf; under any other the leaf must exist.
+                if self.tree.conf(pid).managed.is_none()
+                    && self.tree.find(&format!("{parent_path}.{leaf}")).is_err()
+                {
                     return Ok(None);
                 }
                 Ok(Some(Placement {

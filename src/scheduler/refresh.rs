@@ -34,6 +34,9 @@ impl CapacityScheduler {
         now_ms: i64,
         new: Arc<CapacitySchedulerConfiguration>,
     ) -> Result<(), SchedulerError> {
+        // Auto-created leaves outlive a refresh while their parent still creates leaves
+        // (CapacitySchedulerQueueManager.updateQueues); the others must go by the rules below.
+        let new = self.with_auto_created_leaves(new)?;
         let old = &self.tree;
         let new_paths: HashMap<&str, usize> = new
             .queues()
@@ -92,10 +95,11 @@ impl CapacityScheduler {
             }
         }
         self.apply_refresh(now_ms, new);
+        self.reset_queue_management(now_ms);
         Ok(())
     }
 
-    fn apply_refresh(&mut self, now_ms: i64, new: Arc<CapacitySchedulerConfiguration>) {
+    pub(crate) fn apply_refresh(&mut self, now_ms: i64, new: Arc<CapacitySchedulerConfiguration>) {
         let mut tree = QueueTree::new(new.clone());
         let n = tree.len();
         let id_map: Vec<Option<QueueId>> = (0..self.tree.len())

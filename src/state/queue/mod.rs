@@ -124,6 +124,19 @@ impl QueueTree {
         self.recompute_limits();
     }
 
+    /// The same hierarchy under a configuration that differs only in values (auto-created
+    /// leaves' entitlements): queue ids and run-time state stay; the caller recomputes the
+    /// derived values for the cluster.
+    pub(crate) fn replace_configuration(&mut self, conf: Arc<CapacitySchedulerConfiguration>) {
+        debug_assert!(conf
+            .queues()
+            .iter()
+            .zip(self.conf.queues())
+            .all(|(a, b)| a.path == b.path));
+        debug_assert_eq!(conf.queues().len(), self.conf.queues().len());
+        self.conf = conf;
+    }
+
     /// Recomputes the parent-to-child limits and leaf limits (after a usage change).
     pub fn recompute_limits(&mut self) {
         limits::recompute(self);

@@ -1,0 +1,245 @@
+//! Auto-created leaf queues at run time (YARN 3.3's `ManagedParentQueue`,
+//! `AutoCreatedLeafQueue` and `GuaranteedOrZeroCapacityOverTimePolicy`; docs/SEMANTICS.md,
+//! "Auto-created queues").
+//!
+//! A submission placed under a managed parent whose leaf does not exist makes that leaf
+//! (`CapacityScheduler.autoCreateLeafQueue`). The policy gives each leaf all of the template's
+//! capacity or none: a new leaf is activated while the parent's guarantee has room for the
+//! template's absolute capacity; otherwise it starts at zero (its maximum is the template's
+//! either way, so it can still run on idle resources). The policy runs again at every refresh
+//! (from a clean state) and, when `QueueManagementDynamicEditPolicy` is one of the monitor's
+//! policies, periodically: active leaves without applications give their share back, and
+//! inactive leaves with applications take it in submission order. Leaves are never deleted
+//! in 3.3.
+//!
+//! Leaves and their entitlements live in the configuration (`AutoCreatedLeaf`), so the tree is
+//! always built from one immutable configuration; a change builds the next one.
+
+use std::collections::{BTreeSet, HashMap};
+
+use super::{CapacityScheduler, SchedulerError};
+use crate::config::auto_create::AutoCreatedLeaf;
+use crate::config::CapacitySchedulerConfiguration;
+use crate::state::queue::QueueId;
+use crate::sync::Arc;
+
+/// `CSQueueUtils.EPSILON`.
+const EPSILON: f32 = 0.0001;
+
+/// The policy's memory per managed parent (`ParentQueueState`): the absolute capacity its
+/// active leaves hold, kept as YARN keeps it — a float moved by each activation and
+/// deactivation — so that rounding matches.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct QueueManagementState {
+    activated: HashMap<String, f32>,
+}
+
+impl CapacityScheduler {
+    /// `autoCreateLeafQueue` + `ManagedParentQueue.addChildQueue`: the leaf `name` under the
+    /// managed parent `parent`, with the entitlement the policy gives it
+    /// (`getInitialLeafQueueConfiguration`). The error is YARN's `SchedulerDynamicEditException`
+    /// message.
+    pub(crate) fn auto_create_leaf(
+        &mut self,
+        now_ms: i64,
+        parent: QueueId,
+        name: &str,
+    ) -> Result<QueueId, String> {
+        let conf = self.tree.configuration().clone();
+        let parent_path = self.tree.path(parent).to_string();
+        let leaf_path = format!("{parent_path}.{name}");
+        let mp = self
+            .tree
+            .conf(parent)
+            .managed
+            .as_deref()
+            .expect("a managed parent")
+            .clone();
+        if let Some(e) = mp.creation_errors.first() {
+            return Err(e.clone());
+        }
+        let children = self.tree.children(parent).len();
+        if children as i64 >= mp.max_child_queues as i64 {
+            return Err(format!(
+                "Cannot auto create leaf queue {leaf_path}.Max Child Queue limit exceeded which is configured as : {} and number of child queues is : {children}",
+                mp.max_child_queues
+            ));
+        }
+        let parent_abs = self.tree.queue(parent).capacities.absolute_capacity;
+        let template_abs = mp.template_capacity() * parent_abs;
+        if mp.fail_on_exceeding_parent_capacity {
+            let sum: f32 = self
+                .tree
+                .children(parent)
+                .iter()
+                .map(|&c| self.tree.queue(c).capacities.absolute_capacity)
+                .fold(0.0, |a, b| a + b);
+            if template_abs + sum > parent_abs {
+                return Err(format!(
+                    "Cannot auto create leaf queue {leaf_path}. Child queues capacities have reached parent queue : {parent_path}'s guaranteed capacity"
+                ));
+            }
+        }
+        let activated = self.activated_capacity(&parent_path);
+        let active = parent_abs - activated + EPSILON >= template_abs;
+        let mut leaves = conf.auto_created_leaves().to_vec();
+        leaves.push(AutoCreatedLeaf {
+            parent: parent_path.clone(),
+            name: name.to_string(),
+            active,
+        });
+        let next = conf
+            .with_auto_created_leaves(leaves)
+            .map_err(|e| e.to_string())?;
+        if active {
+            *self
+                .queue_management
+                .activated
+                .entry(parent_path)
+                .or_insert(0.0) += template_abs;
+        }
+        self.apply_refresh(now_ms, Arc::new(next));
+        self.tree
+            .find(&leaf_path)
+            .map_err(|e| format!("Could not auto-create leaf queue {leaf_path}: {e}"))
+    }
+
+    fn activated_capacity(&self, parent_path: &str) -> f32 {
+        self.queue_management
+            .activated
+            .get(parent_path)
+            .copied()
+            .unwrap_or(0.0)
+    }
+
+    /// One run of every managed parent's policy (`computeQueueManagementChanges` then
+    /// `validateAndApplyQueueManagementChanges`): the QueueManagementDynamicEditPolicy's
+    /// round, and the end of a refresh. Returns whether any entitlement changed.
+    pub fn run_queue_management(&mut self, now_ms: i64) -> bool {
+        let conf = self.tree.configuration().clone();
+        if conf.auto_created_leaves().is_empty() {
+            return false;
+        }
+        let mut changed: HashMap<String, bool> = HashMap::new();
+        for parent in 0..self.tree.len() {
+            let Some(mp) = self.tree.conf(parent).managed.as_deref() else {
+                continue;
+            };
+            let parent_path = self.tree.path(parent).to_string();
+            let parent_abs = self.tree.queue(parent).capacities.absolute_capacity;
+            let template_abs = mp.template_capacity() * parent_abs;
+            let leaves: Vec<QueueId> = self
+                .tree
+                .children(parent)
+                .iter()
+                .copied()
+                .filter(|&c| self.tree.conf(c).auto_created)
+                .collect();
+            let active = |s: &Self, c: QueueId| {
+                conf.auto_created_leaves()
+                    .iter()
+                    .any(|l| l.active && l.path() == s.tree.path(c))
+            };
+            // Applications with an attempt (the leaf's pending and active FiCaSchedulerApps),
+            // per leaf and in submission order.
+            let mut with_apps = vec![0usize; leaves.len()];
+            let mut apps: Vec<(i64, crate::ids::ApplicationId, usize)> = Vec::new();
+            for (_, a) in self.apps.iter().filter(|(_, a)| a.attempt.is_some()) {
+                if let Some(i) = leaves.iter().position(|&l| l == a.queue) {
+                    with_apps[i] += 1;
+                    apps.push((a.submit_time_ms, a.application_id, i));
+                }
+            }
+            apps.sort();
+            // deactivateLeafQueuesIfInActive.
+            let mut deactivated = BTreeSet::new();
+            for (i, &leaf) in leaves.iter().enumerate() {
+                if active(self, leaf) && with_apps[i] == 0 {
+                    deactivated.insert(i);
+                    changed.insert(self.tree.path(leaf).to_string(), false);
+                }
+            }
+            let deactivated_capacity = deactivated.iter().fold(0.0f32, |a, _| a + template_abs);
+            let available =
+                parent_abs - self.activated_capacity(&parent_path) + deactivated_capacity + EPSILON;
+            if available >= template_abs && !apps.is_empty() && template_abs > 0.0 {
+                let wanted = ((available / template_abs).floor() as usize).min(apps.len());
+                let mut picked: Vec<usize> = Vec::new();
+                for &(_, _, i) in &apps {
+                    if picked.len() >= wanted {
+                        break;
+                    }
+                    if !active(self, leaves[i]) && !deactivated.contains(&i) && !picked.contains(&i)
+                    {
+                        picked.push(i);
+                    }
+                }
+                for i in picked {
+                    changed.insert(self.tree.path(leaves[i]).to_string(), true);
+                }
+            }
+            // commitQueueManagementChanges.
+            let entry = self.queue_management.activated.entry(parent_path).or_insert(0.0);
+            for _ in &deactivated {
+                *entry -= template_abs;
+            }
+            let activations = leaves
+                .iter()
+                .filter(|&&l| changed.get(self.tree.path(l)) == Some(&true))
+                .count();
+            for _ in 0..activations {
+                *entry += template_abs;
+            }
+        }
+        if changed.is_empty() {
+            return false;
+        }
+        let leaves: Vec<AutoCreatedLeaf> = conf
+            .auto_created_leaves()
+            .iter()
+            .map(|l| AutoCreatedLeaf {
+                active: changed.get(&l.path()).copied().unwrap_or(l.active),
+                ..l.clone()
+            })
+            .collect();
+        match conf.with_auto_created_leaves(leaves) {
+            Ok(next) => {
+                self.tree.replace_configuration(Arc::new(next));
+                self.cluster_resource_changed(now_ms);
+                true
+            }
+            // The same file with other capacities cannot fail; if it did, nothing changes.
+            Err(_) => false,
+        }
+    }
+
+    /// A refresh's configuration with the leaves this scheduler auto-created: each kept under
+    /// its parent while that parent still creates leaves, and given no capacity until the
+    /// policy runs again (`AutoCreatedLeafQueue.reinitialize` zeroes it, and the policy's
+    /// state is cleared).
+    pub(crate) fn with_auto_created_leaves(
+        &self,
+        new: Arc<CapacitySchedulerConfiguration>,
+    ) -> Result<Arc<CapacitySchedulerConfiguration>, SchedulerError> {
+        let old = self.tree.configuration().auto_created_leaves();
+        if old.is_empty() {
+            return Ok(new);
+        }
+        let leaves = old
+            .iter()
+            .map(|l| AutoCreatedLeaf {
+                active: false,
+                ..l.clone()
+            })
+            .collect();
+        new.with_auto_created_leaves(leaves)
+            .map(Arc::new)
+            .map_err(|e| SchedulerError::Refused(e.to_string()))
+    }
+
+    /// After a refresh: the policy starts from nothing and runs once.
+    pub(crate) fn reset_queue_management(&mut self, now_ms: i64) {
+        self.queue_management = QueueManagementState::default();
+        self.run_queue_management(now_ms);
+    }
+}
