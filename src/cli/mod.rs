@@ -5,6 +5,7 @@ mod bench_cluster;
 mod bench_opportunistic;
 mod bench_runtime;
 mod conformance;
+mod describe;
 mod queues;
 mod simulate;
 mod validate;

@@ -29,7 +29,7 @@ pub fn run(
             return ExitCode::from(1);
         }
     };
-    let mut tree = QueueTree::new(conf);
+    let mut tree = QueueTree::new(conf.clone());
     let n = i64::from(nodes);
     let cluster = Resource::new(node_memory.saturating_mul(n), node_vcores.saturating_mul(n));
     tree.update_cluster_resource(cluster);
@@ -46,7 +46,9 @@ pub fn run(
             out,
             "cluster: {nodes} nodes × <memory:{node_memory}, vCores:{node_vcores}> = {cluster}"
         )?;
-        table(out, &tree)
+        table(out, &tree)?;
+        super::describe::auto_creation(out, &tree)?;
+        super::describe::placement_rules(out, &conf)
     })
 }
 
@@ -66,6 +68,8 @@ fn table(out: &mut dyn Write, tree: &QueueTree) -> io::Result<()> {
         "user-AM-limit",
         "UL%",
         "ULF",
+        "max-life",
+        "def-life",
         "state",
     ];
     let mut rows: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
@@ -93,13 +97,24 @@ fn table(out: &mut dyn Write, tree: &QueueTree) -> io::Result<()> {
                 res(tree.user_am_resource_limit(id, 0, 1.0)),
                 format!("{}", lc.user_limit_percent),
                 format!("{}", lc.user_limit_factor),
+                lifetime(qc.lifetimes.maximum),
+                lifetime(qc.lifetimes.default),
             ]),
-            _ => row.extend(std::iter::repeat_n("-".to_string(), 6)),
+            _ => row.extend(std::iter::repeat_n("-".to_string(), 8)),
         }
         row.push(q.state.as_str().to_string());
         rows.push(row);
     }
     print_table(out, &rows)
+}
+
+/// An application lifetime in seconds, "-" for none.
+fn lifetime(s: i64) -> String {
+    if s > 0 {
+        format!("{s}s")
+    } else {
+        "-".to_string()
+    }
 }
 
 /// Columns are padded to at most this width: one very long queue path must not pad every

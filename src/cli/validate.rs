@@ -4,7 +4,6 @@ use std::io::{self, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
-use capsched::config::placement::{MappingKind, PlacementRuleKind};
 use capsched::config::{CapacitySchedulerConfiguration, CapacityValue, MaxCapacityValue};
 use capsched::state::queue::QueueTree;
 
@@ -70,9 +69,15 @@ fn summary(
             MaxCapacityValue::Absolute(a) => a.resource().to_string(),
         };
         let c = &tree.queue(id).capacities;
-        let kind = if qc.is_leaf() { "leaf" } else { "parent" };
+        let kind = if qc.managed.is_some() {
+            "managed"
+        } else if qc.is_leaf() {
+            "leaf"
+        } else {
+            "parent"
+        };
         let mut line = format!(
-            "{name:<24} {kind:<6} capacity {cap:>7}  max {max:>7}  absolute {:>6.2}%  absolute max {:>6.2}%  {}",
+            "{name:<24} {kind:<7} capacity {cap:>7}  max {max:>7}  absolute {:>6.2}%  absolute max {:>6.2}%  {}",
             c.absolute_capacity * 100.0,
             c.absolute_maximum_capacity * 100.0,
             qc.state.as_str()
@@ -93,37 +98,8 @@ fn summary(
         }
         writeln!(out, "{}", line.trim_end())?;
     }
-    let p = conf.placement();
-    if !p.rules.is_empty() {
-        writeln!(out)?;
-        for rule in &p.rules {
-            let (name, mappings) = match rule {
-                PlacementRuleKind::UserGroup => ("user-group", &p.user_group),
-                PlacementRuleKind::AppName => ("app-name", &p.app_name),
-            };
-            let list: Vec<String> = mappings
-                .iter()
-                .map(|m| {
-                    let kind = match m.kind {
-                        MappingKind::User => "u:",
-                        MappingKind::Group => "g:",
-                        MappingKind::Application => "",
-                    };
-                    format!("{kind}{}:{}", m.source, m.full_path())
-                })
-                .collect();
-            writeln!(
-                out,
-                "placement rule {name}: {}{}",
-                list.join(", "),
-                if p.override_mappings {
-                    " (override)"
-                } else {
-                    ""
-                }
-            )?;
-        }
-    }
+    super::describe::auto_creation(out, tree)?;
+    super::describe::placement_rules(out, conf)?;
     if !conf.warnings().is_empty() {
         writeln!(out)?;
         for w in conf.warnings() {

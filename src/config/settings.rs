@@ -81,6 +81,9 @@ pub struct PreemptionSettings {
     pub monitor_policies: Vec<String>,
     pub observe_only: bool,
     pub monitoring_interval_ms: i64,
+    /// `yarn.resourcemanager.monitor.capacity.queue-management.monitoring-interval`: the
+    /// QueueManagementDynamicEditPolicy's period (auto-created leaves' entitlements).
+    pub queue_management_interval_ms: i64,
     pub max_wait_before_kill_ms: i64,
     /// Read with `getFloat` by YARN.
     pub total_preemption_per_round: f32,
@@ -140,6 +143,16 @@ impl PreemptionSettings {
             .into(),
         );
         out
+    }
+
+    /// Whether the monitor runs `QueueManagementDynamicEditPolicy` (auto-created leaves'
+    /// entitlements revisited every `queue_management_interval_ms`).
+    pub fn queue_management_policy_enabled(&self) -> bool {
+        self.monitor_enabled
+            && self.monitor_policies.iter().any(|p| {
+                p.rsplit('.').next()
+                    == Some(crate::config::auto_create::QUEUE_MANAGEMENT_DYNAMIC_EDIT_POLICY)
+            })
     }
 
     pub fn proportional_policy_enabled(&self) -> bool {
@@ -528,6 +541,12 @@ pub(crate) fn read_preemption_settings(r: &mut Reader) -> PreemptionSettings {
         observe_only: r.boolean(&p("observe_only"), false),
         // SchedulingMonitor's scheduleAtFixedRate refuses a period of 0 or less.
         monitoring_interval_ms: duration(r, &p("monitoring_interval"), 3000, 1),
+        queue_management_interval_ms: duration(
+            r,
+            crate::config::auto_create::QUEUE_MANAGEMENT_MONITORING_INTERVAL,
+            crate::config::auto_create::DEFAULT_QUEUE_MANAGEMENT_MONITORING_INTERVAL_MS,
+            1,
+        ),
         max_wait_before_kill_ms: duration(r, &p("max_wait_before_kill"), 15000, 0),
         total_preemption_per_round: r.float_where(
             None,

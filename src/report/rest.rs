@@ -215,6 +215,21 @@ fn root_fields(tree: &QueueTree) -> Fields {
     (info, after)
 }
 
+/// `LeafQueueTemplateInfo`: a managed parent's `leaf-queue-template.*` keys as name/value
+/// items; `{}` for any other queue (an empty list is left out, as JAXB leaves it).
+fn leaf_queue_template(qc: &QueueConf) -> Value {
+    match qc.managed.as_deref() {
+        Some(mp) if !mp.template_properties.is_empty() => json!({
+            "property": mp
+                .template_properties
+                .iter()
+                .map(|(name, value)| json!({ "name": name, "value": value }))
+                .collect::<Vec<_>>()
+        }),
+        _ => json!({}),
+    }
+}
+
 /// One queue's fields (a parent's `"queues"` goes between the two maps).
 fn queue_fields(tree: &QueueTree, live: &[LiveQueue], id: QueueId) -> Fields {
     let none = LiveQueue::default();
@@ -277,15 +292,29 @@ fn queue_fields(tree: &QueueTree, live: &[LiveQueue], id: QueueId) -> Fields {
     m.insert("queueAcls".into(), acls_json(qc));
     m.insert("queuePriority".into(), json!(qc.priority));
     m.insert("orderingPolicyInfo".into(), json!(ordering_policy(qc)));
-    m.insert("autoCreateChildQueueEnabled".into(), json!(false));
-    m.insert("leafQueueTemplate".into(), json!({}));
+    m.insert(
+        "autoCreateChildQueueEnabled".into(),
+        json!(qc.managed.is_some()),
+    );
+    m.insert("leafQueueTemplate".into(), leaf_queue_template(qc));
     m.insert("mode".into(), json!(mode(qc)));
     m.insert(
         "queueType".into(),
         json!(if leaf { "leaf" } else { "parent" }),
     );
-    m.insert("creationMethod".into(), json!("static"));
-    m.insert("autoCreationEligibility".into(), json!("off"));
+    // 3.4's names for how a queue came to be and whether it creates children.
+    m.insert(
+        "creationMethod".into(),
+        json!(if qc.auto_created {
+            "dynamicLegacy"
+        } else {
+            "static"
+        }),
+    );
+    m.insert(
+        "autoCreationEligibility".into(),
+        json!(if qc.managed.is_some() { "legacy" } else { "off" }),
+    );
     for k in [
         "autoQueueTemplateProperties",
         "autoQueueParentTemplateProperties",
@@ -333,7 +362,7 @@ fn queue_fields(tree: &QueueTree, live: &[LiveQueue], id: QueueId) -> Fields {
             "defaultPriority".into(),
             json!(lc.default_application_priority),
         );
-        m.insert("isAutoCreatedLeafQueue".into(), json!(false));
+        m.insert("isAutoCreatedLeafQueue".into(), json!(qc.auto_created));
         let lifetimes = tree.conf(id).lifetimes;
         m.insert("maxApplicationLifetime".into(), json!(lifetimes.maximum));
         m.insert(

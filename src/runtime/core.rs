@@ -34,6 +34,8 @@ pub struct EngineCore {
     pub async_scheduling: bool,
     /// When expiry last looked (it looks at most once a second: the interval is minutes).
     last_expiry_ms: Option<i64>,
+    /// When the queue-management policy last ran.
+    last_queue_management_ms: Option<i64>,
     /// Snapshots made so far (each is numbered).
     snapshots: std::cell::Cell<u64>,
     /// The host's preemption option when it overrides the configuration: applied to every
@@ -50,6 +52,7 @@ impl EngineCore {
             events,
             async_scheduling,
             last_expiry_ms: None,
+            last_queue_management_ms: None,
             snapshots: std::cell::Cell::new(0),
             preemption_override: None,
         }
@@ -228,6 +231,17 @@ impl EngineCore {
             for node in self.cs.decommission_timeouts(now_ms) {
                 self.events.push(EngineEvent::NodeDecommissioned { node });
             }
+        }
+        // QueueManagementDynamicEditPolicy, when the monitor runs it: auto-created leaves'
+        // entitlements follow their applications.
+        let preemption = self.cs.queue_tree().configuration().preemption();
+        if preemption.queue_management_policy_enabled()
+            && self
+                .last_queue_management_ms
+                .is_none_or(|t| now_ms - t >= preemption.queue_management_interval_ms)
+        {
+            self.last_queue_management_ms = Some(now_ms);
+            self.cs.run_queue_management(now_ms);
         }
         self.schedule(now_ms)
     }

@@ -183,8 +183,13 @@ pub fn simulate_with(
     if wants_opportunistic {
         check_opportunistic_can_be_placed(&opp)?;
     }
-    let leaves: Vec<QueueId> = cs.queue_tree().leaves().collect();
+    let leaves: Vec<QueueId> = super::state::report_rows(&cs);
     let leaves_count = leaves.len();
+    let leaf_paths: Vec<String> = leaves
+        .iter()
+        .map(|&q| cs.queue_tree().path(q).to_string())
+        .collect();
+    let tree_len = cs.queue_tree().len();
     let preemption = input.conf.preemption().clone();
     let policy = preemption
         .proportional_policy_enabled()
@@ -194,6 +199,7 @@ pub fn simulate_with(
         am: opts.defaults.am_heartbeat_ms.max(1),
         track: opts.track_interval_ms.max(1),
         monitor: preemption.monitoring_interval_ms.max(1),
+        queue_management: preemption.queue_management_interval_ms.max(1),
     };
     // Long enough for everything periodic to have acted on a state that stopped changing:
     // delay scheduling (a few rounds of node heartbeats), the preemption monitor's mark-then-
@@ -255,6 +261,8 @@ pub fn simulate_with(
         unfinished: ams.len(),
         ams,
         leaves,
+        leaf_paths,
+        tree_len,
         opts,
         samples: Vec::new(),
         since_kept: 0,
@@ -306,6 +314,9 @@ pub fn simulate_with(
     if sim.policy.is_some() {
         sim.push_periodic(periods.monitor, Periodic::PreemptionRound);
     }
+    if input.conf.preemption().queue_management_policy_enabled() {
+        sim.push_periodic(periods.queue_management, Periodic::QueueManagement);
+    }
     let leaf_infos = leaf_infos(&sim);
     observer.start(&leaf_infos)?;
 
@@ -352,6 +363,13 @@ pub fn simulate_with(
                 node_heartbeat(&mut sim, now, i);
                 sim.push_periodic(now.saturating_add(periods.nm), Periodic::NodeHeartbeat(i));
             }
+            Event::Periodic(Periodic::QueueManagement) => {
+                sim.cs.run_queue_management(now);
+                sim.push_periodic(
+                    now.saturating_add(periods.queue_management),
+                    Periodic::QueueManagement,
+                );
+            }
             Event::Periodic(Periodic::PreemptionRound) => {
                 preemption_round(&mut sim, now);
                 sim.push_periodic(
@@ -391,9 +409,10 @@ pub fn simulate_with(
     observer.progress(&progress(&sim, now));
     let queue_preemption: Vec<QueuePreemption> = sim
         .leaves
-        .iter()
+        .clone()
+        .into_iter()
         .enumerate()
-        .map(|(i, &q)| {
+        .map(|(i, q)| {
             let mut starved = std::mem::take(&mut sim.starved[i]);
             if let Some(from_ms) = sim.starving_since[i] {
                 starved.push(Starvation {
@@ -403,7 +422,11 @@ pub fn simulate_with(
                 });
             }
             QueuePreemption {
-                stats: sim.cs.preemption_stats(q),
+                stats: sim
+                    .row_members(q)
+                    .into_iter()
+                    .map(|m| sim.cs.preemption_stats(m))
+                    .fold(Default::default(), |a, b| a + b),
                 starved,
             }
         })

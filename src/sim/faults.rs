@@ -124,9 +124,11 @@ fn move_app(sim: &mut Sim, now: i64) {
     let live: Vec<usize> = (0..sim.ams.len())
         .filter(|&j| matches!(sim.ams[j].state, AmState::Submitted | AmState::Running))
         .collect();
+    sim.sync_leaves();
     let leaves: Vec<String> = sim
         .leaves
         .iter()
+        .filter(|&&q| sim.cs.queue_tree().is_leaf(q))
         .map(|&q| sim.cs.queue_tree().path(q).to_string())
         .collect();
     let Some(c) = sim.chaos.as_mut() else { return };

@@ -61,16 +61,24 @@ pub(super) fn sample(
         .iter()
         .filter(|a| matches!(a.state, AmState::Submitted | AmState::Running))
         .count() as u64;
+    sim.sync_leaves();
     let tree = sim.cs.queue_tree();
     // Outstanding containers per leaf, one pass over the applications.
     let mut pending_by_queue = vec![0u64; tree.len()];
     for (_, a) in sim.cs.applications() {
         if let Some(t) = a.attempt.as_ref() {
-            pending_by_queue[a.queue] += t
+            let outstanding = t
                 .requests
                 .keys()
                 .map(|(_, k)| k.outstanding().max(0) as u64)
                 .sum::<u64>();
+            pending_by_queue[a.queue] += outstanding;
+            // A managed parent's row counts its auto-created leaves'.
+            if tree.conf(a.queue).auto_created {
+                if let Some(p) = tree.parent(a.queue) {
+                    pending_by_queue[p] += outstanding;
+                }
+            }
         }
     }
     let pending_total = sim.leaves.iter().map(|&q| pending_by_queue[q]).sum();
@@ -78,7 +86,11 @@ pub(super) fn sample(
     for (i, &q) in sim.leaves.iter().enumerate() {
         let used = tree.queue(q).used - sim.cs.queue_reserved(q);
         let pending = sim.cs.queue_pending(q);
-        let killed = sim.cs.preemption_stats(q).killed;
+        let killed: u64 = sim
+            .row_members(q)
+            .into_iter()
+            .map(|m| sim.cs.preemption_stats(m).killed)
+            .sum();
         queues.push(QueueSample {
             allocated_memory: used.memory_mb(),
             allocated_vcores: used.vcores(),

@@ -23,6 +23,8 @@ pub(super) enum Periodic {
     AmHeartbeat(usize),
     /// The preemption monitor's round (SchedulingMonitor, every `monitoring_interval`).
     PreemptionRound,
+    /// The QueueManagementDynamicEditPolicy's round (auto-created leaves' entitlements).
+    QueueManagement,
 }
 
 /// What makes something happen.
@@ -50,6 +52,7 @@ pub(super) struct Periods {
     pub(super) am: i64,
     pub(super) track: i64,
     pub(super) monitor: i64,
+    pub(super) queue_management: i64,
 }
 
 impl Periods {
@@ -59,6 +62,7 @@ impl Periods {
             Periodic::NodeHeartbeat(_) => self.nm,
             Periodic::AmHeartbeat(_) => self.am,
             Periodic::PreemptionRound => self.monitor,
+            Periodic::QueueManagement => self.queue_management,
         }
     }
 }
@@ -76,7 +80,13 @@ pub(super) struct Sim {
     pub(super) chaos: Option<ChaosState>,
     pub(super) rack_of_host: HashMap<String, String>,
     pub(super) ams: Vec<AmSim>,
+    /// The per-queue rows every sample and the result describe: the configured leaves, and each
+    /// managed parent standing for the leaves it auto-creates (which are made as the run goes).
     pub(super) leaves: Vec<QueueId>,
+    /// The rows' paths, to find their ids again when an auto-created leaf renumbers the tree.
+    pub(super) leaf_paths: Vec<String>,
+    /// The tree's size when `leaves` were last resolved.
+    pub(super) tree_len: usize,
     pub(super) opts: SimulationOptions,
     pub(super) samples: Vec<Sample>,
     /// Samples taken since the last one kept, and how many a kept one stands for.
@@ -168,6 +178,48 @@ pub(super) fn schedule_ends(sim: &mut Sim, i: usize, started: Vec<super::nm::Sta
     for (c, end) in started {
         if end != super::nm::UNTIL_KILLED {
             sim.push_work(end, Work::ContainerEnd(i, c));
+        }
+    }
+}
+
+/// The queues a run reports on (`Sim::leaves`): configured leaves, and managed parents for
+/// their auto-created leaves, in pre-order.
+pub(super) fn report_rows(cs: &CapacityScheduler) -> Vec<QueueId> {
+    let tree = cs.queue_tree();
+    (0..tree.len())
+        .filter(|&q| {
+            let c = tree.conf(q);
+            (tree.is_leaf(q) && !c.auto_created) || c.managed.is_some()
+        })
+        .collect()
+}
+
+impl Sim {
+    /// Resolves the rows again after the tree changed shape (a leaf was auto-created).
+    pub(super) fn sync_leaves(&mut self) {
+        let tree = self.cs.queue_tree();
+        if tree.len() == self.tree_len {
+            return;
+        }
+        self.tree_len = tree.len();
+        self.leaves = self
+            .leaf_paths
+            .iter()
+            .map(|p| tree.find(p).expect("a reported queue is never removed while jobs run"))
+            .collect();
+    }
+
+    /// The leaves a row stands for: itself, or a managed parent's auto-created leaves.
+    pub(super) fn row_members(&self, row: QueueId) -> Vec<QueueId> {
+        let tree = self.cs.queue_tree();
+        if tree.conf(row).managed.is_some() {
+            tree.children(row)
+                .iter()
+                .copied()
+                .filter(|&c| tree.is_leaf(c))
+                .collect()
+        } else {
+            vec![row]
         }
     }
 }

@@ -34,6 +34,18 @@ pub struct PreemptionStats {
     pub wasted: u64,
 }
 
+/// Several leaves' counts together (a managed parent's auto-created leaves, in reports).
+impl std::ops::Add for PreemptionStats {
+    type Output = PreemptionStats;
+    fn add(self, o: PreemptionStats) -> PreemptionStats {
+        PreemptionStats {
+            marked: self.marked + o.marked,
+            killed: self.killed + o.killed,
+            wasted: self.wasted + o.wasted,
+        }
+    }
+}
+
 /// FIFO order key: higher priority first, then lower application id.
 fn order(a: &(i32, ApplicationId, AppId), b: &(i32, ApplicationId, AppId)) -> std::cmp::Ordering {
     b.0.cmp(&a.0).then(a.1.cmp(&b.1))

@@ -1,0 +1,98 @@
+//! What `capsched validate` and `capsched queues` both print after their queue tables: the
+//! placement rules, and each managed parent's template for the leaves it auto-creates.
+
+use std::io::{self, Write};
+
+use capsched::config::placement::{MappingKind, PlacementRuleKind};
+use capsched::config::CapacitySchedulerConfiguration;
+use capsched::state::queue::QueueTree;
+
+/// One line per installed placement rule, its mappings in order.
+pub fn placement_rules(out: &mut dyn Write, conf: &CapacitySchedulerConfiguration) -> io::Result<()> {
+    let p = conf.placement();
+    if p.rules.is_empty() {
+        return Ok(());
+    }
+    writeln!(out)?;
+    for rule in &p.rules {
+        let (name, mappings) = match rule {
+            PlacementRuleKind::UserGroup => ("user-group", &p.user_group),
+            PlacementRuleKind::AppName => ("app-name", &p.app_name),
+        };
+        let list: Vec<String> = mappings
+            .iter()
+            .map(|m| {
+                let kind = match m.kind {
+                    MappingKind::User => "u:",
+                    MappingKind::Group => "g:",
+                    MappingKind::Application => "",
+                };
+                format!("{kind}{}:{}", m.source, m.full_path())
+            })
+            .collect();
+        writeln!(
+            out,
+            "placement rule {name}: {}{}",
+            list.join(", "),
+            if p.override_mappings {
+                " (override)"
+            } else {
+                ""
+            }
+        )?;
+    }
+    Ok(())
+}
+
+/// One paragraph per managed parent: what a leaf it creates gets (capacity, maximum, absolute
+/// values for the tree's cluster, user limits, AM share), its limits, and the template's keys.
+pub fn auto_creation(out: &mut dyn Write, tree: &QueueTree) -> io::Result<()> {
+    for id in 0..tree.len() {
+        let qc = tree.conf(id);
+        let Some(mp) = qc.managed.as_deref() else {
+            continue;
+        };
+        let parent_abs = tree.queue(id).capacities.absolute_capacity;
+        let parent_abs_max = tree.queue(id).capacities.absolute_maximum_capacity;
+        let t = &mp.template;
+        let leaves = tree
+            .children(id)
+            .iter()
+            .filter(|&&c| tree.conf(c).auto_created)
+            .count();
+        writeln!(out)?;
+        writeln!(
+            out,
+            "{} auto-creates leaves ({leaves} so far, at most {}{}): each gets capacity {:.1}% (absolute {:.2}%) while the parent's guarantee has room, else 0%; max {:.1}% (absolute {:.2}%)",
+            qc.path,
+            mp.max_child_queues,
+            if mp.fail_on_exceeding_parent_capacity {
+                ", none beyond the parent's guarantee"
+            } else {
+                ""
+            },
+            mp.template_capacity() * 100.0,
+            mp.template_capacity() * parent_abs * 100.0,
+            mp.template_maximum_capacity() * 100.0,
+            mp.template_maximum_capacity() * parent_abs_max * 100.0,
+        )?;
+        if let Some(l) = &t.leaf {
+            writeln!(
+                out,
+                "  template: user-limit {}%  user-limit-factor {}  maximum-am-resource-percent {}  ordering-policy {}  state {}",
+                l.user_limit_percent,
+                l.user_limit_factor,
+                l.maximum_am_resource_percent,
+                l.ordering_policy.name(),
+                t.state.as_str()
+            )?;
+        }
+        for (key, value) in &mp.template_properties {
+            writeln!(out, "  {key}={value}")?;
+        }
+        for e in &mp.creation_errors {
+            writeln!(out, "  creation fails: {e}")?;
+        }
+    }
+    Ok(())
+}
