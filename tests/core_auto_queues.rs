@@ -6,11 +6,11 @@
 use std::sync::Arc;
 
 use capsched::config::CapacitySchedulerConfiguration;
+use capsched::ids::AppId;
 use capsched::resource::Resource;
 use capsched::scheduler::apps::{AppSubmission, AttemptSubmission};
 use capsched::scheduler::nodes::NodeSpec;
 use capsched::scheduler::CapacityScheduler;
-use capsched::ids::AppId;
 
 const TS: i64 = 1410901177871;
 
@@ -32,8 +32,11 @@ yarn.scheduler.capacity.queue-mappings=u:%user:managed.%user
 
 fn scheduler(extra: &str) -> CapacityScheduler {
     let mut cs = CapacityScheduler::new(Arc::new(conf(extra)), TS, 1);
-    cs.add_node(0, &NodeSpec::new("h1", "/r1", Resource::new(100 * 1024, 100)))
-        .unwrap();
+    cs.add_node(
+        0,
+        &NodeSpec::new("h1", "/r1", Resource::new(100 * 1024, 100)),
+    )
+    .unwrap();
     cs
 }
 
@@ -83,4 +86,248 @@ fn leaves_beyond_the_parents_guarantee_start_with_no_capacity() {
     }
     let (c, abs, max) = caps(&cs, "root.managed.u6");
     assert_eq!((c, abs, max), (0.0, 0.0, 1.0));
+}
+
+fn invariants(cs: &CapacityScheduler) {
+    if let Err(e) = cs.check_invariants() {
+        panic!("invariants: {e:?}");
+    }
+}
+
+#[test]
+fn a_leaf_keeps_the_application_cap_of_the_template_whatever_its_entitlement() {
+    // LeafQueue sizes maxApplications when the leaf is made, from the template's absolute
+    // capacity (10% of 10000); the zero entitlement that follows does not move it.
+    let mut cs = scheduler("");
+    for u in ["u1", "u2", "u3", "u4", "u5", "u6"] {
+        submit(&mut cs, "default", u).unwrap();
+    }
+    let t = cs.queue_tree();
+    for u in ["u1", "u6"] {
+        let q = t.find(&format!("root.managed.{u}")).unwrap();
+        assert_eq!(t.queue(q).leaf.unwrap().max_applications, 1000, "{u}");
+    }
+    invariants(&cs);
+}
+
+#[test]
+fn the_template_ignores_the_global_per_queue_defaults() {
+    // The leaf is read from the template's keys alone (initializeLeafQueueConfigs): the global
+    // maximum-am-resource-percent and user-limit-factor do not reach it, YARN's defaults do.
+    let mut cs = scheduler(
+        "yarn.scheduler.capacity.maximum-am-resource-percent=0.5
+yarn.scheduler.capacity.user-limit-factor=4
+yarn.scheduler.capacity.root.managed.leaf-queue-template.minimum-user-limit-percent=25",
+    );
+    submit(&mut cs, "default", "alice").unwrap();
+    let t = cs.queue_tree();
+    let leaf = t
+        .conf(t.find("root.managed.alice").unwrap())
+        .leaf
+        .clone()
+        .unwrap();
+    assert_eq!(leaf.maximum_am_resource_percent, 0.1);
+    assert_eq!(leaf.user_limit_factor, 1.0);
+    assert_eq!(leaf.user_limit_percent, 25.0);
+    // A static leaf takes the global values.
+    let a = t.conf(t.find("root.a").unwrap()).leaf.clone().unwrap();
+    assert_eq!(a.maximum_am_resource_percent, 0.5);
+    assert_eq!(a.user_limit_factor, 4.0);
+}
+
+#[test]
+fn creation_fails_with_yarns_words_at_the_limits() {
+    // auto-create-child-queue.max-queues.
+    let mut cs =
+        scheduler("yarn.scheduler.capacity.root.managed.auto-create-child-queue.max-queues=2");
+    submit(&mut cs, "default", "u1").unwrap();
+    submit(&mut cs, "default", "u2").unwrap();
+    assert_eq!(
+        submit(&mut cs, "default", "u3").unwrap_err(),
+        "Application application_1410901177871_0003 submission by user : u3 to  queue : u3 failed : \
+         Cannot auto create leaf queue root.managed.u3.Max Child Queue limit exceeded which is \
+         configured as : 2 and number of child queues is : 2"
+    );
+    // fail-on-exceeding-parent-capacity: five 10% leaves fill the parent's 50%.
+    let mut cs = scheduler(
+        "yarn.scheduler.capacity.root.managed.auto-create-child-queue.fail-on-exceeding-parent-capacity=true",
+    );
+    for u in ["u1", "u2", "u3", "u4", "u5"] {
+        submit(&mut cs, "default", u).unwrap();
+    }
+    assert_eq!(
+        submit(&mut cs, "default", "u6").unwrap_err(),
+        "Application application_1410901177871_0006 submission by user : u6 to  queue : u6 failed : \
+         Cannot auto create leaf queue root.managed.u6. Child queues capacities have reached parent \
+         queue : root.managed's guaranteed capacity"
+    );
+    assert!(cs.queue_tree().find("root.managed.u6").is_err());
+    invariants(&cs);
+}
+
+#[test]
+fn a_template_key_the_leaf_cannot_take_fails_each_creation_not_the_configuration() {
+    // As in Hadoop's TestPlacementManager configuration: the template's maximum allocation
+    // is above the cluster's. The parent loads; making a leaf fails in the leaf's constructor.
+    let mut cs = scheduler(
+        "yarn.scheduler.capacity.root.managed.leaf-queue-template.maximum-allocation-mb=10240",
+    );
+    let err = submit(&mut cs, "default", "alice").unwrap_err();
+    assert!(
+        err.starts_with(
+            "Application application_1410901177871_0001 submission by user : alice to  queue : alice failed : \
+             Queue maximum allocation cannot be larger than the cluster setting for queue root.managed.alice max allocation"
+        ),
+        "{err}"
+    );
+    // Its capacity, though, is read with the parent: a bad one fails the configuration.
+    let bad = CapacitySchedulerConfiguration::from_properties_str(
+        "yarn.scheduler.capacity.root.queues=m
+yarn.scheduler.capacity.root.m.capacity=100
+yarn.scheduler.capacity.root.m.auto-create-child-queue.enabled=true
+yarn.scheduler.capacity.root.m.leaf-queue-template.capacity=200",
+    );
+    assert!(bad.is_err());
+}
+
+#[test]
+fn an_auto_created_leaf_is_reached_only_through_its_mapping() {
+    let mut cs = scheduler("");
+    submit(&mut cs, "default", "alice").unwrap();
+    // bob names alice's leaf: no placement sends him there, so YARN prohibits it.
+    let mut cs2 = scheduler("yarn.scheduler.capacity.queue-mappings=u:alice:managed.alice");
+    submit(&mut cs2, "default", "alice").unwrap();
+    assert_eq!(
+        submit(&mut cs2, "root.managed.alice", "bob").unwrap_err(),
+        "Application application_1410901177871_0002 submission by user : bob to specified queue : \
+         root.managed.alice  is prohibited. Verify automatic queue mapping for user exists in \
+         yarn.scheduler.capacity.queue-mappings"
+    );
+    // alice again, through her mapping: the existing leaf.
+    let app = submit(&mut cs, "default", "alice").unwrap();
+    assert_eq!(cs.app_report(app).unwrap().queue, "root.managed.alice");
+    assert_eq!(
+        cs.queue_tree()
+            .children(cs.queue_tree().find("root.managed").unwrap())
+            .len(),
+        1
+    );
+}
+
+#[test]
+fn a_mapping_under_a_parent_that_creates_no_leaves_is_refused_at_load() {
+    let err = CapacitySchedulerConfiguration::from_properties_str(
+        "yarn.scheduler.capacity.root.queues=a,b
+yarn.scheduler.capacity.root.a.capacity=50
+yarn.scheduler.capacity.root.b.capacity=50
+yarn.scheduler.capacity.root.b.queues=b1
+yarn.scheduler.capacity.root.b.b1.capacity=100
+yarn.scheduler.capacity.queue-mappings=u:%user:b.%user",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains(
+            "mapping contains leaf queue [%user] and invalid parent queue which does not have auto creation of leaf queues enabled [b]"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_periodic_policy_moves_capacity_from_idle_leaves_to_waiting_ones() {
+    let mut cs = scheduler(
+        "yarn.resourcemanager.scheduler.monitor.enable=true
+yarn.resourcemanager.scheduler.monitor.policies=org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.QueueManagementDynamicEditPolicy",
+    );
+    let mut apps = Vec::new();
+    for u in ["u1", "u2", "u3", "u4", "u5", "u6"] {
+        apps.push(submit(&mut cs, "default", u).unwrap());
+    }
+    assert_eq!(caps(&cs, "root.managed.u6").0, 0.0);
+    // Nothing changed: the round changes nothing.
+    assert!(!cs.run_queue_management(10));
+    // u1's application ends: its leaf gives its share back, and u6's (waiting) takes it.
+    cs.remove_application(20, apps[0]).unwrap();
+    assert!(cs.run_queue_management(30));
+    assert_eq!(caps(&cs, "root.managed.u1").0, 0.0);
+    assert_eq!(caps(&cs, "root.managed.u6").0, 0.2);
+    for u in ["u2", "u3", "u4", "u5"] {
+        assert_eq!(caps(&cs, &format!("root.managed.{u}")).0, 0.2, "{u}");
+    }
+    invariants(&cs);
+    // u1 comes back: its leaf exists, but the parent is full; it waits at zero until
+    // another leaf goes idle.
+    let again = submit(&mut cs, "default", "u1").unwrap();
+    assert_eq!(cs.app_report(again).unwrap().queue, "root.managed.u1");
+    assert!(!cs.run_queue_management(40));
+    assert_eq!(caps(&cs, "root.managed.u1").0, 0.0);
+    cs.remove_application(50, apps[2]).unwrap();
+    assert!(cs.run_queue_management(60));
+    assert_eq!(caps(&cs, "root.managed.u3").0, 0.0);
+    assert_eq!(caps(&cs, "root.managed.u1").0, 0.2);
+    invariants(&cs);
+}
+
+#[test]
+fn a_refresh_keeps_the_leaves_and_gives_capacity_again_in_submission_order() {
+    let mut cs = scheduler("");
+    let mut apps = Vec::new();
+    for u in ["u1", "u2", "u3", "u4", "u5", "u6", "u7"] {
+        apps.push(submit(&mut cs, "default", u).unwrap());
+    }
+    cs.remove_application(10, apps[1]).unwrap();
+    // The same file again: every leaf stays (they are not in it), u2's (no application) gets
+    // nothing, the others get the template's share by submission until the parent is full.
+    cs.refresh_queues(20, Arc::new(conf(""))).unwrap();
+    for (u, c) in [
+        ("u1", 0.2),
+        ("u2", 0.0),
+        ("u3", 0.2),
+        ("u4", 0.2),
+        ("u5", 0.2),
+        ("u6", 0.2),
+        ("u7", 0.0),
+    ] {
+        assert_eq!(caps(&cs, &format!("root.managed.{u}")).0, c, "{u}");
+    }
+    invariants(&cs);
+    // A bigger template after a refresh: fewer leaves fit.
+    cs.refresh_queues(
+        30,
+        Arc::new(conf(
+            "yarn.scheduler.capacity.root.managed.leaf-queue-template.capacity=40",
+        )),
+    )
+    .unwrap();
+    let active: Vec<f32> = ["u1", "u3", "u4", "u5", "u6", "u7"]
+        .iter()
+        .map(|u| caps(&cs, &format!("root.managed.{u}")).0)
+        .collect();
+    assert_eq!(active, vec![0.4, 0.4, 0.0, 0.0, 0.0, 0.0]);
+    // Auto-creation switched off with leaves still there: the refresh is refused (they are
+    // RUNNING and not in the file; the parent would become a leaf under applications), and
+    // the running configuration stays.
+    let err = cs
+        .refresh_queues(
+            40,
+            Arc::new(
+                CapacitySchedulerConfiguration::from_properties_str(
+                    "yarn.scheduler.capacity.root.queues=a,managed
+yarn.scheduler.capacity.root.a.capacity=50
+yarn.scheduler.capacity.root.managed.capacity=50",
+                )
+                .unwrap(),
+            ),
+        )
+        .unwrap_err()
+        .to_string();
+    // (YARN checks the old queues in its map's order; either refusal is its own.)
+    assert!(
+        err.contains("root.managed.u1 cannot be deleted from the capacity scheduler configuration, as the queue is not yet in stopped state. Current State : RUNNING")
+            || err.contains("Can not convert the parent queue: root.managed to leaf queue since it still has applications"),
+        "{err}"
+    );
+    assert_eq!(caps(&cs, "root.managed.u1").0, 0.4);
+    invariants(&cs);
 }

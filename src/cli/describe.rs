@@ -8,7 +8,10 @@ use capsched::config::CapacitySchedulerConfiguration;
 use capsched::state::queue::QueueTree;
 
 /// One line per installed placement rule, its mappings in order.
-pub fn placement_rules(out: &mut dyn Write, conf: &CapacitySchedulerConfiguration) -> io::Result<()> {
+pub fn placement_rules(
+    out: &mut dyn Write,
+    conf: &CapacitySchedulerConfiguration,
+) -> io::Result<()> {
     let p = conf.placement();
     if p.rules.is_empty() {
         return Ok(());

@@ -10,7 +10,8 @@
 //! entitlement changes (`CapacitySchedulerConfiguration::with_auto_created_leaves`).
 
 use super::keys::{
-    DEFAULT_MAXIMUM_AM_RESOURCE_PERCENT, DEFAULT_USER_LIMIT_FACTOR, DEFAULT_USER_LIMIT_PERCENT, PREFIX,
+    DEFAULT_MAXIMUM_AM_RESOURCE_PERCENT, DEFAULT_USER_LIMIT_FACTOR, DEFAULT_USER_LIMIT_PERCENT,
+    PREFIX,
 };
 use super::queue_conf::{CapacityValue, MaxCapacityValue, QueueConf};
 use super::queue_read::read_queue;
@@ -161,7 +162,13 @@ pub(crate) fn read_managed_parent(
     // (`loadUpdateAndCheckCapacities`); its other keys are read by the leaf's constructor, so
     // a problem there fails each creation, not the configuration.
     let mut own = Reader::new(r.conf);
-    let mut template = read_queue(&mut own, &template_settings, &template_path, Some(parent), false);
+    let mut template = read_queue(
+        &mut own,
+        &template_settings,
+        &template_path,
+        Some(parent),
+        false,
+    );
     let capacity_keys = [
         queue_key(&template_path, super::keys::CAPACITY),
         queue_key(&template_path, super::keys::MAXIMUM_CAPACITY),
@@ -189,7 +196,10 @@ pub(crate) fn read_managed_parent(
         .keys_with_prefix(&prefix)
         .map(|k| {
             let name = &k[PREFIX.len() + path.len() + 1..];
-            (name.to_string(), r.conf.get_raw(k).unwrap_or_default().to_string())
+            (
+                name.to_string(),
+                r.conf.get_raw(k).unwrap_or_default().to_string(),
+            )
         })
         .collect();
     template_properties.sort();

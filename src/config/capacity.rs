@@ -267,7 +267,13 @@ fn read_queues(
         let parent_conf = parent.map(|p| &queues[p]);
         // parseQueue: a queue without children that auto-creates them is a managed parent.
         let managed = parent.is_some() && is_auto_create_enabled(r, &path);
-        let mut q = read_queue(r, settings, &path, parent_conf, !names.is_empty() || managed);
+        let mut q = read_queue(
+            r,
+            settings,
+            &path,
+            parent_conf,
+            !names.is_empty() || managed,
+        );
         q.parent = parent;
         if managed {
             let mp = read_managed_parent(r, settings, &q);
@@ -277,13 +283,19 @@ fn read_queues(
             let mut made = 0usize;
             for leaf in ours {
                 made += 1;
-                if let Some(limit) =
-                    hierarchy_limit(found + made, level + 1, path_bytes + path.len() + 1 + leaf.name.len())
-                {
+                if let Some(limit) = hierarchy_limit(
+                    found + made,
+                    level + 1,
+                    path_bytes + path.len() + 1 + leaf.name.len(),
+                ) {
                     r.error(Some(&path), &queue_key(&path, QUEUES), limit);
                     return None;
                 }
-                pending_auto.push((index, mp.leaf_conf(&path, &leaf.name, leaf.active), leaf.clone()));
+                pending_auto.push((
+                    index,
+                    mp.leaf_conf(&path, &leaf.name, leaf.active),
+                    leaf.clone(),
+                ));
             }
             found += made;
             q.managed = Some(Box::new(mp));

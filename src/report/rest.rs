@@ -313,7 +313,11 @@ fn queue_fields(tree: &QueueTree, live: &[LiveQueue], id: QueueId) -> Fields {
     );
     m.insert(
         "autoCreationEligibility".into(),
-        json!(if qc.managed.is_some() { "legacy" } else { "off" }),
+        json!(if qc.managed.is_some() {
+            "legacy"
+        } else {
+            "off"
+        }),
     );
     for k in [
         "autoQueueTemplateProperties",

@@ -138,8 +138,7 @@ impl CapacityScheduler {
             });
         }
         // 1. The system-wide cap counts submissions at root.
-        if !sub.recovering
-            && self.num_applications[0] >= self.tree.settings().maximum_applications
+        if !sub.recovering && self.num_applications[0] >= self.tree.settings().maximum_applications
         {
             return Err(Rejection {
                 message: format!(
@@ -240,7 +239,10 @@ impl CapacityScheduler {
         // CapacityScheduler.addApplication: an auto-created leaf is reached only through a
         // placement under its own parent.
         if !sub.recovering && self.tree.conf(leaf).auto_created {
-            let parent = self.tree.parent(leaf).expect("an auto-created leaf has a parent");
+            let parent = self
+                .tree
+                .parent(leaf)
+                .expect("an auto-created leaf has a parent");
             match placement.as_ref() {
                 None => {
                     return Err(Rejection {
@@ -848,11 +850,13 @@ impl CapacityScheduler {
         application_id: ApplicationId,
         parent: &str,
     ) -> Result<QueueId, Rejection> {
-        let failed = |reason: String| Rejection {
+        let failed = |reason: String| {
+            Rejection {
             message: format!(
                 "Application {application_id} submission by user : {} to  queue : {} failed : {reason}",
                 sub.user, sub.queue
             ),
+        }
         };
         let managed = self
             .tree

@@ -56,7 +56,12 @@ impl CapacityScheduler {
             .expect("a managed parent")
             .clone();
         if let Some(e) = mp.creation_errors.first() {
-            return Err(e.clone());
+            // The leaf's constructor reads the template's keys as its own.
+            let template_path = format!(
+                "{parent_path}.{}",
+                crate::config::auto_create::LEAF_QUEUE_TEMPLATE
+            );
+            return Err(e.replace(&template_path, &leaf_path));
         }
         let children = self.tree.children(parent).len();
         if children as i64 >= mp.max_child_queues as i64 {
@@ -179,7 +184,11 @@ impl CapacityScheduler {
                 }
             }
             // commitQueueManagementChanges.
-            let entry = self.queue_management.activated.entry(parent_path).or_insert(0.0);
+            let entry = self
+                .queue_management
+                .activated
+                .entry(parent_path)
+                .or_insert(0.0);
             for _ in &deactivated {
                 *entry -= template_abs;
             }

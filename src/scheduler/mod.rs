@@ -5,9 +5,9 @@
 //! the bookkeeping every event shares (usage up the tree, users, pending totals).
 
 mod am;
-mod auto_queues;
 pub mod app_report;
 pub mod apps;
+mod auto_queues;
 mod decommission;
 pub(crate) mod freed_space;
 pub mod node_resource;

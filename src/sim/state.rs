@@ -205,7 +205,10 @@ impl Sim {
         self.leaves = self
             .leaf_paths
             .iter()
-            .map(|p| tree.find(p).expect("a reported queue is never removed while jobs run"))
+            .map(|p| {
+                tree.find(p)
+                    .expect("a reported queue is never removed while jobs run")
+            })
             .collect();
     }
 
