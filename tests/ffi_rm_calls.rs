@@ -860,3 +860,62 @@ fn an_application_past_its_lifetime_is_an_event_for_the_rm_to_kill_it() {
         capsched_engine_free(e);
     }
 }
+
+#[test]
+fn a_submission_placed_under_a_managed_parent_creates_its_leaf_after_the_parents_acl() {
+    unsafe {
+        let props = [
+            ("yarn.acl.enable", "true"),
+            ("yarn.scheduler.capacity.root.queues", "a,m"),
+            ("yarn.scheduler.capacity.root.a.capacity", "50"),
+            ("yarn.scheduler.capacity.root.m.capacity", "50"),
+            ("yarn.scheduler.capacity.root.acl_submit_applications", " "),
+            ("yarn.scheduler.capacity.root.acl_administer_queue", " "),
+            (
+                "yarn.scheduler.capacity.root.m.acl_submit_applications",
+                "alice",
+            ),
+            (
+                "yarn.scheduler.capacity.root.m.auto-create-child-queue.enabled",
+                "true",
+            ),
+            (
+                "yarn.scheduler.capacity.root.m.leaf-queue-template.capacity",
+                "50",
+            ),
+            ("yarn.scheduler.capacity.queue-mappings", "u:%user:m.%user"),
+        ];
+        let e = engine(&xml(&props));
+        // The RM's question first: the leaf and its managed parent, though the leaf is new.
+        let mut q = capsched_owned_str::default();
+        let mut p = capsched_owned_str::default();
+        let sub = submission("default", "alice", &[]);
+        assert_eq!(capsched_app_place(e, &sub, &mut q, &mut p), CAPSCHED_OK);
+        let text = |o: &capsched_owned_str| {
+            std::str::from_utf8(std::slice::from_raw_parts(o.ptr as *const u8, o.len))
+                .unwrap()
+                .to_string()
+        };
+        assert_eq!((text(&q), text(&p)), ("alice".into(), "root.m".into()));
+        capsched_string_free(q);
+        capsched_string_free(p);
+        assert_eq!(
+            submit_named(e, "default", "alice", &[], "").unwrap(),
+            "root.m.alice"
+        );
+        // bob may not submit under m: RMAppManager's check on the parent, before any leaf.
+        let err = submit_named(e, "default", "bob", &[], "").unwrap_err();
+        assert!(
+            err.starts_with("User bob does not have permission to submit application_")
+                && err.ends_with(" to queue bob"),
+            "{err}"
+        );
+        // …so no leaf was made for him.
+        let err = submit_named(e, "root.m.bob", "bob", &[], "").unwrap_err();
+        assert!(
+            err.ends_with("submitted by user bob to unknown queue: root.m.bob"),
+            "{err}"
+        );
+        capsched_engine_free(e);
+    }
+}

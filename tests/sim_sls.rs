@@ -436,3 +436,66 @@ yarn.scheduler.capacity.root.b.maximum-application-lifetime=10",
         r.skipped_ms
     );
 }
+
+#[test]
+fn simulated_users_get_auto_created_leaves_reported_under_their_managed_parent() {
+    // Each user's job names `default` and is mapped to a leaf of its own under root.m, made
+    // at submission. Three 20% leaves fit m's 50%... the fourth waits at zero capacity but
+    // still runs on m's idle room (its maximum is the template's 100%).
+    let conf = CapacitySchedulerConfiguration::from_properties_str(
+        "yarn.scheduler.capacity.root.queues=a,m
+yarn.scheduler.capacity.root.a.capacity=50
+yarn.scheduler.capacity.root.m.capacity=50
+yarn.scheduler.capacity.root.m.auto-create-child-queue.enabled=true
+yarn.scheduler.capacity.root.m.leaf-queue-template.capacity=30
+yarn.scheduler.capacity.root.m.leaf-queue-template.maximum-capacity=100
+yarn.scheduler.capacity.root.m.leaf-queue-template.maximum-am-resource-percent=1
+yarn.scheduler.capacity.queue-mappings=u:%user:m.%user
+yarn.resourcemanager.scheduler.monitor.enable=true
+yarn.resourcemanager.scheduler.monitor.policies=org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.QueueManagementDynamicEditPolicy",
+    )
+    .unwrap();
+    let job = |id: &str, user: &str, start: i64| {
+        format!(
+            r#"{{"am.type":"mapreduce","job.start.ms":{start},"job.end.ms":{},"job.queue.name":"default","job.id":"{id}","job.user":"{user}","job.tasks":[{{"container.host":"/r/n1","container.start.ms":{},"container.end.ms":{},"container.priority":20,"container.type":"map"}}]}}"#,
+            start + 20000,
+            start + 100,
+            start + 10000
+        )
+    };
+    let text = [
+        job("j1", "u1", 0),
+        job("j2", "u2", 0),
+        job("j3", "u3", 0),
+        job("j4", "u4", 0),
+        job("j5", "u1", 30000),
+    ]
+    .join("\n");
+    let d = SimDefaults::default();
+    let jobs = trace::parse_sls_jobs(&text, "inline.json", &d).unwrap();
+    let nodes = trace::nodes_from_sls_trace(&text, "inline.json", &d).unwrap();
+    let r = simulate(
+        SimulationInput {
+            conf: Arc::new(conf),
+            nodes,
+            jobs,
+        },
+        checked(),
+    )
+    .unwrap();
+    assert_all_finished(&r, 5);
+    for (id, leaf) in [
+        ("j1", "root.m.u1"),
+        ("j2", "root.m.u2"),
+        ("j3", "root.m.u3"),
+        ("j4", "root.m.u4"),
+        ("j5", "root.m.u1"),
+    ] {
+        let j = r.jobs.iter().find(|j| j.id == id).unwrap();
+        assert_eq!(j.leaf.as_deref(), Some(leaf), "{id}");
+    }
+    // The rows: the configured leaf, and the managed parent for its leaves, which did run.
+    let rows: Vec<&str> = r.leaves.iter().map(|l| l.path.as_str()).collect();
+    assert_eq!(rows, vec!["root.a", "root.m"]);
+    assert!(r.samples.iter().any(|s| s.queues[1].allocated_memory > 0));
+}
