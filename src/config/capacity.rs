@@ -6,6 +6,9 @@ use std::path::Path;
 
 use super::auto_create::{is_auto_create_enabled, read_managed_parent, AutoCreatedLeaf};
 use super::error::{ConfigError, ConfigErrors};
+use super::flexible::{
+    is_v2_enabled, read_flexible_parent, with_dynamic_queues, DynamicQueue, AUTO_REMOVAL_ENABLED,
+};
 use super::hadoop::Configuration;
 use super::keys::*;
 use super::limits::{MAX_QUEUES, MAX_QUEUE_DEPTH, MAX_TOTAL_PATH_BYTES};
@@ -32,6 +35,9 @@ pub struct CapacitySchedulerConfiguration {
     placement: PlacementSettings,
     /// The leaves the running scheduler auto-created, in the order it made them.
     auto_created: Vec<AutoCreatedLeaf>,
+    /// The queues the running scheduler created dynamically (flexible auto queue creation),
+    /// in the order it made them.
+    dynamic: Vec<DynamicQueue>,
     warnings: Vec<String>,
 }
 
@@ -39,7 +45,29 @@ impl CapacitySchedulerConfiguration {
     /// Parses and validates. Every independent problem is reported; the first is the one YARN
     /// would have stopped at.
     pub fn from_configuration(conf: Configuration) -> Result<Self, ConfigErrors> {
-        Self::parse(conf, Vec::new())
+        Self::parse(conf, Vec::new(), Vec::new())
+    }
+
+    /// This configuration with the dynamic queues `dynamic` (flexible auto queue creation)
+    /// and its auto-created leaves; a dynamic queue whose parent is gone, or that a static
+    /// queue now stands for, is left out.
+    pub fn with_dynamic_queues(&self, dynamic: Vec<DynamicQueue>) -> Result<Self, ConfigErrors> {
+        Self::parse(self.conf.clone(), self.auto_created.clone(), dynamic)
+    }
+
+    /// This configuration with both kinds of queues a running scheduler creates (a refresh
+    /// carries them over to the file it reads).
+    pub fn with_created_queues(
+        &self,
+        leaves: Vec<AutoCreatedLeaf>,
+        dynamic: Vec<DynamicQueue>,
+    ) -> Result<Self, ConfigErrors> {
+        Self::parse(self.conf.clone(), leaves, dynamic)
+    }
+
+    /// The queues this configuration holds that the scheduler created dynamically.
+    pub fn dynamic_queues(&self) -> &[DynamicQueue] {
+        &self.dynamic
     }
 
     /// This configuration with `leaves` auto-created under their managed parents (a leaf
@@ -49,7 +77,7 @@ impl CapacitySchedulerConfiguration {
         &self,
         leaves: Vec<AutoCreatedLeaf>,
     ) -> Result<Self, ConfigErrors> {
-        Self::parse(self.conf.clone(), leaves)
+        Self::parse(self.conf.clone(), leaves, self.dynamic.clone())
     }
 
     /// The leaves this configuration holds that the scheduler auto-created.
@@ -57,13 +85,27 @@ impl CapacitySchedulerConfiguration {
         &self.auto_created
     }
 
-    fn parse(conf: Configuration, leaves: Vec<AutoCreatedLeaf>) -> Result<Self, ConfigErrors> {
-        let mut r = Reader::new(&conf);
+    fn parse(
+        conf: Configuration,
+        leaves: Vec<AutoCreatedLeaf>,
+        dynamic: Vec<DynamicQueue>,
+    ) -> Result<Self, ConfigErrors> {
+        // Dynamic queues are read with the keys their templates give them; the file's own
+        // keys stay the configuration (a later build applies the templates afresh).
+        let effective = (!dynamic.is_empty()).then(|| with_dynamic_queues(&conf, &dynamic));
+        let mut r = Reader::new(effective.as_ref().unwrap_or(&conf));
         let settings = read_scheduler_settings(&mut r);
         let preemption = read_preemption_settings(&mut r);
         let opportunistic = read_opportunistic_settings(&mut r);
         let mut auto_created = Vec::new();
-        let queues = read_queues(&mut r, &settings, &leaves, &mut auto_created);
+        let mut kept_dynamic = Vec::new();
+        let queues = read_queues(
+            &mut r,
+            &conf,
+            &settings,
+            (&leaves, &mut auto_created),
+            (&dynamic, &mut kept_dynamic),
+        );
         let mut placement = PlacementSettings::default();
         if let Some(queues) = &queues {
             validate::validate_tree(&mut r, &settings, queues);
@@ -88,6 +130,7 @@ impl CapacitySchedulerConfiguration {
             queues: queues.expect("no errors implies a hierarchy"),
             placement,
             auto_created,
+            dynamic: kept_dynamic,
             warnings,
         })
     }
@@ -205,10 +248,16 @@ yarn.scheduler.capacity.root.queues=default,low
 /// [`super::limits`]).
 fn read_queues(
     r: &mut Reader,
+    file: &Configuration,
     settings: &SchedulerSettings,
-    leaves: &[AutoCreatedLeaf],
-    kept: &mut Vec<AutoCreatedLeaf>,
+    (leaves, kept): (&[AutoCreatedLeaf], &mut Vec<AutoCreatedLeaf>),
+    (dynamic, kept_dynamic): (&[DynamicQueue], &mut Vec<DynamicQueue>),
 ) -> Option<Vec<QueueConf>> {
+    // Dynamic queues by parent path, in creation order.
+    let mut dynamic_children: HashMap<&str, Vec<&DynamicQueue>> = HashMap::new();
+    for d in dynamic {
+        dynamic_children.entry(d.parent_path()).or_default().push(d);
+    }
     let mut queues: Vec<QueueConf> = Vec::new();
     // (path, parent index, level below root); popped in pre-order because children are
     // pushed in reverse.
@@ -221,7 +270,7 @@ fn read_queues(
     let mut path_bytes = ROOT.len();
     while let Some((path, parent, level)) = stack.pop() {
         let children_key = queue_key(&path, QUEUES);
-        let names = match r.expanded(Some(&path), &children_key) {
+        let mut names = match r.expanded(Some(&path), &children_key) {
             Ok(value) => split_queue_names(value.as_deref()),
             // A `${var}` that cannot be expanded (recorded): no children, rather than a
             // queue named after the unexpanded text.
@@ -236,7 +285,24 @@ fn read_queues(
             );
             return None;
         }
-        let valid_children = child_names(r, &path, &children_key, &names);
+        // Dynamic children follow the static ones; one the file now lists is static again.
+        // (A dynamic queue is kept when its parent, read before it, did not list it.)
+        let this_dynamic = kept_dynamic.iter().find(|d| d.path == path).cloned();
+        let this_dynamic = this_dynamic.as_ref();
+        let mut dynamic_names: Vec<String> = Vec::new();
+        for d in dynamic_children.get(path.as_str()).into_iter().flatten() {
+            if !names.iter().any(|n| n == d.name()) {
+                dynamic_names.push(d.name().to_string());
+                kept_dynamic.push((*d).clone());
+            }
+        }
+        let mut valid_children: Vec<String> = child_names(r, &path, &children_key, &names)
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        // Their names were checked when they were made.
+        valid_children.extend(dynamic_names.iter().cloned());
+        names.extend(dynamic_names);
         if !names.is_empty() {
             found += valid_children.len();
             path_bytes += valid_children
@@ -265,16 +331,27 @@ fn read_queues(
         }
         let index = queues.len();
         let parent_conf = parent.map(|p| &queues[p]);
-        // parseQueue: a queue without children that auto-creates them is a managed parent.
+        // parseQueue: a queue without children that auto-creates them is a managed parent; one
+        // that may get dynamic children (v2, or a dynamic parent) is a parent too.
         let managed = parent.is_some() && is_auto_create_enabled(r, &path);
+        let flexible = !managed
+            && (this_dynamic.is_some_and(|d| d.is_parent)
+                || (this_dynamic.is_none() && is_v2_enabled(r, &path)));
         let mut q = read_queue(
             r,
             settings,
             &path,
             parent_conf,
-            !names.is_empty() || managed,
+            !names.is_empty() || managed || flexible,
         );
         q.parent = parent;
+        if flexible {
+            q.flexible = Some(Box::new(read_flexible_parent(file, &path)));
+        }
+        if this_dynamic.is_some() {
+            q.dynamic = true;
+            q.auto_removal = r.boolean(&queue_key(&path, AUTO_REMOVAL_ENABLED), true);
+        }
         if managed {
             let mp = read_managed_parent(r, settings, &q);
             let ours = leaves
@@ -363,7 +440,8 @@ fn warn_orphan_keys(r: &mut Reader, queues: &[QueueConf]) {
                     queue = child;
                     at += 1 + component.len();
                 }
-                None => break false,
+                // A wildcard template key (`root.*.auto-queue-creation-v2.template.…`).
+                None => break component == "*",
             }
         };
         if !owned {

@@ -5,6 +5,7 @@ pub mod acl;
 pub mod auto_create;
 mod capacity;
 mod error;
+pub mod flexible;
 pub mod hadoop;
 pub mod java;
 pub mod keys;

@@ -299,6 +299,14 @@ fn app_name_mappings(conf: &Configuration, errors: &mut Vec<ConfigError>) -> Vec
     out
 }
 
+/// YARN 3.4's `validateQueuePathAutoCreation` for a parent that does not exist: its own parent
+/// exists and may create children, so both levels can be made.
+pub(crate) fn creatable_under_missing_parent(queues: &[QueueConf], parent: &str) -> bool {
+    parent.rsplit_once('.').is_some_and(
+        |(grand, _)| matches!(lookup(queues, grand), Lookup::Found(g) if g.flexible.is_some()),
+    )
+}
+
 /// How the hierarchy answers `CapacitySchedulerQueueManager.getQueue(name)`: by full path, or
 /// by a short name no other queue has.
 pub(crate) enum Lookup<'a> {
@@ -339,7 +347,9 @@ fn check_mapping(m: &QueueMapping, queues: &[QueueConf]) -> Result<(), String> {
         // validateAndGetAutoCreatedQueueMapping → validateQueueMappingUnderParentQueue.
         let parent = m.parent.as_deref().expect("a parent");
         match lookup(queues, parent) {
-            Lookup::Found(q) if q.managed.is_some() => Ok(()),
+            Lookup::Found(q) if q.managed.is_some() || q.flexible.is_some() => Ok(()),
+            // YARN 3.4: one missing parent under a parent that creates children.
+            Lookup::Missing if creatable_under_missing_parent(queues, parent) => Ok(()),
             Lookup::Found(_) => Err(format!(
                 "mapping contains leaf queue [{leaf}] and invalid parent queue which does not have \
                  auto creation of leaf queues enabled [{parent}]"

@@ -172,6 +172,13 @@ pub struct QueueConf {
     pub managed: Option<Box<super::auto_create::ManagedParent>>,
     /// An `AutoCreatedLeafQueue`: made by the running scheduler from its parent's template.
     pub auto_created: bool,
+    /// A parent that may get dynamic children (`auto-queue-creation-v2.enabled`, or a dynamic
+    /// parent), with its templates; a parent even without children.
+    pub flexible: Option<Box<super::flexible::FlexibleParent>>,
+    /// A queue the running scheduler created through flexible auto queue creation.
+    pub dynamic: bool,
+    /// `auto-queue-creation-v2.queue-auto-removal.enable` of a dynamic queue.
+    pub auto_removal: bool,
     /// Application lifetimes in seconds (`maximum-application-lifetime`,
     /// `default-application-lifetime`), as AbstractCSQueue derives them: inherited down the
     /// hierarchy, the default at most the maximum, and the maximum when no default applies;
@@ -219,6 +226,6 @@ impl Lifetimes {
 
 impl QueueConf {
     pub fn is_leaf(&self) -> bool {
-        self.children.is_empty() && self.managed.is_none()
+        self.children.is_empty() && self.managed.is_none() && self.flexible.is_none()
     }
 }

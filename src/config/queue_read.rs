@@ -92,6 +92,9 @@ pub(crate) fn read_queue(
         queue_ordering_policy,
         managed: None,
         auto_created: false,
+        flexible: None,
+        dynamic: false,
+        auto_removal: false,
         lifetimes,
     }
 }

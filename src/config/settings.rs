@@ -155,6 +155,16 @@ impl PreemptionSettings {
             })
     }
 
+    /// Whether the monitor runs `AutoCreatedQueueDeletionPolicy` (dynamic queues idle past
+    /// `queue-expiration-time` removed, every that many seconds).
+    pub fn queue_deletion_policy_enabled(&self) -> bool {
+        self.monitor_enabled
+            && self.monitor_policies.iter().any(|p| {
+                p.rsplit('.').next()
+                    == Some(crate::config::flexible::AUTO_CREATED_QUEUE_DELETION_POLICY)
+            })
+    }
+
     pub fn proportional_policy_enabled(&self) -> bool {
         self.monitor_enabled
             && self

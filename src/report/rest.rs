@@ -203,16 +203,54 @@ fn root_fields(tree: &QueueTree) -> Fields {
     );
     after.insert("mode".into(), json!(mode(tree.conf(root))));
     after.insert("queueType".into(), json!("parent"));
-    after.insert("creationMethod".into(), json!("static"));
-    after.insert("autoCreationEligibility".into(), json!("off"));
-    for k in [
-        "autoQueueTemplateProperties",
-        "autoQueueParentTemplateProperties",
-        "autoQueueLeafTemplateProperties",
-    ] {
-        after.insert(k.into(), json!({}));
-    }
+    creation_fields(&mut after, tree.conf(root));
     (info, after)
+}
+
+/// 3.4's names for how a queue came to be and whether it creates children, and the templates
+/// of a parent that creates dynamic children (`autoQueue*TemplateProperties`, resolved, as
+/// `{"property":[{"name","value"}…]}`; `{}` otherwise).
+fn creation_fields(m: &mut Map<String, Value>, qc: &QueueConf) {
+    let method = if qc.auto_created {
+        "dynamicLegacy"
+    } else if qc.dynamic {
+        "dynamicFlexible"
+    } else {
+        "static"
+    };
+    let eligibility = if qc.managed.is_some() {
+        "legacy"
+    } else if qc.flexible.is_some() {
+        "flexible"
+    } else {
+        "off"
+    };
+    m.insert("creationMethod".into(), json!(method));
+    m.insert("autoCreationEligibility".into(), json!(eligibility));
+    let empty = Default::default();
+    let f = qc.flexible.as_deref();
+    for (k, map) in [
+        ("autoQueueTemplateProperties", f.map(|f| &f.template)),
+        (
+            "autoQueueParentTemplateProperties",
+            f.map(|f| &f.parent_template),
+        ),
+        (
+            "autoQueueLeafTemplateProperties",
+            f.map(|f| &f.leaf_template),
+        ),
+    ] {
+        let map: &std::collections::BTreeMap<String, String> = map.unwrap_or(&empty);
+        let v = if map.is_empty() {
+            json!({})
+        } else {
+            json!({ "property": map
+                .iter()
+                .map(|(name, value)| json!({ "name": name, "value": value }))
+                .collect::<Vec<_>>() })
+        };
+        m.insert(k.into(), v);
+    }
 }
 
 /// `LeafQueueTemplateInfo`: a managed parent's `leaf-queue-template.*` keys as name/value
@@ -302,30 +340,7 @@ fn queue_fields(tree: &QueueTree, live: &[LiveQueue], id: QueueId) -> Fields {
         "queueType".into(),
         json!(if leaf { "leaf" } else { "parent" }),
     );
-    // 3.4's names for how a queue came to be and whether it creates children.
-    m.insert(
-        "creationMethod".into(),
-        json!(if qc.auto_created {
-            "dynamicLegacy"
-        } else {
-            "static"
-        }),
-    );
-    m.insert(
-        "autoCreationEligibility".into(),
-        json!(if qc.managed.is_some() {
-            "legacy"
-        } else {
-            "off"
-        }),
-    );
-    for k in [
-        "autoQueueTemplateProperties",
-        "autoQueueParentTemplateProperties",
-        "autoQueueLeafTemplateProperties",
-    ] {
-        m.insert(k.into(), json!({}));
-    }
+    creation_fields(&mut m, qc);
     if let (Some(lc), Some(limits)) = (&qc.leaf, q.leaf) {
         let am_limit = tree.am_resource_limit(id);
         m.insert(

@@ -36,6 +36,8 @@ pub struct EngineCore {
     last_expiry_ms: Option<i64>,
     /// When the queue-management policy last ran.
     last_queue_management_ms: Option<i64>,
+    /// When the dynamic-queue deletion policy last ran.
+    last_queue_deletion_ms: Option<i64>,
     /// Snapshots made so far (each is numbered).
     snapshots: std::cell::Cell<u64>,
     /// The host's preemption option when it overrides the configuration: applied to every
@@ -53,6 +55,7 @@ impl EngineCore {
             async_scheduling,
             last_expiry_ms: None,
             last_queue_management_ms: None,
+            last_queue_deletion_ms: None,
             snapshots: std::cell::Cell::new(0),
             preemption_override: None,
         }
@@ -242,6 +245,22 @@ impl EngineCore {
         {
             self.last_queue_management_ms = Some(now_ms);
             self.cs.run_queue_management(now_ms);
+        }
+        // AutoCreatedQueueDeletionPolicy, when the monitor runs it: idle dynamic queues go.
+        let preemption = self.cs.queue_tree().configuration().preemption();
+        if preemption.queue_deletion_policy_enabled() {
+            let period_ms = self
+                .cs
+                .dynamic_queue_expiration_s()
+                .saturating_mul(1000)
+                .max(1);
+            if self
+                .last_queue_deletion_ms
+                .is_none_or(|t| now_ms - t >= period_ms)
+            {
+                self.last_queue_deletion_ms = Some(now_ms);
+                self.cs.run_queue_deletion(now_ms);
+            }
         }
         self.schedule(now_ms)
     }

@@ -185,6 +185,23 @@ impl CapacityScheduler {
                 let parent = placement.as_ref().and_then(|p| p.parent.as_deref()).expect("checked");
                 self.auto_create_for(now_ms, sub, application_id, parent)?
             }
+            // YARN 3.4: a submission naming a queue that does not exist under a parent that may
+            // create children creates it; if it cannot, the queue is unknown.
+            Err(QueueLookupError::Unknown(_))
+                if !sub.recovering && sub.queue.contains('.') && self.has_flexible_parents() =>
+            {
+                match self.create_queue(now_ms, &sub.queue) {
+                    Ok(q) => q,
+                    Err(_) => {
+                        return Err(Rejection {
+                            message: format!(
+                                "Application {application_id} submitted by user {} to unknown queue: {}",
+                                sub.user, sub.queue
+                            ),
+                        })
+                    }
+                }
+            }
             Err(_) if sub.recovering => {
                 return Err(Rejection {
                     message: format!(
@@ -313,6 +330,7 @@ impl CapacityScheduler {
         };
         let lifetime_deadline =
             (granted > 0).then(|| now_ms.saturating_add(granted.saturating_mul(1000)));
+        self.note_dynamic_submission(now_ms, leaf);
         let id = self.apps.insert(SchedulerApp {
             name: application_id.to_string().into(),
             application_id,
@@ -864,6 +882,15 @@ impl CapacityScheduler {
             .ok()
             .filter(|&p| self.tree.conf(p).managed.is_some());
         let Some(parent_id) = managed else {
+            // YARN 3.4 creates the path dynamically where some parent may (flexible auto queue
+            // creation); YARN 3.3 knew managed parents only.
+            if self.has_flexible_parents() {
+                if !sub.recovering && self.tree.settings().acl_enabled {
+                    self.check_dynamic_acl(sub, application_id, parent)?;
+                }
+                let path = format!("{parent}.{}", sub.queue);
+                return self.create_queue(now_ms, &path).map_err(failed);
+            }
             return Err(failed(format!(
                 "Could not auto-create leaf queue for {}. Queue mapping specifies an invalid parent queue which does not exist {parent}",
                 sub.queue
@@ -882,6 +909,63 @@ impl CapacityScheduler {
         }
         self.auto_create_leaf(now_ms, parent_id, &sub.queue)
             .map_err(failed)
+    }
+
+    /// RMAppManager's ACL check for a queue that does not exist yet (YARN 3.4,
+    /// `getPermissionsForDynamicQueue`): the leaf would take its parent's leaf-template ACLs
+    /// (or the generic template's); the submission passes if those, or any existing ancestor's,
+    /// let the user submit or administer.
+    fn check_dynamic_acl(
+        &self,
+        sub: &AppSubmission,
+        application_id: ApplicationId,
+        parent: &str,
+    ) -> Result<(), Rejection> {
+        // The nearest existing ancestor of the leaf.
+        let mut at = parent;
+        let existing = loop {
+            if let Ok(q) = self.tree.find(at) {
+                break Some(q);
+            }
+            match at.rsplit_once('.') {
+                Some((up, _)) => at = up,
+                None => break None,
+            }
+        };
+        let Some(existing) = existing else {
+            return Ok(());
+        };
+        let groups: Vec<&str> = sub.groups.iter().map(String::as_str).collect();
+        let allowed_by_template = self
+            .tree
+            .conf(existing)
+            .flexible
+            .as_deref()
+            .is_some_and(|f| {
+                [
+                    crate::config::keys::ACL_SUBMIT_APPLICATIONS,
+                    crate::config::keys::ACL_ADMINISTER_QUEUE,
+                ]
+                .iter()
+                .any(|acl| {
+                    f.leaf_template
+                        .get(*acl)
+                        .or_else(|| f.template.get(*acl))
+                        .is_some_and(|v| {
+                            crate::config::AccessControlList::parse(v)
+                                .is_user_allowed(&sub.user, &groups)
+                        })
+                })
+            });
+        if allowed_by_template || self.can_submit(existing, &sub.user, &sub.groups) {
+            return Ok(());
+        }
+        Err(Rejection {
+            message: format!(
+                "User {} does not have permission to submit {application_id} to queue {}",
+                sub.user, sub.queue
+            ),
+        })
     }
 
     pub(crate) fn drain_stopped_queues(&mut self) {

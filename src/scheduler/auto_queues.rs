@@ -222,26 +222,28 @@ impl CapacityScheduler {
         }
     }
 
-    /// A refresh's configuration with the leaves this scheduler auto-created: each kept under
-    /// its parent while that parent still creates leaves, and given no capacity until the
+    /// A refresh's configuration with the queues this scheduler created: auto-created leaves
+    /// kept under their parent while it still creates leaves, given no capacity until the
     /// policy runs again (`AutoCreatedLeafQueue.reinitialize` zeroes it, and the policy's
-    /// state is cleared).
+    /// state is cleared); dynamic queues kept while their parent exists.
     pub(crate) fn with_auto_created_leaves(
         &self,
         new: Arc<CapacitySchedulerConfiguration>,
     ) -> Result<Arc<CapacitySchedulerConfiguration>, SchedulerError> {
-        let old = self.tree.configuration().auto_created_leaves();
-        if old.is_empty() {
+        let old = self.tree.configuration();
+        if old.auto_created_leaves().is_empty() && old.dynamic_queues().is_empty() {
             return Ok(new);
         }
         let leaves = old
+            .auto_created_leaves()
             .iter()
             .map(|l| AutoCreatedLeaf {
                 active: false,
                 ..l.clone()
             })
             .collect();
-        new.with_auto_created_leaves(leaves)
+        // Dynamic queues stay too (YARN 3.4); one whose parent is gone goes with it.
+        new.with_created_queues(leaves, old.dynamic_queues().to_vec())
             .map(Arc::new)
             .map_err(|e| SchedulerError::Refused(e.to_string()))
     }

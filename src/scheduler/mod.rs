@@ -9,6 +9,7 @@ pub mod app_report;
 pub mod apps;
 mod auto_queues;
 mod decommission;
+mod flexible_queues;
 pub(crate) mod freed_space;
 pub mod node_resource;
 pub mod notices;
@@ -97,6 +98,8 @@ pub struct CapacityScheduler {
     pub(crate) lifetime_deadlines: std::collections::BTreeSet<(i64, AppId)>,
     /// The auto-created leaves' management policy's memory (`auto_queues`).
     pub(crate) queue_management: auto_queues::QueueManagementState,
+    /// Dynamic queues' activity and the deletion policy's marks (`flexible_queues`).
+    pub(crate) dynamic_queues: flexible_queues::DynamicQueueState,
     pub(crate) nodes: GenSlab<NodeId, SchedulerNode>,
     /// Nodes by their NodeId as registered (`host:port`, or the host).
     pub(crate) node_by_address: HashMap<String, NodeId>,
@@ -159,6 +162,7 @@ impl CapacityScheduler {
             notices: None,
             lifetime_deadlines: Default::default(),
             queue_management: Default::default(),
+            dynamic_queues: Default::default(),
             queue_pending: vec![Resource::ZERO; n],
             queue_reserved: vec![Resource::ZERO; n],
             nodes: GenSlab::default(),

@@ -234,7 +234,8 @@ impl CapacityScheduler {
                     "mapping contains ambiguous leaf queue name: {full}"
                 )))
             }
-            _ if self.tree.conf(parent).managed.is_some() => {}
+            _ if self.tree.conf(parent).managed.is_some()
+                || self.tree.conf(parent).flexible.is_some() => {}
             _ => {
                 return Err(RuleError(format!(
                     "mapping contains invalid or non-leaf queue  and no managed parent is found: {full}"
@@ -262,13 +263,24 @@ impl CapacityScheduler {
         match m.parent.as_deref().filter(|p| !p.is_empty()) {
             Some(parent) => {
                 let Ok(pid) = self.tree.find(parent) else {
+                    // YARN 3.4: a missing parent whose own parent creates children is made too.
+                    let queues = self.configuration().queues();
+                    if crate::config::placement::creatable_under_missing_parent(queues, parent) {
+                        let (grand, name) = parent.rsplit_once('.').expect("checked");
+                        let grand = self.tree.find(grand).expect("checked");
+                        return Ok(Some(Placement {
+                            queue: leaf.to_string(),
+                            parent: Some(format!("{}.{name}", self.tree.path(grand))),
+                        }));
+                    }
                     return Ok(None);
                 };
                 let parent_path = self.tree.path(pid).to_string();
-                // A managed parent creates the leaf; under any other the leaf must exist.
-                if self.tree.conf(pid).managed.is_none()
-                    && self.tree.find(&format!("{parent_path}.{leaf}")).is_err()
-                {
+                // A managed parent creates the leaf, as does (YARN 3.4) one that creates
+                // children dynamically; under any other the leaf must exist.
+                let creates =
+                    self.tree.conf(pid).managed.is_some() || self.tree.conf(pid).flexible.is_some();
+                if !creates && self.tree.find(&format!("{parent_path}.{leaf}")).is_err() {
                     return Ok(None);
                 }
                 Ok(Some(Placement {

@@ -48,6 +48,16 @@ impl CapacityScheduler {
             let path = old.path(q);
             let state = old.queue(q).state;
             match new_paths.get(path) {
+                // A dynamic queue whose parent went goes with it (YARN 3.4's updateQueues),
+                // unless applications still run there.
+                None if old.conf(q).dynamic => {
+                    let apps = self.applications_under(q);
+                    if apps > 0 {
+                        return Err(SchedulerError::Refused(format!(
+                            "{path} cannot be deleted from the capacity scheduler configuration, as it still has {apps} applications"
+                        )));
+                    }
+                }
                 None => {
                     if state != QueueState::Stopped {
                         return Err(SchedulerError::Refused(format!(
@@ -64,6 +74,20 @@ impl CapacityScheduler {
                 }
                 Some(&n) => {
                     let new_q = &new.queues()[n];
+                    // CapacitySchedulerConfigValidator: a parent with children of its own
+                    // cannot become a managed parent, nor a managed parent anything else.
+                    let (was_managed, is_managed) =
+                        (old.conf(q).managed.is_some(), new_q.managed.is_some());
+                    if !old.is_leaf(q) && !was_managed && is_managed {
+                        return Err(SchedulerError::Refused(format!(
+                            "Can not convert parent queue: {path} to auto create enabled parent queue since it could have other pre-configured queues which is not supported"
+                        )));
+                    }
+                    if was_managed && !is_managed {
+                        return Err(SchedulerError::Refused(format!(
+                            "Cannot convert auto create enabled parent queue: {path} to leaf queue. Please check  parent queue's configuration auto-create-child-queue.enabled is set to true"
+                        )));
+                    }
                     if old.is_leaf(q) && !new_q.is_leaf() {
                         if state != QueueState::Stopped {
                             return Err(SchedulerError::Refused(format!(
@@ -92,6 +116,36 @@ impl CapacityScheduler {
                         )));
                     }
                 }
+            }
+        }
+        // ManagedParentQueue.reinitialize, before anything changes: with
+        // fail-on-exceeding-parent-capacity, the children's capacities (relative to the
+        // parent) may not add up to more than the parent's own (relative to its parent) —
+        // YARN compares those two units.
+        for new_q in new.queues() {
+            let Some(mp) = new_q.managed.as_deref() else {
+                continue;
+            };
+            let Ok(q) = self.tree.find(&new_q.path) else {
+                continue;
+            };
+            if !mp.fail_on_exceeding_parent_capacity || self.tree.conf(q).managed.is_none() {
+                continue;
+            }
+            let sum = self
+                .tree
+                .children(q)
+                .iter()
+                .map(|&c| self.tree.queue(c).capacities.capacity)
+                .fold(0.0f32, |a, b| a + b);
+            let cap = self.tree.queue(q).capacities.capacity;
+            if cap < sum {
+                return Err(SchedulerError::Refused(format!(
+                    "Total of Auto Created leaf queues guaranteed capacity : {} exceeds Parent queue's {} guaranteed capacity {}.Cannot enforce policy to auto create queues beyond parent queue's capacity",
+                    crate::config::java::float_to_string(sum),
+                    new_q.path,
+                    crate::config::java::float_to_string(cap)
+                )));
             }
         }
         self.apply_refresh(now_ms, new);

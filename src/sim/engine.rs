@@ -200,6 +200,7 @@ pub fn simulate_with(
         track: opts.track_interval_ms.max(1),
         monitor: preemption.monitoring_interval_ms.max(1),
         queue_management: preemption.queue_management_interval_ms.max(1),
+        queue_deletion: cs.dynamic_queue_expiration_s().saturating_mul(1000).max(1),
     };
     // Long enough for everything periodic to have acted on a state that stopped changing:
     // delay scheduling (a few rounds of node heartbeats), the preemption monitor's mark-then-
@@ -317,6 +318,9 @@ pub fn simulate_with(
     if input.conf.preemption().queue_management_policy_enabled() {
         sim.push_periodic(periods.queue_management, Periodic::QueueManagement);
     }
+    if input.conf.preemption().queue_deletion_policy_enabled() {
+        sim.push_periodic(periods.queue_deletion, Periodic::QueueDeletion);
+    }
     let leaf_infos = leaf_infos(&sim);
     observer.start(&leaf_infos)?;
 
@@ -368,6 +372,13 @@ pub fn simulate_with(
                 sim.push_periodic(
                     now.saturating_add(periods.queue_management),
                     Periodic::QueueManagement,
+                );
+            }
+            Event::Periodic(Periodic::QueueDeletion) => {
+                sim.cs.run_queue_deletion(now);
+                sim.push_periodic(
+                    now.saturating_add(periods.queue_deletion),
+                    Periodic::QueueDeletion,
                 );
             }
             Event::Periodic(Periodic::PreemptionRound) => {

@@ -73,29 +73,29 @@ pub(super) fn sample(
                 .map(|(_, k)| k.outstanding().max(0) as u64)
                 .sum::<u64>();
             pending_by_queue[a.queue] += outstanding;
-            // A managed parent's row counts its auto-created leaves'.
-            if tree.conf(a.queue).auto_created {
-                if let Some(p) = tree.parent(a.queue) {
-                    pending_by_queue[p] += outstanding;
-                }
-            }
         }
     }
-    let pending_total = sim.leaves.iter().map(|&q| pending_by_queue[q]).sum();
     let mut queues = Vec::with_capacity(sim.leaves.len());
+    let mut pending_total = 0;
     for (i, &q) in sim.leaves.iter().enumerate() {
-        let used = tree.queue(q).used - sim.cs.queue_reserved(q);
-        let pending = sim.cs.queue_pending(q);
-        let killed: u64 = sim
-            .row_members(q)
-            .into_iter()
-            .map(|m| sim.cs.preemption_stats(m).killed)
+        // A row for the queues made under a parent sums them.
+        let members = sim.row_members(q);
+        let used: Resource = members
+            .iter()
+            .map(|&m| tree.queue(m).used - sim.cs.queue_reserved(m))
+            .sum();
+        let pending: Resource = members.iter().map(|&m| sim.cs.queue_pending(m)).sum();
+        let pending_containers: u64 = members.iter().map(|&m| pending_by_queue[m]).sum();
+        pending_total += pending_containers;
+        let killed: u64 = members
+            .iter()
+            .map(|&m| sim.cs.preemption_stats(m).killed)
             .sum();
         queues.push(QueueSample {
             allocated_memory: used.memory_mb(),
             allocated_vcores: used.vcores(),
             pending_memory: pending.memory_mb(),
-            pending_containers: pending_by_queue[q],
+            pending_containers,
             killed: killed.saturating_sub(sim.killed_at_sample[i]),
         });
         sim.killed_at_sample[i] = killed;

@@ -25,6 +25,8 @@ pub(super) enum Periodic {
     PreemptionRound,
     /// The QueueManagementDynamicEditPolicy's round (auto-created leaves' entitlements).
     QueueManagement,
+    /// The AutoCreatedQueueDeletionPolicy's round (idle dynamic queues removed).
+    QueueDeletion,
 }
 
 /// What makes something happen.
@@ -53,6 +55,7 @@ pub(super) struct Periods {
     pub(super) track: i64,
     pub(super) monitor: i64,
     pub(super) queue_management: i64,
+    pub(super) queue_deletion: i64,
 }
 
 impl Periods {
@@ -63,6 +66,7 @@ impl Periods {
             Periodic::AmHeartbeat(_) => self.am,
             Periodic::PreemptionRound => self.monitor,
             Periodic::QueueManagement => self.queue_management,
+            Periodic::QueueDeletion => self.queue_deletion,
         }
     }
 }
@@ -182,14 +186,18 @@ pub(super) fn schedule_ends(sim: &mut Sim, i: usize, started: Vec<super::nm::Sta
     }
 }
 
-/// The queues a run reports on (`Sim::leaves`): configured leaves, and managed parents for
-/// their auto-created leaves, in pre-order.
+/// The queues a run reports on (`Sim::leaves`): configured leaves, and the parents that
+/// create queues — managed parents for their auto-created leaves, parents with flexible auto
+/// queue creation for their dynamic ones —, in pre-order.
 pub(super) fn report_rows(cs: &CapacityScheduler) -> Vec<QueueId> {
     let tree = cs.queue_tree();
     (0..tree.len())
         .filter(|&q| {
             let c = tree.conf(q);
-            (tree.is_leaf(q) && !c.auto_created) || c.managed.is_some()
+            let created = c.auto_created || c.dynamic;
+            (tree.is_leaf(q) && !created)
+                || c.managed.is_some()
+                || (c.flexible.is_some() && !created)
         })
         .collect()
 }
@@ -212,17 +220,29 @@ impl Sim {
             .collect();
     }
 
-    /// The leaves a row stands for: itself, or a managed parent's auto-created leaves.
+    /// The leaves a row stands for: itself, or the leaves made under a parent that creates
+    /// them (a managed parent's auto-created leaves, a flexible parent's dynamic leaves at any
+    /// depth).
     pub(super) fn row_members(&self, row: QueueId) -> Vec<QueueId> {
         let tree = self.cs.queue_tree();
-        if tree.conf(row).managed.is_some() {
-            tree.children(row)
-                .iter()
-                .copied()
-                .filter(|&c| tree.is_leaf(c))
-                .collect()
-        } else {
-            vec![row]
+        if tree.is_leaf(row) {
+            return vec![row];
         }
+        let mut out = Vec::new();
+        let mut stack = vec![row];
+        while let Some(q) = stack.pop() {
+            for &c in tree.children(q) {
+                let cc = tree.conf(c);
+                if !(cc.auto_created || cc.dynamic) {
+                    continue;
+                }
+                if tree.is_leaf(c) {
+                    out.push(c);
+                } else {
+                    stack.push(c);
+                }
+            }
+        }
+        out
     }
 }
