@@ -233,6 +233,56 @@ public class SameOutcomesTest {
         }
     }
 
+    /**
+     * Auto-created leaves: b is a managed parent whose template gives each leaf 40% of b, and
+     * every user is mapped to a leaf of their own under it. Two leaves fit b's guarantee, the
+     * third starts at zero; dave may not name alice's leaf himself. The queue each submission
+     * lands in, its state (diagnostics when rejected) and each leaf's capacity.
+     */
+    static List<String> autoCreated(String scheduler) throws Exception {
+        CapacitySchedulerConfiguration q = queues("yarn.scheduler.capacity.root.b.auto-create-child-queue.enabled",
+                "true", "yarn.scheduler.capacity.root.b.leaf-queue-template.capacity", "40",
+                "yarn.scheduler.capacity.root.b.leaf-queue-template.maximum-capacity", "100",
+                "yarn.scheduler.capacity.queue-mappings", "u:%user:b.%user");
+        MockRM rm = start(scheduler, q);
+        try {
+            rm.registerNode("localhost:1234", 10 * 1024, 10);
+            List<String> out = new ArrayList<String>();
+            String[][] submissions = {{"default", "alice"}, {"default", "bob"}, {"default", "carol"},
+                {"alice", "dave"}, {"default", "alice"}};
+            for (String[] sub : submissions) {
+                RMApp app = MockRMAppSubmitter.submit(rm, MockRMAppSubmissionData.Builder.createWithMemory(1024, rm)
+                        .withQueue(sub[0]).withUser(sub[1]).withWaitForAppAcceptedState(false).build());
+                rm.drainEvents();
+                RMAppState state = app.getState();
+                for (int i = 0; i < 100 && state != RMAppState.ACCEPTED && state != RMAppState.FAILED; i++) {
+                    rm.drainEvents();
+                    Thread.sleep(10); // polling a state, bounded
+                    state = app.getState();
+                }
+                out.add(sub[1] + " to " + sub[0] + ": " + app.getQueue() + " " + state
+                        + (state == RMAppState.FAILED
+                                ? " " + app.getDiagnostics().toString().replaceAll("_\\d{13}_", "_TS_") : ""));
+            }
+            for (String leaf : new String[] {"alice", "bob", "carol"}) {
+                org.apache.hadoop.yarn.api.records.QueueInfo info = rm.getResourceScheduler().getQueueInfo(leaf, false,
+                        false);
+                out.add(leaf + " capacity " + info.getCapacity() + " max " + info.getMaximumCapacity());
+            }
+            return out;
+        } finally {
+            rm.stop();
+        }
+    }
+
+    @Test
+    public void autoCreatedLeavesAreMadeAndEntitledAsOnTheStockScheduler() throws Exception {
+        List<String> stock = autoCreated(STOCK);
+        System.out.println("auto-created leaves on the stock scheduler: " + stock);
+        assertEquals(stock.toString(), "alice to default: alice ACCEPTED", stock.get(0));
+        assertEquals(stock, autoCreated(CAPSCHED));
+    }
+
     @Test
     public void applicationLifetimesAreGrantedAndEnforcedAsOnTheStockScheduler() throws Exception {
         List<String> stock = lifetimes(STOCK);
