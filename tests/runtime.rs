@@ -694,3 +694,76 @@ yarn.scheduler.capacity.maximum-am-resource-percent=1
     assert!(after.marked > 0, "the refreshed settings are in force");
     assert_eq!(engine.check_invariants().unwrap(), Ok(()));
 }
+
+#[test]
+fn the_engine_runs_the_queue_policies_the_monitor_lists_on_their_periods() {
+    // b makes a dynamic leaf per user (YARN 3.4) and the deletion policy removes idle ones
+    // every queue-expiration-time (2 s); a is a managed parent (YARN 3.3) whose 100% template
+    // fits one active leaf, revisited every 1.5 s by the queue-management policy.
+    let text = "yarn.scheduler.capacity.root.queues=a,b
+yarn.scheduler.capacity.root.a.capacity=50
+yarn.scheduler.capacity.root.b.capacity=50
+yarn.scheduler.capacity.root.a.auto-create-child-queue.enabled=true
+yarn.scheduler.capacity.root.a.leaf-queue-template.capacity=100
+yarn.scheduler.capacity.root.b.auto-queue-creation-v2.enabled=true
+yarn.scheduler.capacity.auto-queue-creation-v2.queue-expiration-time=2
+yarn.scheduler.capacity.queue-mappings=u:x1:a.x1,u:x2:a.x2,u:%user:root.b.%user
+yarn.resourcemanager.scheduler.monitor.enable=true
+yarn.resourcemanager.scheduler.monitor.policies=org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.AutoCreatedQueueDeletionPolicy,org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.QueueManagementDynamicEditPolicy";
+    let engine = Engine::start(
+        Arc::new(CapacitySchedulerConfiguration::from_properties_str(text).unwrap()),
+        EngineOptions::with_manual_clock(Mode::Manual, 0),
+    );
+    engine
+        .add_node(NodeSpec::new("h1", "/r", Resource::new(8 * GB, 8)))
+        .unwrap();
+    // Both policies' first rounds, at start (SchedulingMonitor's initial delay is 0).
+    engine.tick_at(0).unwrap();
+    let submit = |user: &str| {
+        let app = engine
+            .submit(AppSubmission::new("default", user))
+            .unwrap()
+            .unwrap();
+        engine
+            .add_attempt(
+                app,
+                AttemptSubmission {
+                    am_resource: Resource::new(GB, 1),
+                    unmanaged: false,
+                    keep_containers: false,
+                    recovering: false,
+                },
+            )
+            .unwrap();
+        app
+    };
+    // Absolute capacities: the dynamic leaf is b's only child; one managed leaf fills a.
+    let capacity = |path: &'static str| {
+        engine
+            .read_core(move |cs, _now| {
+                let t = cs.cs.queue_tree();
+                t.find(path).ok().map(|q| t.queue(q).capacities.absolute_capacity)
+            })
+            .unwrap()
+    };
+    let carol = submit("carol");
+    let x1 = submit("x1");
+    submit("x2");
+    assert_eq!(capacity("root.b.carol"), Some(0.5));
+    assert_eq!((capacity("root.a.x1"), capacity("root.a.x2")), (Some(0.5), Some(0.0)));
+    engine.remove_application(carol).unwrap();
+    engine.remove_application(x1).unwrap();
+    // Before the periods: nothing changes.
+    engine.tick_at(1_000).unwrap();
+    assert_eq!(capacity("root.a.x2"), Some(0.0));
+    // The queue-management round: x1's idle leaf gives its share to x2's.
+    engine.tick_at(1_600).unwrap();
+    assert_eq!((capacity("root.a.x1"), capacity("root.a.x2")), (Some(0.0), Some(0.5)));
+    // The deletion rounds: carol's leaf is marked, then (idle > 2 s) removed.
+    engine.tick_at(2_100).unwrap();
+    assert!(capacity("root.b.carol").is_some());
+    engine.tick_at(4_200).unwrap();
+    assert_eq!(capacity("root.b.carol"), None);
+    assert!(engine.check_invariants().unwrap().is_ok());
+    assert!(!engine.scheduler_json().unwrap().contains("root.b.carol"));
+}
