@@ -561,3 +561,44 @@ yarn.scheduler.capacity.queue-mappings=u:alice:nope
         "{err}"
     );
 }
+
+#[test]
+fn validate_and_queues_show_the_parents_that_create_queues_and_their_templates() {
+    let f = write_temp(
+        "auto.properties",
+        "yarn.scheduler.capacity.root.queues=a,m,d
+yarn.scheduler.capacity.root.a.capacity=50
+yarn.scheduler.capacity.root.m.capacity=25
+yarn.scheduler.capacity.root.d.capacity=25
+yarn.scheduler.capacity.root.m.auto-create-child-queue.enabled=true
+yarn.scheduler.capacity.root.m.leaf-queue-template.capacity=40
+yarn.scheduler.capacity.root.m.leaf-queue-template.user-limit-factor=2
+yarn.scheduler.capacity.root.d.auto-queue-creation-v2.enabled=true
+yarn.scheduler.capacity.root.*.auto-queue-creation-v2.leaf-template.capacity=3w
+yarn.scheduler.capacity.root.a.maximum-application-lifetime=600
+yarn.scheduler.capacity.queue-mappings=u:%user:m.%user
+",
+    );
+    let (code, out, err) = capsched(&["validate", f.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    // The wildcard template key belongs to the templates: no warning about it.
+    assert!(!out.contains("warning"), "{out}");
+    for line in [
+        "  m                      managed capacity   25.0%",
+        "  d                      dynamic capacity   25.0%",
+        "root.m auto-creates leaves (0 so far, at most 1000): each gets capacity 40.0% (absolute 10.00%)",
+        "  template: user-limit 100%  user-limit-factor 2  maximum-am-resource-percent 0.1",
+        "  leaf-queue-template.capacity=40",
+        "root.d creates queues dynamically (0 children so far, at most 1000 children, 2 levels below its first static ancestor)",
+        "  leaf-template: capacity=3w",
+        "placement rule user-group: u:%user:m.%user",
+    ] {
+        assert!(out.contains(line), "{line:?} not in\n{out}");
+    }
+    let (code, out, err) = capsched(&["queues", f.to_str().unwrap(), "--nodes", "4"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("max-life  def-life"), "{out}");
+    assert!(out.contains("600s"), "{out}");
+    assert!(out.contains("root.m auto-creates leaves"), "{out}");
+    assert!(out.contains("root.d creates queues dynamically"), "{out}");
+}

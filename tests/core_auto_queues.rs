@@ -305,9 +305,8 @@ fn a_refresh_keeps_the_leaves_and_gives_capacity_again_in_submission_order() {
         .map(|u| caps(&cs, &format!("root.managed.{u}")).0)
         .collect();
     assert_eq!(active, vec![0.4, 0.4, 0.0, 0.0, 0.0, 0.0]);
-    // Auto-creation switched off with leaves still there: the refresh is refused (they are
-    // RUNNING and not in the file; the parent would become a leaf under applications), and
-    // the running configuration stays.
+    // Auto-creation switched off: CapacitySchedulerConfigValidator refuses to turn a managed
+    // parent into anything else, and the running configuration stays.
     let err = cs
         .refresh_queues(
             40,
@@ -322,12 +321,116 @@ yarn.scheduler.capacity.root.managed.capacity=50",
         )
         .unwrap_err()
         .to_string();
-    // (YARN checks the old queues in its map's order; either refusal is its own.)
-    assert!(
-        err.contains("root.managed.u1 cannot be deleted from the capacity scheduler configuration, as the queue is not yet in stopped state. Current State : RUNNING")
-            || err.contains("Can not convert the parent queue: root.managed to leaf queue since it still has applications"),
-        "{err}"
+    assert_eq!(
+        err,
+        "Cannot convert auto create enabled parent queue: root.managed to leaf queue. Please check  \
+         parent queue's configuration auto-create-child-queue.enabled is set to true"
     );
     assert_eq!(caps(&cs, "root.managed.u1").0, 0.4);
     invariants(&cs);
+}
+
+#[test]
+fn the_rest_document_shows_the_managed_parent_and_its_leaves() {
+    let mut cs = scheduler("");
+    submit(&mut cs, "default", "alice").unwrap();
+    let doc = capsched::report::rest::scheduler_info_json(cs.queue_tree());
+    let doc = &doc["scheduler"]["schedulerInfo"];
+    let queues = doc["queues"]["queue"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{doc}"));
+    let managed = queues
+        .iter()
+        .find(|q| q["queuePath"] == "root.managed")
+        .unwrap();
+    assert_eq!(managed["autoCreateChildQueueEnabled"], true);
+    assert_eq!(managed["autoCreationEligibility"], "legacy");
+    assert_eq!(
+        managed["leafQueueTemplate"],
+        serde_json::json!({"property": [
+            {"name": "leaf-queue-template.capacity", "value": "20"},
+            {"name": "leaf-queue-template.maximum-capacity", "value": "100"}
+        ]})
+    );
+    let alice = &managed["queues"]["queue"][0];
+    assert_eq!(alice["queuePath"], "root.managed.alice");
+    assert_eq!(alice["isAutoCreatedLeafQueue"], true);
+    assert_eq!(alice["creationMethod"], "dynamicLegacy");
+    assert_eq!(alice["capacity"], 20.0);
+    assert_eq!(alice["absoluteCapacity"], 10.0);
+    assert_eq!(alice["maxApplications"], 1000);
+    // The configured leaf next to it.
+    let a = queues.iter().find(|q| q["queuePath"] == "root.a").unwrap();
+    assert_eq!(a["autoCreateChildQueueEnabled"], false);
+    assert_eq!(a["leafQueueTemplate"], serde_json::json!({}));
+}
+
+#[test]
+fn a_refresh_turns_a_leaf_but_not_a_parent_into_a_managed_parent() {
+    // Hadoop's testConvertFailsFromParentQueueToManagedParentQueue and
+    // testConvertLeafQueueToParentQueueWithAutoCreate, reduced to their queues.
+    let base = "yarn.scheduler.capacity.root.queues=a,b
+yarn.scheduler.capacity.root.a.capacity=50
+yarn.scheduler.capacity.root.b.capacity=50
+yarn.scheduler.capacity.root.a.queues=a1
+yarn.scheduler.capacity.root.a.a1.capacity=100";
+    let parse = |t: &str| Arc::new(CapacitySchedulerConfiguration::from_properties_str(t).unwrap());
+    let mut cs = CapacityScheduler::new(parse(base), TS, 1);
+    let err = cs
+        .refresh_queues(
+            0,
+            parse(&format!(
+                "{base}
+yarn.scheduler.capacity.root.a.auto-create-child-queue.enabled=true
+yarn.scheduler.capacity.root.a.leaf-queue-template.capacity=2"
+            )),
+        )
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        err,
+        "Can not convert parent queue: root.a to auto create enabled parent queue since it could have \
+         other pre-configured queues which is not supported"
+    );
+    // A leaf (stopped, as a leaf must be to gain children) may become one.
+    cs.refresh_queues(
+        0,
+        parse(&format!(
+            "{base}\nyarn.scheduler.capacity.root.b.state=STOPPED"
+        )),
+    )
+    .unwrap();
+    cs.refresh_queues(
+        0,
+        parse(&format!(
+            "{base}
+yarn.scheduler.capacity.root.b.auto-create-child-queue.enabled=true
+yarn.scheduler.capacity.root.b.leaf-queue-template.capacity=3"
+        )),
+    )
+    .unwrap();
+    let t = cs.queue_tree();
+    assert!(t.conf(t.find("root.b").unwrap()).managed.is_some());
+}
+
+#[test]
+fn fail_on_exceeding_compares_yarns_units_at_a_refresh() {
+    // ManagedParentQueue.reinitialize compares the leaves' capacities (of the parent) with the
+    // parent's own (of root): two active 20% leaves under a 50% parent pass (0.4 ≤ 0.5),
+    // three fail (0.6 > 0.5) although they hold 30% of a 50% parent.
+    let fail = "yarn.scheduler.capacity.root.managed.auto-create-child-queue.fail-on-exceeding-parent-capacity=true";
+    let mut cs = scheduler(fail);
+    submit(&mut cs, "default", "u1").unwrap();
+    submit(&mut cs, "default", "u2").unwrap();
+    cs.refresh_queues(0, Arc::new(conf(fail))).unwrap();
+    submit(&mut cs, "default", "u3").unwrap();
+    let err = cs
+        .refresh_queues(0, Arc::new(conf(fail)))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        err,
+        "Total of Auto Created leaf queues guaranteed capacity : 0.6 exceeds Parent queue's root.managed \
+         guaranteed capacity 0.5.Cannot enforce policy to auto create queues beyond parent queue's capacity"
+    );
 }

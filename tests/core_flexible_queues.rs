@@ -341,3 +341,44 @@ fn a_user_mapping_under_a_flexible_parent_creates_the_users_queue() {
         "{err}"
     );
 }
+
+#[test]
+fn the_rest_document_says_how_each_queue_was_made_and_what_it_creates() {
+    let mut cs = scheduler(
+        "yarn.scheduler.capacity.root.a.auto-queue-creation-v2.leaf-template.capacity=3w
+yarn.scheduler.capacity.root.a.auto-queue-creation-v2.template.maximum-capacity=50",
+    );
+    submit(&mut cs, "root.a.x").unwrap();
+    let doc = capsched::report::rest::scheduler_info_json(cs.queue_tree());
+    let doc = &doc["scheduler"]["schedulerInfo"];
+    let find = |path: &str| -> serde_json::Value {
+        let mut stack = vec![doc.clone()];
+        while let Some(v) = stack.pop() {
+            if v["queuePath"] == path {
+                return v;
+            }
+            if let Some(qs) = v["queues"]["queue"].as_array() {
+                stack.extend(qs.iter().cloned());
+            }
+        }
+        panic!("{path} not in {doc}");
+    };
+    let a = find("root.a");
+    assert_eq!(a["creationMethod"], "static");
+    assert_eq!(a["autoCreationEligibility"], "flexible");
+    assert_eq!(
+        a["autoQueueLeafTemplateProperties"],
+        serde_json::json!({"property": [{"name": "capacity", "value": "3w"}]})
+    );
+    assert_eq!(
+        a["autoQueueTemplateProperties"],
+        serde_json::json!({"property": [{"name": "maximum-capacity", "value": "50"}]})
+    );
+    let x = find("root.a.x");
+    assert_eq!(x["creationMethod"], "dynamicFlexible");
+    assert_eq!(x["autoCreationEligibility"], "off");
+    assert_eq!(x["isAutoCreatedLeafQueue"], false);
+    assert_eq!(x["weight"], 3.0);
+    assert_eq!(x["maxCapacity"], 50.0);
+    assert_eq!(find("root.b")["autoCreationEligibility"], "off");
+}

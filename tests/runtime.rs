@@ -742,7 +742,9 @@ yarn.resourcemanager.scheduler.monitor.policies=org.apache.hadoop.yarn.server.re
         engine
             .read_core(move |cs, _now| {
                 let t = cs.cs.queue_tree();
-                t.find(path).ok().map(|q| t.queue(q).capacities.absolute_capacity)
+                t.find(path)
+                    .ok()
+                    .map(|q| t.queue(q).capacities.absolute_capacity)
             })
             .unwrap()
     };
@@ -750,7 +752,10 @@ yarn.resourcemanager.scheduler.monitor.policies=org.apache.hadoop.yarn.server.re
     let x1 = submit("x1");
     submit("x2");
     assert_eq!(capacity("root.b.carol"), Some(0.5));
-    assert_eq!((capacity("root.a.x1"), capacity("root.a.x2")), (Some(0.5), Some(0.0)));
+    assert_eq!(
+        (capacity("root.a.x1"), capacity("root.a.x2")),
+        (Some(0.5), Some(0.0))
+    );
     engine.remove_application(carol).unwrap();
     engine.remove_application(x1).unwrap();
     // Before the periods: nothing changes.
@@ -758,7 +763,10 @@ yarn.resourcemanager.scheduler.monitor.policies=org.apache.hadoop.yarn.server.re
     assert_eq!(capacity("root.a.x2"), Some(0.0));
     // The queue-management round: x1's idle leaf gives its share to x2's.
     engine.tick_at(1_600).unwrap();
-    assert_eq!((capacity("root.a.x1"), capacity("root.a.x2")), (Some(0.0), Some(0.5)));
+    assert_eq!(
+        (capacity("root.a.x1"), capacity("root.a.x2")),
+        (Some(0.0), Some(0.5))
+    );
     // The deletion rounds: carol's leaf is marked, then (idle > 2 s) removed.
     engine.tick_at(2_100).unwrap();
     assert!(capacity("root.b.carol").is_some());

@@ -47,11 +47,39 @@ pub fn placement_rules(
     Ok(())
 }
 
-/// One paragraph per managed parent: what a leaf it creates gets (capacity, maximum, absolute
-/// values for the tree's cluster, user limits, AM share), its limits, and the template's keys.
+/// One paragraph per parent that creates queues: for a managed parent (YARN 3.3), what a leaf
+/// it creates gets (capacity, maximum, absolute values for the tree's cluster, user limits, AM
+/// share), its limits and the template's keys; for a parent with flexible auto queue creation
+/// (YARN 3.4), its limits and its resolved templates.
 pub fn auto_creation(out: &mut dyn Write, tree: &QueueTree) -> io::Result<()> {
     for id in 0..tree.len() {
         let qc = tree.conf(id);
+        if let Some(f) = qc.flexible.as_deref() {
+            let dynamic = tree
+                .children(id)
+                .iter()
+                .filter(|&&c| tree.conf(c).dynamic)
+                .count();
+            writeln!(out)?;
+            writeln!(
+                out,
+                "{}{} creates queues dynamically ({dynamic} children so far, at most {} children, {} levels below its first static ancestor): each a weight among its siblings (1w unless a template says otherwise)",
+                qc.path,
+                if qc.dynamic { " (dynamic)" } else { "" },
+                f.max_queues,
+                f.max_depth,
+            )?;
+            for (kind, map) in [
+                ("template", &f.template),
+                ("leaf-template", &f.leaf_template),
+                ("parent-template", &f.parent_template),
+            ] {
+                for (key, value) in map {
+                    writeln!(out, "  {kind}: {key}={value}")?;
+                }
+            }
+            continue;
+        }
         let Some(mp) = qc.managed.as_deref() else {
             continue;
         };

@@ -71,6 +71,8 @@ fn summary(
         let c = &tree.queue(id).capacities;
         let kind = if qc.managed.is_some() {
             "managed"
+        } else if qc.flexible.is_some() {
+            "dynamic"
         } else if qc.is_leaf() {
             "leaf"
         } else {
