@@ -434,3 +434,33 @@ fn fail_on_exceeding_compares_yarns_units_at_a_refresh() {
          guaranteed capacity 0.5.Cannot enforce policy to auto create queues beyond parent queue's capacity"
     );
 }
+
+#[test]
+fn a_recovered_application_gets_its_auto_created_leaf_again() {
+    // Hadoop's testDynamicAutoCreatedQueueRecovery: after an RM restart the leaf does not
+    // exist; the placement the RM runs at recovery makes it again.
+    let mut cs = scheduler("");
+    let mut sub = AppSubmission::new("alice", "alice");
+    sub.recovering = true;
+    let app = cs.submit_application(0, &sub).unwrap();
+    assert_eq!(cs.app_report(app).unwrap().queue, "root.managed.alice");
+    // Without a mapping to make it, the application is killed as YARN kills it.
+    let mut cs = CapacityScheduler::new(
+        Arc::new(
+            CapacitySchedulerConfiguration::from_properties_str(
+                "yarn.scheduler.capacity.root.queues=a,managed
+yarn.scheduler.capacity.root.a.capacity=50
+yarn.scheduler.capacity.root.managed.capacity=50
+yarn.scheduler.capacity.root.managed.auto-create-child-queue.enabled=true
+yarn.scheduler.capacity.root.managed.leaf-queue-template.capacity=20",
+            )
+            .unwrap(),
+        ),
+        TS,
+        1,
+    );
+    assert_eq!(
+        cs.submit_application(0, &sub).unwrap_err().message,
+        "Application killed on recovery as it was submitted to queue alice which no longer exists after restart."
+    );
+}

@@ -269,7 +269,7 @@ fn mappings_are_checked_when_the_configuration_is_read() {
         .contains("mapping contains invalid or non-leaf queue : root.a"));
     assert!(err("yarn.scheduler.capacity.queue-mappings=u:bob:alice")
         .contains("mapping contains ambiguous leaf queue reference alice"));
-    // A leaf under a parent that does not create leaves (capsched has none that do yet).
+    // A leaf under a parent that does not create leaves.
     assert!(err("yarn.scheduler.capacity.queue-mappings=u:%user:root.a.%user").contains(
         "mapping contains leaf queue [%user] and invalid parent queue which does not have auto \
          creation of leaf queues enabled [root.a]"

@@ -150,10 +150,18 @@ impl CapacityScheduler {
         // Placement (RMAppManager.placeApplication, before the scheduler hears of the
         // application): the rules may send it elsewhere; a recovered application keeps the
         // queue it ran in.
-        let placement = if sub.recovering {
-            None
-        } else {
+        let placement = if !sub.recovering {
             self.place_application(sub, application_id)?
+        } else if self.tree.find(&sub.queue).is_err() {
+            // A recovered application's auto-created queue is made again from the placement
+            // the RM runs at recovery (`addApplicationOnRecovery` with its placement context);
+            // a rule that fails leaves the queue missing, and the application is killed below.
+            self.place_application(sub, application_id)
+                .ok()
+                .flatten()
+                .filter(|p| p.queue == sub.queue)
+        } else {
+            None
         };
         // RMAppManager.placeApplication then refuses a submission that names no queue, placed
         // or not (its condition binds `|| queue.isEmpty()` outside the null check).
@@ -868,13 +876,18 @@ impl CapacityScheduler {
         application_id: ApplicationId,
         parent: &str,
     ) -> Result<QueueId, Rejection> {
-        let failed = |reason: String| {
-            Rejection {
-            message: format!(
-                "Application {application_id} submission by user : {} to  queue : {} failed : {reason}",
-                sub.user, sub.queue
-            ),
-        }
+        let failed = |reason: String| Rejection {
+            message: if sub.recovering {
+                format!(
+                    "Application killed on recovery as it was submitted to queue {} which could not be auto-created",
+                    sub.queue
+                )
+            } else {
+                format!(
+                    "Application {application_id} submission by user : {} to  queue : {} failed : {reason}",
+                    sub.user, sub.queue
+                )
+            },
         };
         let managed = self
             .tree
