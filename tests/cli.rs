@@ -602,3 +602,31 @@ yarn.scheduler.capacity.queue-mappings=u:%user:m.%user
     assert!(out.contains("root.m auto-creates leaves"), "{out}");
     assert!(out.contains("root.d creates queues dynamically"), "{out}");
 }
+
+#[test]
+fn validate_shows_each_queues_labels_and_partition_capacities() {
+    let f = write_temp(
+        "labels.properties",
+        "yarn.scheduler.capacity.root.queues=a,b
+yarn.scheduler.capacity.root.accessible-node-labels.x.capacity=100
+yarn.scheduler.capacity.root.a.capacity=50
+yarn.scheduler.capacity.root.b.capacity=50
+yarn.scheduler.capacity.root.a.accessible-node-labels=x
+yarn.scheduler.capacity.root.a.accessible-node-labels.x.capacity=100
+yarn.scheduler.capacity.root.a.default-node-label-expression=x
+yarn.scheduler.capacity.root.b.accessible-node-labels=
+",
+    );
+    let (code, out, err) = capsched(&["validate", f.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    for line in [
+        "  root.a                   accessible x  default-node-label-expression \"x\"",
+        "    x: capacity 100.0%  max 100.0%  absolute 100.00%  absolute max 100.00%",
+        "  root.b                   accessible (default partition only)",
+    ] {
+        assert!(out.contains(line), "{line:?} not in\n{out}");
+    }
+    let (code, out, err) = capsched(&["queues", f.to_str().unwrap(), "--nodes", "2"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("node labels:"), "{out}");
+}

@@ -127,3 +127,48 @@ pub fn auto_creation(out: &mut dyn Write, tree: &QueueTree) -> io::Result<()> {
     }
     Ok(())
 }
+
+/// One row per queue and label it has capacities for: the label's capacities and, for the
+/// tree's cluster, its guaranteed and maximum resources; then each queue's accessible labels
+/// and default label expression where they are not just inherited `*`.
+pub fn node_labels(out: &mut dyn Write, tree: &QueueTree) -> io::Result<()> {
+    let any_label = (0..tree.len()).any(|q| {
+        let l = &tree.conf(q).labels;
+        !tree.partition_capacities(q).is_empty()
+            || l.default_expression.is_some()
+            || l.accessible != capsched::config::node_labels::AccessibleLabels::Any
+    });
+    if !any_label {
+        return Ok(());
+    }
+    writeln!(out)?;
+    writeln!(out, "node labels:")?;
+    for q in 0..tree.len() {
+        let qc = tree.conf(q);
+        let mut line = format!(
+            "  {:<24} accessible {}",
+            qc.path,
+            match qc.labels.accessible.names() {
+                names if names.is_empty() => "(default partition only)".to_string(),
+                names => names.join(","),
+            }
+        );
+        if let Some(e) = &qc.labels.default_expression {
+            line.push_str(&format!("  default-node-label-expression {:?}", e));
+        }
+        writeln!(out, "{line}")?;
+        for (label, c) in tree.partition_capacities(q) {
+            writeln!(
+                out,
+                "    {label}: capacity {:.1}%  max {:.1}%  absolute {:.2}%  absolute max {:.2}%  guaranteed {}  maximum {}",
+                c.capacity * 100.0,
+                c.maximum_capacity * 100.0,
+                c.absolute_capacity * 100.0,
+                c.absolute_maximum_capacity * 100.0,
+                c.effective_min,
+                c.effective_max
+            )?;
+        }
+    }
+    Ok(())
+}

@@ -47,6 +47,7 @@ pub fn run(
             "cluster: {nodes} nodes × <memory:{node_memory}, vCores:{node_vcores}> = {cluster}"
         )?;
         table(out, &tree)?;
+        super::describe::node_labels(out, &tree)?;
         super::describe::auto_creation(out, &tree)?;
         super::describe::placement_rules(out, &conf)
     })

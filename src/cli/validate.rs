@@ -100,6 +100,7 @@ fn summary(
         }
         writeln!(out, "{}", line.trim_end())?;
     }
+    super::describe::node_labels(out, tree)?;
     super::describe::auto_creation(out, tree)?;
     super::describe::placement_rules(out, conf)?;
     if !conf.warnings().is_empty() {

@@ -10,6 +10,7 @@ pub mod hadoop;
 pub mod java;
 pub mod keys;
 pub mod limits;
+pub mod node_labels;
 pub mod opportunistic;
 pub mod placement;
 mod queue_conf;

@@ -179,6 +179,9 @@ pub struct QueueConf {
     pub dynamic: bool,
     /// `auto-queue-creation-v2.queue-auto-removal.enable` of a dynamic queue.
     pub auto_removal: bool,
+    /// Node labels: the partitions it may use, its capacities per label, its default
+    /// label expression.
+    pub labels: super::node_labels::QueueLabels,
     /// Application lifetimes in seconds (`maximum-application-lifetime`,
     /// `default-application-lifetime`), as AbstractCSQueue derives them: inherited down the
     /// hierarchy, the default at most the maximum, and the maximum when no default applies;

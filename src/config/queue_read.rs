@@ -62,6 +62,7 @@ pub(crate) fn read_queue(
     let allow_zero_capacity_sum = r.boolean(&queue_key(path, ALLOW_ZERO_CAPACITY_SUM), false);
 
     let lifetimes = read_lifetimes(r, path, parent);
+    let labels = super::node_labels::read_queue_labels(r, path, parent, !has_children);
     let (leaf, queue_ordering_policy) = if has_children {
         let inherited = parent
             .and_then(|p| p.queue_ordering_policy)
@@ -95,6 +96,7 @@ pub(crate) fn read_queue(
         flexible: None,
         dynamic: false,
         auto_removal: false,
+        labels,
         lifetimes,
     }
 }

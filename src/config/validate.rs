@@ -39,6 +39,61 @@ pub(crate) fn validate_tree(r: &mut Reader, settings: &SchedulerSettings, queues
         check_own_modes(r, q);
     }
     check_capacity_within_maximum(r, settings, queues);
+    check_label_capacities(r, queues);
+}
+
+/// Node labels (YARN 3.3.6's checks, 3.4's wording for the sum as for the default partition):
+/// for each label a parent has a key for, its children's capacities sum to 1 (or to 0 under a
+/// parent with none); and a queue's absolute capacity on a label is within its absolute
+/// maximum (`CSQueueUtils.capacitiesSanityCheck`, a strict comparison as in YARN).
+fn check_label_capacities(r: &mut Reader, queues: &[QueueConf]) {
+    for parent in queues.iter().filter(|q| !q.is_leaf()) {
+        for (label, lc) in &parent.labels.capacities {
+            let sum: f32 = parent
+                .children
+                .iter()
+                .filter(|&&c| !queues[c].auto_created && !queues[c].dynamic)
+                .map(|&c| queues[c].labels.capacity(label).capacity)
+                .fold(0.0, |a, b| a + b);
+            let bad = if lc.capacity > 0.0 {
+                (1.0 - sum).abs() > PRECISION
+            } else {
+                sum > 0.0
+            };
+            if bad && !parent.children.is_empty() {
+                r.error(
+                    Some(&parent.path),
+                    &queue_key(&parent.path, QUEUES),
+                    format!(
+                        "Illegal capacity sum of {} for children of queue {} for label={label}. It should be either 0 or 1.0",
+                        float_to_string(sum),
+                        parent.name
+                    ),
+                );
+            }
+        }
+    }
+    let caps =
+        crate::state::queue::partitions::derive_partition_capacities(queues, |_| Resource::ZERO);
+    for (q, by_label) in queues.iter().zip(&caps) {
+        for (label, c) in by_label {
+            if c.absolute_capacity > c.absolute_maximum_capacity {
+                r.error(
+                    Some(&q.path),
+                    &queue_key(
+                        &format!("{}.{}.{label}", q.path, crate::config::node_labels::ACCESSIBLE_NODE_LABELS),
+                        MAXIMUM_CAPACITY,
+                    ),
+                    format!(
+                        "Illegal queue capacity setting (abs-capacity={}) > (abs-maximum-capacity={}) for queue=[{}],label=[{label}]",
+                        float_to_string(c.absolute_capacity),
+                        float_to_string(c.absolute_maximum_capacity),
+                        q.path
+                    ),
+                );
+            }
+        }
+    }
 }
 
 /// The mode a set of queues uses (`getCapacityConfigurationTypeForQueues`), or the mixing error.

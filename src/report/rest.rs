@@ -309,7 +309,12 @@ fn queue_fields(tree: &QueueTree, live: &[LiveQueue], id: QueueId) -> Fields {
     let before = std::mem::take(&mut m);
     m.insert("resourcesUsed".into(), resource(tree, q.used));
     m.insert("hideReservationQueues".into(), json!(false));
-    m.insert("nodeLabels".into(), json!(["*"]));
+    // The accessible labels, sorted; left out when the queue may use the default partition
+    // only (JAXB omits an empty list).
+    let labels = qc.labels.accessible.names();
+    if !labels.is_empty() {
+        m.insert("nodeLabels".into(), json!(labels));
+    }
     m.insert("allocatedContainers".into(), json!(l.allocated_containers));
     m.insert("reservedContainers".into(), json!(l.reserved_containers));
     m.insert("pendingContainers".into(), json!(l.pending_containers));
@@ -377,6 +382,9 @@ fn queue_fields(tree: &QueueTree, live: &[LiveQueue], id: QueueId) -> Fields {
             "intraQueuePreemptionDisabled".into(),
             json!(tree.intra_queue_preemption_disabled(id)),
         );
+        if let Some(expr) = &qc.labels.default_expression {
+            m.insert("defaultNodeLabelExpression".into(), json!(expr));
+        }
         m.insert(
             "defaultPriority".into(),
             json!(lc.default_application_priority),
@@ -443,7 +451,118 @@ fn capacities_json(tree: &QueueTree, id: QueueId) -> Value {
         "effectiveMaxResource".into(),
         resource(tree, c.effective_max),
     );
-    json!({ "queueCapacitiesByPartition": [Value::Object(m)] })
+    let mut entries = vec![Value::Object(m)];
+    let by_label = tree.partition_capacities(id);
+    let labels: Vec<&str> = by_label.keys().map(String::as_str).collect();
+    for label in java_hash_order(&labels) {
+        let pc = &by_label[label];
+        let am_percent = match &qc.leaf {
+            Some(l) => qc
+                .labels
+                .capacity(label)
+                .maximum_am_resource_percent
+                .unwrap_or(l.maximum_am_resource_percent),
+            None => 0.0,
+        };
+        // Nodes carry no labels yet (docs/SEMANTICS.md, "Node labels"): nothing runs on a
+        // labelled partition.
+        let used = Resource::ZERO;
+        let partition = tree.partition_resource(label);
+        let rc = tree.settings().resource_calculator;
+        let base = rc.max(
+            &partition,
+            &pc.effective_min,
+            &tree.settings().minimum_allocation,
+        );
+        let mut e = Map::new();
+        e.insert("partitionName".into(), json!(label));
+        e.insert(
+            "queueCapacityVectorInfo".into(),
+            label_capacity_vector(tree, pc.capacity),
+        );
+        e.insert("capacity".into(), pct(pc.capacity));
+        e.insert(
+            "usedCapacity".into(),
+            pct(crate::state::queue::divide_or_zero(
+                rc, partition, used, base,
+            )),
+        );
+        e.insert("maxCapacity".into(), pct(clamp_max(pc.maximum_capacity)));
+        e.insert(
+            "absoluteCapacity".into(),
+            pct(pc.absolute_capacity.clamp(0.0, 1.0)),
+        );
+        e.insert(
+            "absoluteUsedCapacity".into(),
+            pct(
+                crate::state::queue::divide_or_zero(rc, partition, used, partition).clamp(0.0, 1.0),
+            ),
+        );
+        e.insert(
+            "absoluteMaxCapacity".into(),
+            pct(pc.absolute_maximum_capacity.clamp(0.0, 1.0)),
+        );
+        e.insert("maxAMLimitPercentage".into(), pct(am_percent));
+        e.insert("weight".into(), jfloat(-1.0));
+        e.insert("normalizedWeight".into(), jfloat(0.0));
+        // Root's configured resources are the partition's (PQ:943-949).
+        let configured = if id == 0 { partition } else { Resource::ZERO };
+        e.insert(
+            "configuredMinResource".into(),
+            configured_resource(tree, configured),
+        );
+        e.insert(
+            "configuredMaxResource".into(),
+            configured_resource(tree, configured),
+        );
+        e.insert(
+            "effectiveMinResource".into(),
+            resource(tree, pc.effective_min),
+        );
+        e.insert(
+            "effectiveMaxResource".into(),
+            resource(tree, pc.effective_max),
+        );
+        entries.push(Value::Object(e));
+    }
+    json!({ "queueCapacitiesByPartition": entries })
+}
+
+/// A label's capacity vector (percentages only: capsched reads label capacities so).
+fn label_capacity_vector(tree: &QueueTree, capacity: f32) -> Value {
+    let types = &tree.settings().resource_types;
+    let value = format!("{}%", java_float(capacity * 100.0));
+    let entries: Vec<Value> = (0..types.count())
+        .map(|i| json!({"resourceName": types.name(i), "resourceValue": value}))
+        .collect();
+    let text: Vec<String> = (0..types.count())
+        .map(|i| format!("{}={value}", types.name(i)))
+        .collect();
+    json!({
+        "configuredCapacityVector": format!("[{}]", text.join(",")),
+        "capacityVectorEntries": entries,
+    })
+}
+
+/// The order Java's `HashMap<String, …>` iterates these keys in (YARN builds both partition
+/// arrays from one): by bucket of the spread `String.hashCode`, for the table size the count
+/// needs; within a bucket (insertion order in Java) by name.
+pub(crate) fn java_hash_order<'a>(labels: &[&'a str]) -> Vec<&'a str> {
+    // The default partition is "", hash 0: always first; the others follow it.
+    let mut size = 16usize;
+    while (labels.len() + 1) as f64 > size as f64 * 0.75 {
+        size *= 2;
+    }
+    let bucket = |s: &str| -> usize {
+        let h = s
+            .encode_utf16()
+            .fold(0i32, |h, c| h.wrapping_mul(31).wrapping_add(c as i32));
+        let spread = h ^ ((h as u32) >> 16) as i32;
+        (spread as u32 as usize) & (size - 1)
+    };
+    let mut out: Vec<&str> = labels.to_vec();
+    out.sort_by(|a, b| bucket(a).cmp(&bucket(b)).then(a.cmp(b)));
+    out
 }
 
 fn resources_json(tree: &QueueTree, l: &LiveQueue, id: QueueId) -> Value {
@@ -654,4 +773,18 @@ fn resource_with_bounds(
         "vCores": r.vcores(),
         "resourceInformations": { "resourceInformation": infos },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::java_hash_order;
+
+    #[test]
+    fn partitions_come_in_java_hash_map_order() {
+        // Buckets (table of 16): "x" 8, "y" 9, "Lx" 12, "Ly" 13, "red" 0, "blue" 4.
+        assert_eq!(
+            java_hash_order(&["Ly", "y", "Lx", "x", "blue", "red"]),
+            vec!["red", "blue", "x", "y", "Lx", "Ly"]
+        );
+    }
 }

@@ -7,6 +7,7 @@
 
 pub mod capacities;
 mod limits;
+pub mod partitions;
 
 use crate::sync::Arc;
 use std::collections::HashMap;
@@ -63,6 +64,11 @@ impl std::error::Error for QueueLookupError {}
 pub struct QueueTree {
     conf: Arc<CapacitySchedulerConfiguration>,
     queues: Vec<Queue>,
+    /// Each queue's capacities on the labels it has keys for (`partitions`).
+    partitions: Vec<std::collections::BTreeMap<String, partitions::PartitionCapacities>>,
+    /// The resource of each labelled partition (the running nodes carrying the label); a
+    /// label no node carries has none.
+    partition_resources: std::collections::BTreeMap<String, Resource>,
     by_path: HashMap<String, QueueId>,
     by_name: HashMap<String, SmallVec<[QueueId; 1]>>,
     cluster: Resource,
@@ -93,6 +99,8 @@ impl QueueTree {
         let mut tree = QueueTree {
             conf,
             queues,
+            partitions: Vec::new(),
+            partition_resources: Default::default(),
             by_path,
             by_name,
             cluster: Resource::ZERO,
@@ -121,7 +129,31 @@ impl QueueTree {
         for (q, c) in self.queues.iter_mut().zip(caps) {
             q.capacities = c;
         }
+        self.derive_partitions();
         self.recompute_limits();
+    }
+
+    fn derive_partitions(&mut self) {
+        let resources = &self.partition_resources;
+        self.partitions = partitions::derive_partition_capacities(self.conf.queues(), |l| {
+            resources.get(l).copied().unwrap_or(Resource::ZERO)
+        });
+    }
+
+    /// `q`'s capacities on the labels it has keys for.
+    pub fn partition_capacities(
+        &self,
+        q: QueueId,
+    ) -> &std::collections::BTreeMap<String, partitions::PartitionCapacities> {
+        &self.partitions[q]
+    }
+
+    /// A labelled partition's resource (0 when no running node carries the label).
+    pub fn partition_resource(&self, label: &str) -> Resource {
+        self.partition_resources
+            .get(label)
+            .copied()
+            .unwrap_or(Resource::ZERO)
     }
 
     /// The same hierarchy under a configuration that differs only in values (auto-created

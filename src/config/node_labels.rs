@@ -1,0 +1,312 @@
+//! A queue's node-label (partition) configuration, read as YARN 3.3.6 reads it
+//! (docs/SEMANTICS.md, "Node labels"): `accessible-node-labels` (inherited when unset, root
+//! always `*`), the capacities of every label the queue has a key for
+//! (`accessible-node-labels.<L>.capacity`, `.maximum-capacity`,
+//! `.maximum-am-resource-percent`), and `default-node-label-expression` (inherited when the
+//! queue can access everything its parent can).
+//!
+//! Which labels a queue has capacities for is decided by its keys, not by the labels it may
+//! access: the two are independent in YARN, and both are kept.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::java::{self, java_trim};
+use super::keys::{CAPACITY, MAXIMUM_AM_RESOURCE_PERCENT, MAXIMUM_CAPACITY, PREFIX, ROOT};
+use super::queue_conf::QueueConf;
+use super::reader::{queue_key, Reader};
+use crate::echo::echo;
+
+pub const ACCESSIBLE_NODE_LABELS: &str = "accessible-node-labels";
+pub const DEFAULT_NODE_LABEL_EXPRESSION: &str = "default-node-label-expression";
+/// `RMNodeLabelsManager.ANY`.
+pub const ANY: &str = "*";
+
+/// The partitions a queue may use besides the default one, which every queue may.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AccessibleLabels {
+    /// `*`: every label.
+    Any,
+    /// These labels (empty: the default partition only).
+    Only(BTreeSet<String>),
+}
+
+impl Default for AccessibleLabels {
+    fn default() -> Self {
+        AccessibleLabels::Any
+    }
+}
+
+impl AccessibleLabels {
+    /// `accessibleToPartition`: the default partition always, a label when listed or `*`.
+    pub fn can_access(&self, partition: &str) -> bool {
+        match self {
+            AccessibleLabels::Any => true,
+            AccessibleLabels::Only(set) => partition.is_empty() || set.contains(partition),
+        }
+    }
+
+    /// The set as YARN holds it (`{"*"}` for any), sorted.
+    pub fn names(&self) -> Vec<&str> {
+        match self {
+            AccessibleLabels::Any => vec![ANY],
+            AccessibleLabels::Only(set) => set.iter().map(String::as_str).collect(),
+        }
+    }
+
+    /// `Set.containsAll`, with `*` an ordinary member as in YARN's sets.
+    fn contains_all(&self, other: &AccessibleLabels) -> bool {
+        let mine = self.names();
+        other.names().iter().all(|n| mine.contains(n))
+    }
+}
+
+/// A label's configured capacities, as fractions (`…capacity=30` ⇒ 0.3).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LabelCapacity {
+    pub capacity: f32,
+    pub maximum_capacity: f32,
+    /// `accessible-node-labels.<L>.maximum-am-resource-percent`; `None`: the queue's own.
+    pub maximum_am_resource_percent: Option<f32>,
+}
+
+/// A queue's node-label settings.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct QueueLabels {
+    pub accessible: AccessibleLabels,
+    /// Every label this queue has a key for (`getConfiguredNodeLabels`), the default
+    /// partition excepted.
+    pub capacities: BTreeMap<String, LabelCapacity>,
+    /// The trimmed expression, set or inherited; `Some("")` means the default partition.
+    pub default_expression: Option<String>,
+}
+
+impl QueueLabels {
+    /// The capacities of `label` (all 0 when the queue has no key for it, as YARN's
+    /// `LABEL_DOESNT_EXIST_CAP` reads).
+    pub fn capacity(&self, label: &str) -> LabelCapacity {
+        self.capacities
+            .get(label)
+            .copied()
+            .unwrap_or(LabelCapacity {
+                capacity: 0.0,
+                maximum_capacity: 0.0,
+                maximum_am_resource_percent: None,
+            })
+    }
+}
+
+/// `SchedulerUtils.checkQueueLabelExpression`: every non-blank `&&` piece of `expression`
+/// is accessible (or the queue may access `*`).
+pub fn expression_accessible(accessible: &AccessibleLabels, expression: &str) -> bool {
+    expression
+        .split("&&")
+        .map(java_trim)
+        .filter(|p| !p.is_empty())
+        .all(|p| match accessible {
+            AccessibleLabels::Any => true,
+            AccessibleLabels::Only(set) => set.contains(p),
+        })
+}
+
+/// One queue's label settings; `parent` is its parent's configuration (already read).
+pub(crate) fn read_queue_labels(
+    r: &mut Reader,
+    path: &str,
+    parent: Option<&QueueConf>,
+    is_leaf: bool,
+) -> QueueLabels {
+    let q = Some(path);
+    let accessible = read_accessible(r, path, parent);
+    let capacities = read_label_capacities(r, path);
+    let key = queue_key(path, DEFAULT_NODE_LABEL_EXPRESSION);
+    let default_expression = match r.get(q, &key) {
+        Some(v) => Some(java_trim(&v).to_string()),
+        // Inherited only by a queue that may access all its parent may (ACQ:375-380).
+        None => parent
+            .filter(|p| accessible.contains_all(&p.labels.accessible))
+            .and_then(|p| p.labels.default_expression.clone()),
+    };
+    // LeafQueue.setupQueueConfigs: a leaf's default must be accessible.
+    if is_leaf {
+        if let Some(expr) = default_expression.as_deref() {
+            if !expression_accessible(&accessible, expr) {
+                r.error(
+                    q,
+                    &key,
+                    format!(
+                        "Invalid default label expression of  queue={path} doesn't have permission to access all labels in default label expression. labelExpression of resource request={}. Queue labels={}",
+                        echo(expr),
+                        accessible.names().join(",")
+                    ),
+                );
+            }
+        }
+    }
+    QueueLabels {
+        accessible,
+        capacities,
+        default_expression,
+    }
+}
+
+/// `getAccessibleNodeLabels` and the parent checks of `setupQueueConfigs`.
+fn read_accessible(r: &mut Reader, path: &str, parent: Option<&QueueConf>) -> AccessibleLabels {
+    let q = Some(path);
+    let key = queue_key(path, ACCESSIBLE_NODE_LABELS);
+    let raw = r.get(q, &key);
+    let Some(parent) = parent else {
+        if raw.is_some() {
+            r.warnings.push(format!(
+                "Accessible node labels for root queue will be ignored, it will be automatically set to \"*\" ({key})"
+            ));
+        }
+        return AccessibleLabels::Any;
+    };
+    let Some(raw) = raw else {
+        return parent.labels.accessible.clone();
+    };
+    let set: BTreeSet<String> = raw
+        .split(',')
+        .map(java_trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect();
+    let mine = if set.contains(ANY) {
+        AccessibleLabels::Any
+    } else {
+        AccessibleLabels::Only(set)
+    };
+    // Only under a parent other than root that does not take every label.
+    if parent.path != ROOT {
+        if let AccessibleLabels::Only(parents) = &parent.labels.accessible {
+            match &mine {
+                AccessibleLabels::Any => r.error(
+                    q,
+                    &key,
+                    "Parent's accessible queue is not ANY(*), but child's accessible queue is *",
+                ),
+                AccessibleLabels::Only(own) => {
+                    let extra: Vec<&str> = own
+                        .iter()
+                        .filter(|l| !parents.contains(*l))
+                        .map(String::as_str)
+                        .collect();
+                    if !extra.is_empty() {
+                        r.error(
+                            q,
+                            &key,
+                            format!(
+                                "Some labels of child queue is not a subset of parent queue, these labels=[{}]",
+                                extra.join(", ")
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+    }
+    mine
+}
+
+/// The labels `path` has keys for (`getConfiguredNodeLabels`) and their capacities
+/// (`internalGetLabeledQueueCapacity`): 0 and 100 when unset, root always 100, each within
+/// [0, 100].
+fn read_label_capacities(r: &mut Reader, path: &str) -> BTreeMap<String, LabelCapacity> {
+    let q = Some(path);
+    let prefix = format!("{PREFIX}{path}.{ACCESSIBLE_NODE_LABELS}.");
+    let mut labels: BTreeSet<String> = BTreeSet::new();
+    let mut bad_keys = Vec::new();
+    for key in r.conf.keys_with_prefix(&prefix) {
+        match key[prefix.len()..].split_once('.') {
+            Some((label, _)) => {
+                labels.insert(label.to_string());
+            }
+            None => bad_keys.push(key.to_string()),
+        }
+    }
+    for key in bad_keys {
+        // YARN's substring would throw; the key names a label but no property.
+        r.error(
+            q,
+            &key,
+            format!(
+                "{} names a node label but no property: expected {ACCESSIBLE_NODE_LABELS}.<label>.<property>",
+                echo(&key)
+            ),
+        );
+    }
+    let is_root = path == ROOT;
+    let mut out = BTreeMap::new();
+    for label in labels {
+        let lprefix = format!("{path}.{ACCESSIBLE_NODE_LABELS}.{label}");
+        let mut read = |suffix: &str, default: f32| -> f32 {
+            let key = queue_key(&lprefix, suffix);
+            let raw = r.get(q, &key);
+            if raw.as_deref().is_some_and(crate::resource::looks_absolute) {
+                r.error(
+                    q,
+                    &key,
+                    format!(
+                        "capsched reads a node label's {suffix} as a percentage only; absolute resources per label are not supported (queue {path}, label {label})"
+                    ),
+                );
+                return default;
+            }
+            if is_root {
+                return 100.0;
+            }
+            let v = r.float_where(q, &key, default, |_| true, "");
+            if !(0.0..=100.0).contains(&v) {
+                r.error(
+                    q,
+                    &key,
+                    format!(
+                        "Illegal capacity of {} for node-label={label} in queue={path}, valid capacity should in range of [0, 100].",
+                        java::float_to_string(v)
+                    ),
+                );
+                return default;
+            }
+            v
+        };
+        let capacity = read(CAPACITY, 0.0) / 100.0;
+        let maximum_capacity = read(MAXIMUM_CAPACITY, 100.0) / 100.0;
+        let am_key = queue_key(&lprefix, MAXIMUM_AM_RESOURCE_PERCENT);
+        let maximum_am_resource_percent = r.conf.get_raw(&am_key).is_some().then(|| {
+            r.float_where(
+                q,
+                &am_key,
+                0.1,
+                |f| (0.0..=1.0).contains(&f),
+                "a share from 0 to 1",
+            )
+        });
+        out.insert(
+            label,
+            LabelCapacity {
+                capacity,
+                maximum_capacity,
+                maximum_am_resource_percent,
+            },
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_partition_is_always_accessible() {
+        let none = AccessibleLabels::Only(BTreeSet::new());
+        assert!(none.can_access(""));
+        assert!(!none.can_access("x"));
+        assert!(AccessibleLabels::Any.can_access("x"));
+        assert!(expression_accessible(&none, " "));
+        assert!(!expression_accessible(&none, "x"));
+        let x = AccessibleLabels::Only(["x".to_string()].into());
+        assert!(expression_accessible(&x, " x "));
+        assert!(!expression_accessible(&x, "x&&y"));
+    }
+}

@@ -1,0 +1,226 @@
+//! Node-label configuration (issue 17, part 2, first step): YARN 3.3.6's accessible labels
+//! and their inheritance, per-label capacities for the labels a queue has keys for, the
+//! default label expression and its inheritance, every check with YARN's words, the derived
+//! per-partition capacities (Hadoop's TestQueueParsing.testQueueParsingWithLabels), and the
+//! REST document's partitions.
+
+use std::sync::Arc;
+
+use capsched::config::node_labels::AccessibleLabels;
+use capsched::config::CapacitySchedulerConfiguration;
+use capsched::state::queue::QueueTree;
+
+fn parse(text: &str) -> Result<CapacitySchedulerConfiguration, String> {
+    CapacitySchedulerConfiguration::from_properties_str(text).map_err(|e| e.to_string())
+}
+
+/// TestQueueParsing's `setupQueueConfigurationWithLabels`.
+const WITH_LABELS: &str = "yarn.scheduler.capacity.root.queues=a,b
+yarn.scheduler.capacity.root.accessible-node-labels.red.capacity=100
+yarn.scheduler.capacity.root.accessible-node-labels.blue.capacity=100
+yarn.scheduler.capacity.root.a.capacity=10
+yarn.scheduler.capacity.root.a.maximum-capacity=15
+yarn.scheduler.capacity.root.a.accessible-node-labels=red,blue
+yarn.scheduler.capacity.root.a.accessible-node-labels.red.capacity=50
+yarn.scheduler.capacity.root.a.accessible-node-labels.red.maximum-capacity=50
+yarn.scheduler.capacity.root.a.accessible-node-labels.blue.capacity=50
+yarn.scheduler.capacity.root.a.queues=a1,a2
+yarn.scheduler.capacity.root.a.a1.capacity=30
+yarn.scheduler.capacity.root.a.a1.maximum-capacity=45
+yarn.scheduler.capacity.root.a.a1.accessible-node-labels.red.capacity=50
+yarn.scheduler.capacity.root.a.a1.accessible-node-labels.blue.capacity=100
+yarn.scheduler.capacity.root.a.a2.capacity=70
+yarn.scheduler.capacity.root.a.a2.maximum-capacity=85
+yarn.scheduler.capacity.root.a.a2.accessible-node-labels=red
+yarn.scheduler.capacity.root.a.a2.accessible-node-labels.red.capacity=50
+yarn.scheduler.capacity.root.a.a2.accessible-node-labels.red.maximum-capacity=60
+yarn.scheduler.capacity.root.b.capacity=90
+yarn.scheduler.capacity.root.b.accessible-node-labels=red,blue
+yarn.scheduler.capacity.root.b.accessible-node-labels.red.capacity=50
+yarn.scheduler.capacity.root.b.accessible-node-labels.blue.capacity=50
+yarn.scheduler.capacity.root.b.queues=b1,b2,b3
+yarn.scheduler.capacity.root.b.b1.capacity=50
+yarn.scheduler.capacity.root.b.b1.maximum-capacity=85
+yarn.scheduler.capacity.root.b.b1.accessible-node-labels.red.capacity=50
+yarn.scheduler.capacity.root.b.b1.accessible-node-labels.blue.capacity=50
+yarn.scheduler.capacity.root.b.b2.capacity=30
+yarn.scheduler.capacity.root.b.b2.maximum-capacity=35
+yarn.scheduler.capacity.root.b.b2.accessible-node-labels.red.capacity=25
+yarn.scheduler.capacity.root.b.b2.accessible-node-labels.blue.capacity=25
+yarn.scheduler.capacity.root.b.b3.capacity=20
+yarn.scheduler.capacity.root.b.b3.maximum-capacity=35
+yarn.scheduler.capacity.root.b.b3.accessible-node-labels.red.capacity=25
+yarn.scheduler.capacity.root.b.b3.accessible-node-labels.blue.capacity=25
+";
+
+fn close(a: f32, b: f32) -> bool {
+    (a - b).abs() < 1e-6
+}
+
+#[test]
+fn per_label_capacities_multiply_down_the_tree_as_in_test_queue_parsing() {
+    let conf = Arc::new(parse(WITH_LABELS).unwrap());
+    let tree = QueueTree::new(conf.clone());
+    let q = |p: &str| tree.find(p).unwrap();
+    // a1 inherits a's labels.
+    assert_eq!(
+        conf.queue("root.a.a1").unwrap().labels.accessible,
+        AccessibleLabels::Only(["blue".to_string(), "red".to_string()].into())
+    );
+    let a2 = q("root.a.a2");
+    assert_eq!(
+        conf.queue("root.a.a2").unwrap().labels.accessible,
+        AccessibleLabels::Only(["red".to_string()].into())
+    );
+    let c = tree.queue(a2).capacities;
+    assert!(close(c.capacity, 0.7) && close(c.absolute_capacity, 0.07));
+    assert!(close(c.absolute_maximum_capacity, 0.1275));
+    let red = tree.partition_capacities(a2)["red"];
+    assert!(close(red.capacity, 0.5) && close(red.absolute_capacity, 0.25));
+    assert!(close(red.absolute_maximum_capacity, 0.3), "{red:?}");
+    let b3 = q("root.b.b3");
+    let c = tree.queue(b3).capacities;
+    assert!(close(c.absolute_capacity, 0.18) && close(c.absolute_maximum_capacity, 0.35));
+    let red = tree.partition_capacities(b3)["red"];
+    assert!(close(red.absolute_capacity, 0.125) && close(red.absolute_maximum_capacity, 1.0));
+    // Top-level queues without the key inherit root's "*".
+    let plain = parse(
+        "yarn.scheduler.capacity.root.queues=a
+yarn.scheduler.capacity.root.a.capacity=100",
+    )
+    .unwrap();
+    assert_eq!(
+        plain.queue("root.a").unwrap().labels.accessible,
+        AccessibleLabels::Any
+    );
+}
+
+#[test]
+fn label_checks_use_yarns_words() {
+    // A children's sum off 100% for a label the parent has.
+    let err = parse(&WITH_LABELS.replace(
+        "root.b.b3.accessible-node-labels.red.capacity=25",
+        "root.b.b3.accessible-node-labels.red.capacity=24",
+    ))
+    .unwrap_err();
+    assert!(
+        err.contains("Illegal capacity sum of 0.99 for children of queue b for label=red. It should be either 0 or 1.0"),
+        "{err}"
+    );
+    // Out of [0, 100].
+    let err = parse(&WITH_LABELS.replace(
+        "root.a.a2.accessible-node-labels.red.maximum-capacity=60",
+        "root.a.a2.accessible-node-labels.red.maximum-capacity=-1",
+    ))
+    .unwrap_err();
+    assert!(
+        err.contains("Illegal capacity of -1.0 for node-label=red in queue=root.a.a2, valid capacity should in range of [0, 100]."),
+        "{err}"
+    );
+    // Absolute capacity above the absolute maximum on a label.
+    let err = parse(&WITH_LABELS.replace(
+        "root.a.a2.accessible-node-labels.red.maximum-capacity=60",
+        "root.a.a2.accessible-node-labels.red.maximum-capacity=40",
+    ))
+    .unwrap_err();
+    assert!(
+        err.contains("Illegal queue capacity setting (abs-capacity=0.25) > (abs-maximum-capacity=0.2) for queue=[root.a.a2],label=[red]"),
+        "{err}"
+    );
+    // A capacity above the maximum is fine while the absolute values are.
+    parse(&WITH_LABELS.replace(
+        "root.a.a2.accessible-node-labels.red.maximum-capacity=60",
+        "root.a.a2.accessible-node-labels.red.maximum-capacity=50",
+    ))
+    .unwrap();
+    // A child may not reach beyond a (non-root, non-*) parent's labels.
+    let err = parse(&format!(
+        "{WITH_LABELS}yarn.scheduler.capacity.root.a.a1.accessible-node-labels=red,green\n"
+    ))
+    .unwrap_err();
+    assert!(
+        err.contains(
+            "Some labels of child queue is not a subset of parent queue, these labels=[green]"
+        ),
+        "{err}"
+    );
+    let err = parse(&format!(
+        "{WITH_LABELS}yarn.scheduler.capacity.root.a.a1.accessible-node-labels=*\n"
+    ))
+    .unwrap_err();
+    assert!(
+        err.contains("Parent's accessible queue is not ANY(*), but child's accessible queue is *"),
+        "{err}"
+    );
+    // A leaf's default expression must be accessible (YARN's two spaces kept).
+    let err = parse(&format!(
+        "{WITH_LABELS}yarn.scheduler.capacity.root.a.a2.default-node-label-expression=blue\n"
+    ))
+    .unwrap_err();
+    assert!(
+        err.contains("Invalid default label expression of  queue=root.a.a2 doesn't have permission to access all labels in default label expression. labelExpression of resource request=blue. Queue labels=red"),
+        "{err}"
+    );
+    // Labels the cluster does not have are not the configuration's concern.
+    parse(&format!(
+        "{WITH_LABELS}yarn.scheduler.capacity.root.a.a1.accessible-node-labels.nowhere.capacity=0\n"
+    ))
+    .unwrap();
+}
+
+#[test]
+fn the_default_expression_is_inherited_only_by_queues_that_can_access_all_the_parents_labels() {
+    let conf = parse(&format!(
+        "{WITH_LABELS}yarn.scheduler.capacity.root.a.default-node-label-expression= red \n"
+    ))
+    .unwrap();
+    let d = |p: &str| conf.queue(p).unwrap().labels.default_expression.clone();
+    assert_eq!(d("root.a"), Some("red".into()));
+    // a1 inherited a's labels: it inherits the default too; a2 narrowed them: it does not.
+    assert_eq!(d("root.a.a1"), Some("red".into()));
+    assert_eq!(d("root.a.a2"), None);
+    assert_eq!(d("root.b.b1"), None);
+}
+
+#[test]
+fn the_rest_document_lists_each_queues_partitions() {
+    let conf = Arc::new(
+        parse(&format!(
+            "{WITH_LABELS}yarn.scheduler.capacity.root.a.a1.default-node-label-expression=blue\n"
+        ))
+        .unwrap(),
+    );
+    let mut tree = QueueTree::new(conf);
+    tree.update_cluster_resource(capsched::resource::Resource::new(100 * 1024, 100));
+    let doc = capsched::report::rest::scheduler_info_json(&tree);
+    let root = &doc["scheduler"]["schedulerInfo"];
+    let a = &root["queues"]["queue"][0];
+    let a1 = &a["queues"]["queue"][0];
+    assert_eq!(a1["queueName"], "a1");
+    assert_eq!(a1["nodeLabels"], serde_json::json!(["blue", "red"]));
+    assert_eq!(a1["defaultNodeLabelExpression"], "blue");
+    let parts = a1["capacities"]["queueCapacitiesByPartition"]
+        .as_array()
+        .unwrap();
+    // "" first, then Java's HashMap order ("red" and "blue" by their hash buckets).
+    let names: Vec<&str> = parts
+        .iter()
+        .map(|p| p["partitionName"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, vec!["", "red", "blue"]);
+    let red = &parts[1];
+    assert_eq!(red["capacity"], 50.0);
+    assert_eq!(red["absoluteCapacity"], 25.0);
+    // No node carries a label: the partition has nothing.
+    assert_eq!(red["effectiveMinResource"]["memory"], 0);
+    // A queue that may use only the default partition has no nodeLabels.
+    let only_default = parse(
+        "yarn.scheduler.capacity.root.queues=a
+yarn.scheduler.capacity.root.a.capacity=100
+yarn.scheduler.capacity.root.a.accessible-node-labels= ",
+    )
+    .unwrap();
+    let doc = capsched::report::rest::scheduler_info_json(&QueueTree::new(Arc::new(only_default)));
+    let a = &doc["scheduler"]["schedulerInfo"]["queues"]["queue"][0];
+    assert!(a.get("nodeLabels").is_none(), "{a}");
+}
