@@ -22,18 +22,13 @@ pub const DEFAULT_NODE_LABEL_EXPRESSION: &str = "default-node-label-expression";
 pub const ANY: &str = "*";
 
 /// The partitions a queue may use besides the default one, which every queue may.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum AccessibleLabels {
     /// `*`: every label.
+    #[default]
     Any,
     /// These labels (empty: the default partition only).
     Only(BTreeSet<String>),
-}
-
-impl Default for AccessibleLabels {
-    fn default() -> Self {
-        AccessibleLabels::Any
-    }
 }
 
 impl AccessibleLabels {
