@@ -194,7 +194,8 @@ pub struct MappingRule {
 }
 
 impl fmt::Display for MappingRule {
-    /// `user bob: custom → root.%primary_group (create, fallback skip)`.
+    /// `user bob: custom → root.%primary_group (create, fallback skip)`, `user *: reject`,
+    /// `group ops: setDefaultQueue %default := root.ops`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.matcher {
             Matcher::All => f.write_str("user *")?,
@@ -208,18 +209,19 @@ impl fmt::Display for MappingRule {
             Matcher::Group(g) => write!(f, "group {g}")?,
         }
         f.write_str(": ")?;
-        if let Some(p) = self.policy {
-            write!(f, "{} ", p.name())?;
-        }
+        let policy = |default: &'static str| self.policy.map(Policy::name).unwrap_or(default);
         match &self.action {
             Action::Place { queue, create } => write!(
                 f,
-                "→ {queue} ({}, fallback {})",
+                "{} → {queue} ({}, fallback {})",
+                policy("place"),
                 if *create { "create" } else { "no create" },
                 self.fallback.name()
             ),
-            Action::Reject => f.write_str("→ reject"),
-            Action::SetVariable { variable, value } => write!(f, "{variable} := {value}"),
+            Action::Reject => f.write_str("reject"),
+            Action::SetVariable { variable, value } => {
+                write!(f, "{} {variable} := {value}", policy("set"))
+            }
         }
     }
 }
