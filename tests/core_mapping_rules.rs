@@ -48,7 +48,12 @@ fn scheduler(extra: &str) -> CapacityScheduler {
 }
 
 /// The queue a submission lands in, or the rejection's message.
-fn submit(cs: &mut CapacityScheduler, queue: &str, user: &str, groups: &[&str]) -> Result<String, String> {
+fn submit(
+    cs: &mut CapacityScheduler,
+    queue: &str,
+    user: &str,
+    groups: &[&str],
+) -> Result<String, String> {
     let mut sub = AppSubmission::new(queue, user);
     sub.groups = groups.iter().map(|g| g.to_string()).collect();
     match cs.submit_application(0, &sub) {
@@ -66,7 +71,12 @@ fn a_users_queue_is_created_under_a_v2_parent() {
         submit(&mut cs, "default", "alice", &["eng"]).unwrap(),
         "root.users.alice"
     );
-    assert!(cs.configuration().queue("root.users.alice").unwrap().dynamic);
+    assert!(
+        cs.configuration()
+            .queue("root.users.alice")
+            .unwrap()
+            .dynamic
+    );
     // The queue exists now: the second submission goes to it, the next user gets their own.
     assert_eq!(
         submit(&mut cs, "default", "alice", &["eng"]).unwrap(),
@@ -118,7 +128,12 @@ fn a_managed_parent_auto_creates_the_leaf() {
         submit(&mut cs, "default", "alice", &["eng"]).unwrap(),
         "root.man.alice"
     );
-    assert!(cs.configuration().queue("root.man.alice").unwrap().auto_created);
+    assert!(
+        cs.configuration()
+            .queue("root.man.alice")
+            .unwrap()
+            .auto_created
+    );
     // Not in the group: no rule places it.
     assert_eq!(
         submit(&mut cs, "default", "bob", &["ops"]).unwrap(),
@@ -255,11 +270,14 @@ fn the_rules_are_read_from_a_file_once() {
 
 #[test]
 fn bad_rules_fail_the_configuration_with_yarns_words() {
-    let e = conf("yarn.scheduler.capacity.mapping-rule-json=I'm a bad JSON, since I'm not a JSON.\n")
-        .unwrap_err();
+    let e =
+        conf("yarn.scheduler.capacity.mapping-rule-json=I'm a bad JSON, since I'm not a JSON.\n")
+            .unwrap_err();
     assert_eq!(e.len(), 1);
     assert!(
-        e[0].starts_with("Error parsing mapping rule inline JSON: expected value at line 1 column 1"),
+        e[0].starts_with(
+            "Error parsing mapping rule inline JSON: expected value at line 1 column 1"
+        ),
         "{e:?}"
     );
     assert!(e[0].ends_with("(key yarn.scheduler.capacity.mapping-rule-json)"));
@@ -290,10 +308,9 @@ fn bad_rules_fail_the_configuration_with_yarns_words() {
             "Error initializing queue mappings, rule 2 has encountered a validation error: Queue path 'root.fixed.a.%user' is invalid because 'root.fixed.a' is a leaf queue, which can have no other queues under it. (key yarn.scheduler.capacity.mapping-rule-json)",
         ]
     );
-    let e = CapacitySchedulerConfiguration::from_properties_str(&HIERARCHY.replace(
-        "mapping-rule-format=json",
-        "mapping-rule-format=JSON",
-    ))
+    let e = CapacitySchedulerConfiguration::from_properties_str(
+        &HIERARCHY.replace("mapping-rule-format=json", "mapping-rule-format=JSON"),
+    )
     .unwrap_err();
     assert_eq!(
         e.first().to_string(),
@@ -317,7 +334,10 @@ fn a_refresh_reads_the_rules_again() {
     let mut cs = scheduler(&json_rules(
         r#"{"type":"user","matches":"*","policy":"custom","customPlacement":"root.fixed.a"}"#,
     ));
-    assert_eq!(submit(&mut cs, "default", "alice", &[]).unwrap(), "root.fixed.a");
+    assert_eq!(
+        submit(&mut cs, "default", "alice", &[]).unwrap(),
+        "root.fixed.a"
+    );
     let next = conf(&json_rules(
         r#"{"type":"user","matches":"*","policy":"user","parentQueue":"root.users"}"#,
     ))

@@ -710,6 +710,42 @@ mod tests {
     }
 
     #[test]
+    fn deep_or_odd_documents_are_errors_not_panics() {
+        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        assert!(parse_json_rules(&deep).is_err());
+        let deep_field = format!(
+            r#"{{"rules":[{{"type":"user","matches":"a","policy":"user","x":{}1{}}}]}}"#,
+            "[".repeat(10_000),
+            "]".repeat(10_000)
+        );
+        assert!(parse_json_rules(&deep_field).is_err());
+        for odd in [
+            "",
+            "null",
+            "1",
+            r#"{"rules":[null]}"#,
+            r#"{"rules":[1]}"#,
+            r#"{"rules":{}}"#,
+            r#"{"rules":[{"type":"user","matches":{},"policy":"user"}]}"#,
+            r#"{"rules":[{"type":"user","matches":"a","policy":"user","create":"maybe"}]}"#,
+            r#"{"rules":[{"type":"user","matches":"a","policy":"user","create":1.5}]}"#,
+        ] {
+            assert!(parse_json_rules(odd).is_err(), "{odd}");
+        }
+        let r = parse_json_rules(
+            r#"{"rules":[{"type":"user","matches":"a","policy":"user","create":0}]}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            r[0].action,
+            Action::Place {
+                queue: "%user".into(),
+                create: false
+            }
+        );
+    }
+
+    #[test]
     fn every_broken_rule_is_reported() {
         let e = parse_json_rules(
             r#"{"rules":[{"type":"user"},{"type":"user","matches":"a","policy":"user"},{"policy":"reject"}]}"#,
