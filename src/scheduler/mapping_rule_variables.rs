@@ -109,7 +109,7 @@ impl VariableContext {
     pub fn replace_variables(&self, input: &str) -> String {
         let mut names: Vec<&(String, String)> = self.vars.iter().collect();
         // A stable sort, as Java's Arrays.sort on objects.
-        names.sort_by(|a, b| b.0.len().cmp(&a.0.len()));
+        names.sort_by_key(|(name, _)| std::cmp::Reverse(name.len()));
         let mut out = input.to_string();
         for (name, value) in names {
             out = out.replace(name.as_str(), value);
