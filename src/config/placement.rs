@@ -6,7 +6,8 @@
 //! `CapacitySchedulerConfiguration.getQueueMappings`/`getQueueMappingEntity` parse them, and
 //! checked against the hierarchy as the rules' `initialize` checks them (a bad mapping fails the
 //! configuration, as it fails YARN's scheduler start or refresh). Placement itself is
-//! `scheduler::placement`.
+//! `scheduler::placement`. `mapping-rule-format=json` (YARN 3.4) replaces all of it with the
+//! JSON mapping rules of `config::mapping_rules`.
 
 use super::error::ConfigError;
 use super::hadoop::Configuration;

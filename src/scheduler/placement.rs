@@ -5,7 +5,8 @@
 //! submission names only when that is `default`, the mapped queue itself, or
 //! `queue-mappings-override.enable` is set. The placed queue is then looked up by its leaf name,
 //! as the CapacityScheduler's `addApplication` looks it up (docs/SEMANTICS.md, "Queue
-//! placement").
+//! placement"). With `mapping-rule-format=json`, YARN 3.4's mapping rules answer instead
+//! (`scheduler::mapping_rules`).
 
 use std::borrow::Cow;
 
