@@ -563,6 +563,63 @@ yarn.scheduler.capacity.queue-mappings=u:alice:nope
 }
 
 #[test]
+fn validate_shows_the_json_mapping_rules() {
+    let rules = write_temp(
+        "mapping-rules.json",
+        r#"{"rules": [
+  {"type": "user", "matches": "*", "policy": "setDefaultQueue", "value": "root.a"},
+  {"type": "group", "matches": "eng", "policy": "primaryGroupUser", "parentQueue": "root.d", "fallbackResult": "placeDefault"},
+  {"type": "application", "matches": "spark", "policy": "custom", "customPlacement": "root.a", "create": false},
+  {"type": "user", "matches": "mallory", "policy": "reject"}
+]}"#,
+    );
+    let f = write_temp(
+        "json-placement.properties",
+        &format!(
+            "yarn.scheduler.capacity.root.queues=a,d
+yarn.scheduler.capacity.root.a.capacity=50
+yarn.scheduler.capacity.root.d.capacity=50
+yarn.scheduler.capacity.root.d.auto-queue-creation-v2.enabled=true
+yarn.scheduler.capacity.mapping-rule-format=json
+yarn.scheduler.capacity.mapping-rule-json-file={}
+",
+            rules.display()
+        ),
+    );
+    let (code, out, err) = capsched(&["validate", f.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    for line in [
+        format!(
+            "mapping rules (json, from mapping-rule-json-file {}): 4 rules",
+            rules.display()
+        ),
+        "  1. user *: setDefaultQueue %default := root.a".to_string(),
+        "  2. group eng: primaryGroupUser → root.d.%primary_group.%user (create, fallback placeDefault)"
+            .to_string(),
+        "  3. application spark: custom → root.a (no create, fallback skip)".to_string(),
+        "  4. user mallory: reject".to_string(),
+    ] {
+        assert!(out.contains(&line), "{line:?} not in\n{out}");
+    }
+    // A rule whose target can never be used: YARN's reason, the rule's number and the key.
+    let bad = write_temp(
+        "json-placement-bad.properties",
+        r#"yarn.scheduler.capacity.root.queues=a
+yarn.scheduler.capacity.root.a.capacity=100
+yarn.scheduler.capacity.mapping-rule-format=json
+yarn.scheduler.capacity.mapping-rule-json={"rules":[{"type":"user","matches":"*","policy":"user","parentQueue":"root.a"}]}
+"#,
+    );
+    let (code, out, err) = capsched(&["validate", bad.to_str().unwrap()]);
+    assert_ne!(code, 0, "{out}");
+    assert!(
+        err.contains("rule 1 has encountered a validation error: Queue path 'root.a.%user' is invalid because 'root.a' is a leaf queue")
+            && err.contains("yarn.scheduler.capacity.mapping-rule-json"),
+        "{err}"
+    );
+}
+
+#[test]
 fn validate_and_queues_show_the_parents_that_create_queues_and_their_templates() {
     let f = write_temp(
         "auto.properties",

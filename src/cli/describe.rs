@@ -3,16 +3,21 @@
 
 use std::io::{self, Write};
 
+use capsched::config::mapping_rules::{JsonSource, MappingRules};
 use capsched::config::placement::{MappingKind, PlacementRuleKind};
 use capsched::config::CapacitySchedulerConfiguration;
 use capsched::state::queue::QueueTree;
 
-/// One line per installed placement rule, its mappings in order.
+/// One line per installed placement rule, its mappings in order; or YARN 3.4's JSON mapping
+/// rules, one line each.
 pub fn placement_rules(
     out: &mut dyn Write,
     conf: &CapacitySchedulerConfiguration,
 ) -> io::Result<()> {
     let p = conf.placement();
+    if let Some(rules) = &p.mapping_rules {
+        return json_mapping_rules(out, rules, p.override_mappings);
+    }
     if p.rules.is_empty() {
         return Ok(());
     }
@@ -43,6 +48,36 @@ pub fn placement_rules(
                 ""
             }
         )?;
+    }
+    Ok(())
+}
+
+/// The JSON mapping rules in order, numbered as the configuration's messages number them.
+fn json_mapping_rules(
+    out: &mut dyn Write,
+    rules: &MappingRules,
+    override_mappings: bool,
+) -> io::Result<()> {
+    writeln!(out)?;
+    let from = match &rules.source {
+        JsonSource::Inline => "mapping-rule-json".to_string(),
+        JsonSource::File(path) => format!("mapping-rule-json-file {path}"),
+        JsonSource::None => {
+            return writeln!(
+                out,
+                "mapping rules (json): none, neither mapping-rule-json nor mapping-rule-json-file is set"
+            );
+        }
+    };
+    writeln!(
+        out,
+        "mapping rules (json, from {from}): {} rule{}{}",
+        rules.rules.len(),
+        if rules.rules.len() == 1 { "" } else { "s" },
+        if override_mappings { " (override)" } else { "" }
+    )?;
+    for (i, rule) in rules.rules.iter().enumerate() {
+        writeln!(out, "  {}. {rule}", i + 1)?;
     }
     Ok(())
 }

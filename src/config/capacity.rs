@@ -12,6 +12,7 @@ use super::flexible::{
 use super::hadoop::Configuration;
 use super::keys::*;
 use super::limits::{MAX_QUEUES, MAX_QUEUE_DEPTH, MAX_TOTAL_PATH_BYTES};
+use super::mapping_rules::MappingRules;
 use super::opportunistic::{read_opportunistic_settings, OpportunisticSettings};
 use super::placement::{read_placement, PlacementSettings};
 use super::queue_conf::*;
@@ -45,14 +46,19 @@ impl CapacitySchedulerConfiguration {
     /// Parses and validates. Every independent problem is reported; the first is the one YARN
     /// would have stopped at.
     pub fn from_configuration(conf: Configuration) -> Result<Self, ConfigErrors> {
-        Self::parse(conf, Vec::new(), Vec::new())
+        Self::parse(conf, Vec::new(), Vec::new(), None)
     }
 
     /// This configuration with the dynamic queues `dynamic` (flexible auto queue creation)
     /// and its auto-created leaves; a dynamic queue whose parent is gone, or that a static
     /// queue now stands for, is left out.
     pub fn with_dynamic_queues(&self, dynamic: Vec<DynamicQueue>) -> Result<Self, ConfigErrors> {
-        Self::parse(self.conf.clone(), self.auto_created.clone(), dynamic)
+        Self::parse(
+            self.conf.clone(),
+            self.auto_created.clone(),
+            dynamic,
+            self.placement.mapping_rules.as_ref(),
+        )
     }
 
     /// This configuration with both kinds of queues a running scheduler creates (a refresh
@@ -62,7 +68,12 @@ impl CapacitySchedulerConfiguration {
         leaves: Vec<AutoCreatedLeaf>,
         dynamic: Vec<DynamicQueue>,
     ) -> Result<Self, ConfigErrors> {
-        Self::parse(self.conf.clone(), leaves, dynamic)
+        Self::parse(
+            self.conf.clone(),
+            leaves,
+            dynamic,
+            self.placement.mapping_rules.as_ref(),
+        )
     }
 
     /// The queues this configuration holds that the scheduler created dynamically.
@@ -77,7 +88,12 @@ impl CapacitySchedulerConfiguration {
         &self,
         leaves: Vec<AutoCreatedLeaf>,
     ) -> Result<Self, ConfigErrors> {
-        Self::parse(self.conf.clone(), leaves, self.dynamic.clone())
+        Self::parse(
+            self.conf.clone(),
+            leaves,
+            self.dynamic.clone(),
+            self.placement.mapping_rules.as_ref(),
+        )
     }
 
     /// The leaves this configuration holds that the scheduler auto-created.
@@ -85,10 +101,14 @@ impl CapacitySchedulerConfiguration {
         &self.auto_created
     }
 
+    /// `rules_read`: the JSON mapping rules this configuration already read, when it is built
+    /// again with the queues the scheduler created: YARN reads (and checks) them only when the
+    /// scheduler starts or refreshes, so the file is not read again.
     fn parse(
         conf: Configuration,
         leaves: Vec<AutoCreatedLeaf>,
         dynamic: Vec<DynamicQueue>,
+        rules_read: Option<&MappingRules>,
     ) -> Result<Self, ConfigErrors> {
         // Dynamic queues are read with the keys their templates give them; the file's own
         // keys stay the configuration (a later build applies the templates afresh).
@@ -110,7 +130,7 @@ impl CapacitySchedulerConfiguration {
         if let Some(queues) = &queues {
             validate::validate_tree(&mut r, &settings, queues);
             warn_orphan_keys(&mut r, queues);
-            let (p, errors) = read_placement(&conf, queues);
+            let (p, errors) = read_placement(&conf, queues, rules_read);
             placement = p;
             r.errors.extend(errors);
         }

@@ -10,6 +10,8 @@ pub mod hadoop;
 pub mod java;
 pub mod keys;
 pub mod limits;
+pub mod mapping_rule_validation;
+pub mod mapping_rules;
 pub mod node_labels;
 pub mod opportunistic;
 pub mod placement;

@@ -6,10 +6,12 @@
 //! `CapacitySchedulerConfiguration.getQueueMappings`/`getQueueMappingEntity` parse them, and
 //! checked against the hierarchy as the rules' `initialize` checks them (a bad mapping fails the
 //! configuration, as it fails YARN's scheduler start or refresh). Placement itself is
-//! `scheduler::placement`.
+//! `scheduler::placement`. `mapping-rule-format=json` (YARN 3.4) replaces all of it with the
+//! JSON mapping rules of `config::mapping_rules`.
 
 use super::error::ConfigError;
 use super::hadoop::Configuration;
+use super::mapping_rules::{read_checked_json_rules, rule_format, MappingRules, RuleFormat};
 use super::queue_conf::QueueConf;
 
 pub const QUEUE_MAPPINGS: &str = "yarn.scheduler.capacity.queue-mappings";
@@ -86,6 +88,10 @@ pub struct PlacementSettings {
     /// `hadoop.user.group.static.mapping.overrides`: these users' groups, whatever the host
     /// says (Hadoop's `Groups` gives them precedence over its mapping service).
     pub static_groups: Vec<(String, Vec<String>)>,
+    /// `mapping-rule-format=json`: YARN 3.4's mapping rules, one engine in place of both
+    /// rules above (`rules` and the mappings stay empty; docs/SEMANTICS.md, "JSON mapping
+    /// rules").
+    pub mapping_rules: Option<MappingRules>,
 }
 
 impl PlacementSettings {
@@ -163,10 +169,12 @@ fn split_target(target: &str) -> (Option<String>, String) {
 }
 
 /// The mappings and rules, parsed and checked against `queues`; every problem is reported,
-/// each with YARN's words and the key to fix.
+/// each with YARN's words and the key to fix. `rules_read`: JSON mapping rules already read
+/// from this configuration (taken as they are).
 pub(crate) fn read_placement(
     conf: &Configuration,
     queues: &[QueueConf],
+    rules_read: Option<&MappingRules>,
 ) -> (PlacementSettings, Vec<ConfigError>) {
     let mut errors = Vec::new();
     let mut p = PlacementSettings {
@@ -205,6 +213,27 @@ pub(crate) fn read_placement(
     if names.is_empty() {
         names.push("user-group".into());
     }
+    // YARN 3.4's `mapping-rule-format`: with `json` (or a format it refuses), `user-group` and
+    // `app-name` name one engine over the JSON rules and the legacy keys are not read; 3.3's
+    // rule classes no longer exist there.
+    let format = rule_format(conf);
+    if format != Ok(RuleFormat::Legacy) {
+        for name in names
+            .iter()
+            .filter(|n| !MAPPING_RULE_ENGINE_NAMES.contains(&n.as_str()))
+        {
+            errors.push(unknown_rule(name));
+        }
+        match format {
+            Ok(_) => {
+                let (rules, e) = read_checked_json_rules(conf, queues, rules_read);
+                errors.extend(e);
+                p.mapping_rules = Some(rules);
+            }
+            Err(e) => errors.push(e),
+        }
+        return (p, errors);
+    }
     for name in names {
         let (kind, key, mappings) = match name.as_str() {
             // The rules' class names load the same rules (PlacementFactory).
@@ -219,14 +248,7 @@ pub(crate) fn read_placement(
                 app_name_mappings(conf, &mut errors),
             ),
             other => {
-                // YARN loads any other name as a PlacementRule class; capsched has none.
-                errors.push(
-                    ConfigError::new(format!(
-                        "java.lang.ClassNotFoundException: {other} (capsched's placement rules are \
-                         user-group and app-name)"
-                    ))
-                    .with_key(QUEUE_PLACEMENT_RULES),
-                );
+                errors.push(unknown_rule(other));
                 continue;
             }
         };
@@ -246,6 +268,22 @@ pub(crate) fn read_placement(
         }
     }
     (p, errors)
+}
+
+/// The names of `queue-placement-rules` that mean YARN 3.4's mapping-rule engine.
+const MAPPING_RULE_ENGINE_NAMES: [&str; 3] = [
+    "user-group",
+    "app-name",
+    "org.apache.hadoop.yarn.server.resourcemanager.placement.CSMappingPlacementRule",
+];
+
+/// YARN loads any other rule name as a PlacementRule class; capsched has none.
+fn unknown_rule(name: &str) -> ConfigError {
+    ConfigError::new(format!(
+        "java.lang.ClassNotFoundException: {name} (capsched's placement rules are user-group and \
+         app-name)"
+    ))
+    .with_key(QUEUE_PLACEMENT_RULES)
 }
 
 /// `CapacitySchedulerConfiguration.getQueueMappings`: `u:` or `g:`, a source, a target.

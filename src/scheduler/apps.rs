@@ -174,11 +174,11 @@ impl CapacityScheduler {
         }
         // Copied only when a rule moved it (submission is a hot call).
         let placed_sub;
-        let sub = match placement.as_ref().filter(|p| p.queue != sub.queue) {
+        let sub = match placement.as_ref().and_then(|p| p.submitted_queue(sub)) {
             None => sub,
-            Some(p) => {
+            Some(queue) => {
                 placed_sub = AppSubmission {
-                    queue: p.queue.clone(),
+                    queue,
                     ..sub.clone()
                 };
                 &placed_sub
@@ -190,8 +190,9 @@ impl CapacityScheduler {
         let leaf = match self.tree.find(&sub.queue) {
             Ok(q) => q,
             Err(_) if placement.as_ref().is_some_and(|p| p.parent.is_some()) => {
-                let parent = placement.as_ref().and_then(|p| p.parent.as_deref()).expect("checked");
-                self.auto_create_for(now_ms, sub, application_id, parent)?
+                let p = placement.as_ref().expect("checked");
+                let parent = p.parent.as_deref().expect("checked");
+                self.auto_create_for(now_ms, sub, application_id, parent, &p.queue)?
             }
             // YARN 3.4: a submission naming a queue that does not exist under a parent that may
             // create children creates it; if it cannot, the queue is unknown.
@@ -866,15 +867,18 @@ impl CapacityScheduler {
     }
 
     /// DRAINING queues with no applications left become STOPPED, bottom-up.
-    /// `getOrCreateQueueFromPlacementContext`: the placed leaf `sub.queue` made under the
+    /// `getOrCreateQueueFromPlacementContext`: the placed leaf `leaf` made under the
     /// managed parent the rule named, after RMAppManager's ACL check on that parent (the leaf
-    /// does not exist yet); any failure is the submission's rejection in YARN's words.
+    /// does not exist yet); any failure is the submission's rejection in YARN's words, which
+    /// name the queue as the submission now does (`sub.queue`: 3.3's leaf name, 3.4's full
+    /// path).
     fn auto_create_for(
         &mut self,
         now_ms: i64,
         sub: &AppSubmission,
         application_id: ApplicationId,
         parent: &str,
+        leaf: &str,
     ) -> Result<QueueId, Rejection> {
         let failed = |reason: String| Rejection {
             message: if sub.recovering {
@@ -901,12 +905,11 @@ impl CapacityScheduler {
                 if !sub.recovering && self.tree.settings().acl_enabled {
                     self.check_dynamic_acl(sub, application_id, parent)?;
                 }
-                let path = format!("{parent}.{}", sub.queue);
+                let path = format!("{parent}.{leaf}");
                 return self.create_queue(now_ms, &path).map_err(failed);
             }
             return Err(failed(format!(
-                "Could not auto-create leaf queue for {}. Queue mapping specifies an invalid parent queue which does not exist {parent}",
-                sub.queue
+                "Could not auto-create leaf queue for {leaf}. Queue mapping specifies an invalid parent queue which does not exist {parent}"
             )));
         };
         if !sub.recovering
@@ -920,7 +923,7 @@ impl CapacityScheduler {
                 ),
             });
         }
-        self.auto_create_leaf(now_ms, parent_id, &sub.queue)
+        self.auto_create_leaf(now_ms, parent_id, leaf)
             .map_err(failed)
     }
 

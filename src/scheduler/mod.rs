@@ -17,6 +17,8 @@ pub mod notices;
 pub(crate) mod containers;
 pub mod error;
 pub mod invariants;
+pub mod mapping_rule_variables;
+pub mod mapping_rules;
 pub mod nodes;
 pub(crate) mod opportunistic;
 pub mod placement;

@@ -5,7 +5,8 @@
 //! submission names only when that is `default`, the mapped queue itself, or
 //! `queue-mappings-override.enable` is set. The placed queue is then looked up by its leaf name,
 //! as the CapacityScheduler's `addApplication` looks it up (docs/SEMANTICS.md, "Queue
-//! placement").
+//! placement"). With `mapping-rule-format=json`, YARN 3.4's mapping rules answer instead
+//! (`scheduler::mapping_rules`).
 
 use std::borrow::Cow;
 
@@ -29,6 +30,29 @@ pub const DEFAULT_APPLICATION_NAME: &str = "N/A";
 pub struct Placement {
     pub queue: String,
     pub parent: Option<String>,
+    /// Made by YARN 3.4's mapping rules (`mapping-rule-format=json`): `parent.queue` is a
+    /// normalised full path, which the RM hands to the scheduler (and the scheduler creates if
+    /// it is missing); YARN 3.3's rules hand over the leaf name alone.
+    pub full_path: bool,
+}
+
+impl Placement {
+    /// The queue the submission goes on with, when the placement changes it
+    /// (`copyPlacementQueueToSubmissionContext`): 3.3's leaf name, or 3.4's full path. A
+    /// recovered application keeps the name it ran under.
+    pub(crate) fn submitted_queue(&self, sub: &AppSubmission) -> Option<String> {
+        if !self.full_path {
+            return (self.queue != sub.queue).then(|| self.queue.clone());
+        }
+        if sub.recovering {
+            return None;
+        }
+        let full = match &self.parent {
+            Some(p) => format!("{p}.{}", self.queue),
+            None => self.queue.clone(),
+        };
+        (full != sub.queue).then_some(full)
+    }
 }
 
 /// Why a rule could not answer: YARN's IOException inside a rule (the rule wraps it in its
@@ -77,6 +101,10 @@ impl CapacityScheduler {
         application_id: ApplicationId,
     ) -> Result<Option<Placement>, Rejection> {
         let p = self.configuration().placement();
+        // YARN 3.4's JSON rules replace both 3.3 rules (one engine, CSMappingPlacementRule).
+        if let Some(rules) = &p.mapping_rules {
+            return self.place_by_mapping_rules(&rules.rules, sub);
+        }
         for rule in &p.rules {
             let placed = match rule {
                 PlacementRuleKind::UserGroup => self
@@ -191,6 +219,12 @@ impl CapacityScheduler {
         Ok(&sub.groups)
     }
 
+    /// The user's groups, or `None` when Hadoop's `Groups` would find none (for the JSON
+    /// rules, which log that and go on).
+    pub(super) fn looked_up_groups<'s>(&self, sub: &'s AppSubmission) -> Option<&'s [String]> {
+        self.groups(sub).ok()
+    }
+
     /// `groups.getGroups(user).get(0)`: with a static table's empty list, Java's unchecked
     /// IndexOutOfBoundsException, which fails the submission as it is.
     fn primary_group<'s>(&self, sub: &'s AppSubmission) -> Result<&'s str, RuleError> {
@@ -271,6 +305,7 @@ impl CapacityScheduler {
                         return Ok(Some(Placement {
                             queue: leaf.to_string(),
                             parent: Some(format!("{}.{name}", self.tree.path(grand))),
+                            full_path: false,
                         }));
                     }
                     return Ok(None);
@@ -286,6 +321,7 @@ impl CapacityScheduler {
                 Ok(Some(Placement {
                     queue: leaf.to_string(),
                     parent: Some(parent_path),
+                    full_path: false,
                 }))
             }
             None => {
@@ -295,6 +331,7 @@ impl CapacityScheduler {
                 Ok(Some(Placement {
                     queue: leaf.to_string(),
                     parent: self.tree.parent(q).map(|p| self.tree.path(p).to_string()),
+                    full_path: false,
                 }))
             }
         }
@@ -324,6 +361,7 @@ impl CapacityScheduler {
                 return Ok(Some(Placement {
                     queue: leaf.to_string(),
                     parent: m.parent.clone().filter(|p| !p.is_empty()),
+                    full_path: false,
                 }));
             }
         }
