@@ -735,8 +735,10 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
 
     private static boolean needsGroups(Map<String, String> settings) {
         String mappings = settings.get(CapacitySchedulerConfiguration.QUEUE_MAPPING);
+        // YARN 3.4's JSON mapping rules may match groups and place by them too.
         return Boolean.parseBoolean(settings.get(YarnConfiguration.YARN_ACL_ENABLE))
-                || (mappings != null && !mappings.trim().isEmpty());
+                || (mappings != null && !mappings.trim().isEmpty())
+                || "json".equals(settings.get("yarn.scheduler.capacity.mapping-rule-format"));
     }
 
     /**
