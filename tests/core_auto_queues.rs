@@ -464,3 +464,33 @@ yarn.scheduler.capacity.root.managed.leaf-queue-template.capacity=20",
         "Application killed on recovery as it was submitted to queue alice which no longer exists after restart."
     );
 }
+
+/// The configuration a scheduler builds as it creates leaves (spliced, without reading the
+/// file again) equals the one a full read with the same leaves gives.
+fn assert_same_as_a_full_read(cs: &CapacityScheduler) {
+    let conf = cs.configuration();
+    let full = conf
+        .with_created_queues(
+            conf.auto_created_leaves().to_vec(),
+            conf.dynamic_queues().to_vec(),
+        )
+        .unwrap();
+    assert_eq!(conf.queues(), full.queues());
+    assert_eq!(conf.auto_created_leaves(), full.auto_created_leaves());
+}
+
+#[test]
+fn leaves_made_one_by_one_give_the_configuration_a_full_read_gives() {
+    let mut cs = scheduler(
+        "yarn.resourcemanager.scheduler.monitor.enable=true
+yarn.resourcemanager.scheduler.monitor.policies=QueueManagementDynamicEditPolicy",
+    );
+    let mut apps = Vec::new();
+    for u in ["u1", "u2", "u3", "u4", "u5", "u6", "u7"] {
+        apps.push(submit(&mut cs, "default", u).unwrap());
+        assert_same_as_a_full_read(&cs);
+    }
+    cs.remove_application(1, apps[0]).unwrap();
+    assert!(cs.run_queue_management(2));
+    assert_same_as_a_full_read(&cs);
+}

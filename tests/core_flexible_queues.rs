@@ -382,3 +382,31 @@ yarn.scheduler.capacity.root.a.auto-queue-creation-v2.template.maximum-capacity=
     assert_eq!(x["maxCapacity"], 50.0);
     assert_eq!(find("root.b")["autoCreationEligibility"], "off");
 }
+
+#[test]
+fn queues_made_one_by_one_give_the_configuration_a_full_read_gives() {
+    let mut cs = scheduler(
+        "yarn.scheduler.capacity.root.a.*.auto-queue-creation-v2.template.capacity=6w
+yarn.scheduler.capacity.root.auto-queue-creation-v2.leaf-template.maximum-capacity=50",
+    );
+    for q in [
+        "root.c-auto",
+        "root.a.a2-auto",
+        "root.e-auto.e1-auto",
+        "root.d-auto",
+        "root.e-auto.e2-auto",
+        "root.a.x.y",
+    ] {
+        submit(&mut cs, q).unwrap();
+        let conf = cs.configuration();
+        let full = conf
+            .with_created_queues(
+                conf.auto_created_leaves().to_vec(),
+                conf.dynamic_queues().to_vec(),
+            )
+            .unwrap();
+        assert_eq!(conf.queues(), full.queues(), "after {q}");
+        assert_eq!(conf.dynamic_queues(), full.dynamic_queues());
+    }
+    invariants(&cs);
+}

@@ -28,17 +28,17 @@ use crate::echo::echo;
 /// A parsed and validated capacity-scheduler configuration. Immutable: a refresh builds a new one.
 #[derive(Debug, Clone)]
 pub struct CapacitySchedulerConfiguration {
-    conf: Configuration,
-    settings: SchedulerSettings,
+    pub(super) conf: Configuration,
+    pub(super) settings: SchedulerSettings,
     preemption: PreemptionSettings,
     opportunistic: OpportunisticSettings,
-    queues: Vec<QueueConf>,
+    pub(super) queues: Vec<QueueConf>,
     placement: PlacementSettings,
     /// The leaves the running scheduler auto-created, in the order it made them.
-    auto_created: Vec<AutoCreatedLeaf>,
+    pub(super) auto_created: Vec<AutoCreatedLeaf>,
     /// The queues the running scheduler created dynamically (flexible auto queue creation),
     /// in the order it made them.
-    dynamic: Vec<DynamicQueue>,
+    pub(super) dynamic: Vec<DynamicQueue>,
     warnings: Vec<String>,
 }
 
@@ -134,6 +134,21 @@ impl CapacitySchedulerConfiguration {
             placement = p;
             r.errors.extend(errors);
         }
+        // The created queues kept, in the order they were made (the walk finds them in tree
+        // order).
+        let kept: std::collections::HashSet<String> = auto_created
+            .iter()
+            .map(AutoCreatedLeaf::path)
+            .chain(kept_dynamic.iter().map(|d| d.path.clone()))
+            .collect();
+        let auto_created: Vec<AutoCreatedLeaf> = leaves
+            .into_iter()
+            .filter(|l| kept.contains(&l.path()))
+            .collect();
+        let kept_dynamic: Vec<DynamicQueue> = dynamic
+            .into_iter()
+            .filter(|d| kept.contains(&d.path))
+            .collect();
         let Reader {
             errors, warnings, ..
         } = r;
@@ -412,7 +427,7 @@ fn read_queues(
 
 /// The cap of [`super::limits`] a hierarchy of `queues` queues, children at `level` below
 /// root and `path_bytes` of paths would exceed, as a message.
-fn hierarchy_limit(queues: usize, level: usize, path_bytes: usize) -> Option<String> {
+pub(super) fn hierarchy_limit(queues: usize, level: usize, path_bytes: usize) -> Option<String> {
     if queues > MAX_QUEUES {
         Some(format!(
             "The queue hierarchy has more than {MAX_QUEUES} queues: capsched's limit"

@@ -4,6 +4,7 @@
 pub mod acl;
 pub mod auto_create;
 mod capacity;
+mod created_queues;
 mod error;
 pub mod flexible;
 pub mod hadoop;

@@ -87,14 +87,12 @@ impl CapacityScheduler {
         }
         let activated = self.activated_capacity(&parent_path);
         let active = parent_abs - activated + EPSILON >= template_abs;
-        let mut leaves = conf.auto_created_leaves().to_vec();
-        leaves.push(AutoCreatedLeaf {
-            parent: parent_path.clone(),
-            name: name.to_string(),
-            active,
-        });
         let next = conf
-            .with_auto_created_leaves(leaves)
+            .with_created_leaf(AutoCreatedLeaf {
+                parent: parent_path.clone(),
+                name: name.to_string(),
+                active,
+            })
             .map_err(|e| e.to_string())?;
         if active {
             *self
@@ -203,23 +201,11 @@ impl CapacityScheduler {
         if changed.is_empty() {
             return false;
         }
-        let leaves: Vec<AutoCreatedLeaf> = conf
-            .auto_created_leaves()
-            .iter()
-            .map(|l| AutoCreatedLeaf {
-                active: changed.get(&l.path()).copied().unwrap_or(l.active),
-                ..l.clone()
-            })
-            .collect();
-        match conf.with_auto_created_leaves(leaves) {
-            Ok(next) => {
-                self.tree.replace_configuration(Arc::new(next));
-                self.cluster_resource_changed(now_ms);
-                true
-            }
-            // The same file with other capacities cannot fail; if it did, nothing changes.
-            Err(_) => false,
-        }
+        let changes: Vec<(String, bool)> = changed.into_iter().collect();
+        let next = conf.with_entitlements(&changes);
+        self.tree.replace_configuration(Arc::new(next));
+        self.cluster_resource_changed(now_ms);
+        true
     }
 
     /// A refresh's configuration with the queues this scheduler created: auto-created leaves

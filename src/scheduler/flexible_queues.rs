@@ -147,13 +147,11 @@ impl CapacityScheduler {
                 "Trying to create new queue={path} but not all the queues under parent={parent_path} are using weight-based capacity. Failed to created queue"
             ));
         }
-        let mut dynamic = conf.dynamic_queues().to_vec();
-        dynamic.push(DynamicQueue {
-            path: path.clone(),
-            is_parent,
-        });
         let next = conf
-            .with_dynamic_queues(dynamic)
+            .with_created_dynamic_queue(DynamicQueue {
+                path: path.clone(),
+                is_parent,
+            })
             .map_err(|e| format!("java.io.IOException: {}", e.first().message))?;
         self.apply_refresh(now_ms, Arc::new(next));
         // The parent's activity is its newest child.
