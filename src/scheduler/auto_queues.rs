@@ -17,9 +17,12 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+use super::apps::AppSubmission;
+use super::types::Rejection;
 use super::{CapacityScheduler, SchedulerError};
 use crate::config::auto_create::AutoCreatedLeaf;
 use crate::config::CapacitySchedulerConfiguration;
+use crate::ids::ApplicationId;
 use crate::state::queue::QueueId;
 use crate::sync::Arc;
 
@@ -238,5 +241,67 @@ impl CapacityScheduler {
     pub(crate) fn reset_queue_management(&mut self, now_ms: i64) {
         self.queue_management = QueueManagementState::default();
         self.run_queue_management(now_ms);
+    }
+}
+
+impl CapacityScheduler {
+    /// `getOrCreateQueueFromPlacementContext`: the placed leaf `leaf` made under the
+    /// managed parent the rule named, after RMAppManager's ACL check on that parent (the leaf
+    /// does not exist yet); any failure is the submission's rejection in YARN's words, which
+    /// name the queue as the submission now does (`sub.queue`: 3.3's leaf name, 3.4's full
+    /// path).
+    pub(crate) fn auto_create_for(
+        &mut self,
+        now_ms: i64,
+        sub: &AppSubmission,
+        application_id: ApplicationId,
+        parent: &str,
+        leaf: &str,
+    ) -> Result<QueueId, Rejection> {
+        let failed = |reason: String| Rejection {
+            message: if sub.recovering {
+                format!(
+                    "Application killed on recovery as it was submitted to queue {} which could not be auto-created",
+                    sub.queue
+                )
+            } else {
+                format!(
+                    "Application {application_id} submission by user : {} to  queue : {} failed : {reason}",
+                    sub.user, sub.queue
+                )
+            },
+        };
+        let managed = self
+            .tree
+            .find(parent)
+            .ok()
+            .filter(|&p| self.tree.conf(p).managed.is_some());
+        let Some(parent_id) = managed else {
+            // YARN 3.4 creates the path dynamically where some parent may (flexible auto queue
+            // creation); YARN 3.3 knew managed parents only.
+            if self.has_flexible_parents() {
+                if !sub.recovering && self.tree.settings().acl_enabled {
+                    self.check_dynamic_acl(sub, application_id, parent)?;
+                }
+                let path = format!("{parent}.{leaf}");
+                return self.create_queue(now_ms, &path).map_err(failed);
+            }
+            return Err(failed(format!(
+                "Could not auto-create leaf queue for {leaf}. Queue mapping specifies an invalid parent queue which does not exist {parent}"
+            )));
+        };
+        if !sub.recovering
+            && self.tree.settings().acl_enabled
+            && !self.can_submit(parent_id, &sub.user, &sub.groups)
+        {
+            return Err(Rejection {
+                message: format!(
+                    "User {} does not have permission to submit {application_id} to queue {}",
+                    sub.user, sub.queue
+                ),
+            });
+        }
+        self.auto_create_leaf(now_ms, parent_id, leaf)
+            .map_err(failed)
     }
 }

@@ -11,9 +11,12 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+use super::apps::AppSubmission;
+use super::types::Rejection;
 use super::CapacityScheduler;
 use crate::config::flexible::{DynamicQueue, DEFAULT_QUEUE_EXPIRATION_TIME_S};
 use crate::config::CapacityValue;
+use crate::ids::ApplicationId;
 use crate::state::queue::{QueueId, QueueLookupError};
 use crate::sync::Arc;
 
@@ -263,5 +266,64 @@ impl CapacityScheduler {
             // The same file with fewer dynamic queues cannot fail; if it did, nothing goes.
             Err(_) => Vec::new(),
         }
+    }
+}
+
+impl CapacityScheduler {
+    /// RMAppManager's ACL check for a queue that does not exist yet (YARN 3.4,
+    /// `getPermissionsForDynamicQueue`): the leaf would take its parent's leaf-template ACLs
+    /// (or the generic template's); the submission passes if those, or any existing ancestor's,
+    /// let the user submit or administer.
+    pub(crate) fn check_dynamic_acl(
+        &self,
+        sub: &AppSubmission,
+        application_id: ApplicationId,
+        parent: &str,
+    ) -> Result<(), Rejection> {
+        // The nearest existing ancestor of the leaf.
+        let mut at = parent;
+        let existing = loop {
+            if let Ok(q) = self.tree.find(at) {
+                break Some(q);
+            }
+            match at.rsplit_once('.') {
+                Some((up, _)) => at = up,
+                None => break None,
+            }
+        };
+        let Some(existing) = existing else {
+            return Ok(());
+        };
+        let groups: Vec<&str> = sub.groups.iter().map(String::as_str).collect();
+        let allowed_by_template = self
+            .tree
+            .conf(existing)
+            .flexible
+            .as_deref()
+            .is_some_and(|f| {
+                [
+                    crate::config::keys::ACL_SUBMIT_APPLICATIONS,
+                    crate::config::keys::ACL_ADMINISTER_QUEUE,
+                ]
+                .iter()
+                .any(|acl| {
+                    f.leaf_template
+                        .get(*acl)
+                        .or_else(|| f.template.get(*acl))
+                        .is_some_and(|v| {
+                            crate::config::AccessControlList::parse(v)
+                                .is_user_allowed(&sub.user, &groups)
+                        })
+                })
+            });
+        if allowed_by_template || self.can_submit(existing, &sub.user, &sub.groups) {
+            return Ok(());
+        }
+        Err(Rejection {
+            message: format!(
+                "User {} does not have permission to submit {application_id} to queue {}",
+                sub.user, sub.queue
+            ),
+        })
     }
 }
