@@ -167,10 +167,20 @@ impl CapacityScheduler {
             .map(|id| tree.is_leaf(id).then(LeafRuntime::default))
             .collect();
         // Run-time state moves by path; states follow the new configuration, except that a
-        // queue being stopped while it holds applications drains first.
+        // queue being stopped while it holds applications drains first. (Counted once for every
+        // queue: a creation runs this, so per-queue scans of the applications would make
+        // creating N queues for N users' applications cubic.)
+        let mut under = vec![0usize; self.tree.len()];
+        for (_, a) in self.apps.iter() {
+            let mut at = Some(a.queue);
+            while let Some(x) = at {
+                under[x] += 1;
+                at = self.tree.parent(x);
+            }
+        }
         for (old_id, new_id) in id_map.iter().enumerate() {
             let Some(new_id) = *new_id else { continue };
-            let apps = self.applications_under(old_id);
+            let apps = under[old_id];
             let configured = tree.queue(new_id).state;
             let state = match configured {
                 QueueState::Stopped if apps > 0 => QueueState::Draining,
