@@ -499,3 +499,82 @@ yarn.resourcemanager.scheduler.monitor.policies=org.apache.hadoop.yarn.server.re
     assert_eq!(rows, vec!["root.a", "root.m"]);
     assert!(r.samples.iter().any(|s| s.queues[1].allocated_memory > 0));
 }
+
+#[test]
+fn simulated_users_get_dynamic_queues_that_go_when_idle() {
+    // YARN 3.4's flexible creation: each user's job lands in a dynamic leaf under root.d; the
+    // deletion policy (every queue-expiration-time, 5 s) removes a leaf idle for longer than
+    // that, and a later job of the same user makes it again.
+    let conf = CapacitySchedulerConfiguration::from_properties_str(
+        "yarn.scheduler.capacity.root.queues=a,d
+yarn.scheduler.capacity.root.a.capacity=1w
+yarn.scheduler.capacity.root.d.capacity=1w
+yarn.scheduler.capacity.root.d.auto-queue-creation-v2.enabled=true
+yarn.scheduler.capacity.root.d.auto-queue-creation-v2.leaf-template.maximum-am-resource-percent=1
+yarn.scheduler.capacity.auto-queue-creation-v2.queue-expiration-time=5
+yarn.scheduler.capacity.queue-mappings=u:%user:root.d.%user
+yarn.resourcemanager.scheduler.monitor.enable=true
+yarn.resourcemanager.scheduler.monitor.policies=org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.AutoCreatedQueueDeletionPolicy",
+    )
+    .unwrap();
+    let job = |id: &str, user: &str, start: i64| {
+        format!(
+            r#"{{"am.type":"mapreduce","job.start.ms":{start},"job.end.ms":{},"job.queue.name":"default","job.id":"{id}","job.user":"{user}","job.tasks":[{{"container.host":"/r/n1","container.start.ms":{},"container.end.ms":{},"container.priority":20,"container.type":"map"}}]}}"#,
+            start + 10000,
+            start + 100,
+            start + 5000
+        )
+    };
+    let text = [
+        job("j1", "u1", 0),
+        job("j2", "u2", 0),
+        job("j3", "u1", 60000),
+    ]
+    .join("\n");
+    let d = SimDefaults::default();
+    let jobs = trace::parse_sls_jobs(&text, "inline.json", &d).unwrap();
+    let nodes = trace::nodes_from_sls_trace(&text, "inline.json", &d).unwrap();
+    // The REST documents at 8 s (both users' leaves, jobs running), 40 s (both idle past the
+    // expiration: gone) and 62 s (u1's made again).
+    struct Docs(Vec<(i64, String)>);
+    impl capsched::sim::SimObserver for Docs {
+        fn rest_document(&mut self, time_ms: i64, json: &str) -> std::io::Result<()> {
+            self.0.push((time_ms, json.to_string()));
+            Ok(())
+        }
+    }
+    let mut docs = Docs(Vec::new());
+    let r = capsched::sim::simulate_with(
+        SimulationInput {
+            conf: Arc::new(conf),
+            nodes,
+            jobs,
+        },
+        SimulationOptions {
+            rest_at: vec![8_000, 40_000, 62_000],
+            ..checked()
+        },
+        &mut docs,
+    )
+    .unwrap();
+    assert_all_finished(&r, 3);
+    let has = |t: i64, path: &str| {
+        let (_, doc) = docs.0.iter().find(|(at, _)| *at == t).expect("a document");
+        doc.contains(&format!("\"queuePath\":\"{path}\""))
+            || doc.contains(&format!("\"queuePath\": \"{path}\""))
+    };
+    assert!(has(8_000, "root.d.u1") && has(8_000, "root.d.u2"));
+    assert!(!has(40_000, "root.d.u1") && !has(40_000, "root.d.u2"));
+    assert!(has(62_000, "root.d.u1") && !has(62_000, "root.d.u2"));
+    for (id, leaf) in [
+        ("j1", "root.d.u1"),
+        ("j2", "root.d.u2"),
+        ("j3", "root.d.u1"),
+    ] {
+        let j = r.jobs.iter().find(|j| j.id == id).unwrap();
+        assert_eq!(j.leaf.as_deref(), Some(leaf), "{id}");
+    }
+    // The configured leaf and the parent that creates queues are the rows.
+    let rows: Vec<&str> = r.leaves.iter().map(|l| l.path.as_str()).collect();
+    assert_eq!(rows, vec!["root.a", "root.d"]);
+}

@@ -205,6 +205,13 @@ impl CapacityScheduler {
         }
     }
 
+    /// Whether a deletion round could remove a queue now or after more rounds: some dynamic
+    /// queue is eligible (a host skipping idle time stops at the next round then).
+    pub fn has_deletable_dynamic_queues(&self) -> bool {
+        !self.configuration().dynamic_queues().is_empty()
+            && (0..self.tree.len()).any(|q| self.eligible_for_deletion(q))
+    }
+
     /// One round of the AutoCreatedQueueDeletionPolicy: queues eligible now and in the previous
     /// round are sent; each sent queue still eligible and idle for more than the expiration
     /// time is removed. Returns the queues removed.

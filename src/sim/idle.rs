@@ -32,7 +32,19 @@ pub(super) fn skip_if_idle(sim: &mut Sim, now: i64) -> Result<bool, SimError> {
         .min();
     // An application's lifetime ending is work too (its job is killed then).
     let next_deadline = sim.cs.next_lifetime_deadline();
-    let wake = match [next_work, next_release, next_deadline]
+    // So is the deletion policy's next round while a dynamic queue could go.
+    let next_deletion = sim
+        .cs
+        .has_deletable_dynamic_queues()
+        .then(|| {
+            sim.periodic
+                .iter()
+                .filter(|Reverse((_, _, e))| *e == Periodic::QueueDeletion)
+                .map(|Reverse((t, _, _))| *t)
+                .min()
+        })
+        .flatten();
+    let wake = match [next_work, next_release, next_deadline, next_deletion]
         .into_iter()
         .flatten()
         .min()
