@@ -494,3 +494,140 @@ yarn.resourcemanager.scheduler.monitor.policies=QueueManagementDynamicEditPolicy
     assert!(cs.run_queue_management(2));
     assert_same_as_a_full_read(&cs);
 }
+
+/// Hadoop's TestCapacitySchedulerAutoQueueCreation fixture, reduced to the default partition:
+/// c (20% of root) creates leaves with half of c each (10% of the cluster), users mapped to them.
+fn hadoop_fixture(extra: &str) -> CapacityScheduler {
+    let text = format!(
+        "yarn.scheduler.capacity.root.queues=a,c,d
+yarn.scheduler.capacity.root.a.capacity=60
+yarn.scheduler.capacity.root.c.capacity=20
+yarn.scheduler.capacity.root.d.capacity=20
+yarn.scheduler.capacity.root.c.auto-create-child-queue.enabled=true
+yarn.scheduler.capacity.root.c.leaf-queue-template.capacity=50
+yarn.scheduler.capacity.root.c.leaf-queue-template.maximum-capacity=100
+yarn.scheduler.capacity.root.c.leaf-queue-template.user-limit-factor=3.0
+yarn.scheduler.capacity.root.c.leaf-queue-template.minimum-user-limit-percent=100
+yarn.scheduler.capacity.queue-mappings=u:user_0:c.user_0,u:user_1:c.user_1,u:user_2:c.user_2,u:user_3:c.user_3
+yarn.scheduler.capacity.queue-mappings-override.enable=true
+{extra}"
+    );
+    let conf = CapacitySchedulerConfiguration::from_properties_str(&text).unwrap();
+    let mut cs = CapacityScheduler::new(Arc::new(conf), TS, 1);
+    cs.add_node(0, &NodeSpec::new("h3", "/r", Resource::new(16 * 1024, 48)))
+        .unwrap();
+    cs
+}
+
+fn effective(cs: &CapacityScheduler, path: &str) -> (Resource, Resource) {
+    let t = cs.queue_tree();
+    let c = t.queue(t.find(path).unwrap()).capacities;
+    (c.effective_min, c.effective_max)
+}
+
+#[test]
+fn leaves_follow_the_cluster_size_as_in_test_cluster_resource_updation() {
+    // testClusterResourceUpdationOnAutoCreatedLeafQueues, default partition.
+    let mut cs = hadoop_fixture("");
+    let h3 = cs
+        .nodes()
+        .map(|(id, _)| id)
+        .next()
+        .expect("the fixture's node");
+    for u in ["user_1", "user_2", "user_3"] {
+        submit(&mut cs, u, u).unwrap();
+    }
+    assert_eq!(caps(&cs, "root.c.user_3"), (0.0, 0.0, 1.0));
+    let big = cs
+        .add_node(
+            0,
+            &NodeSpec::new("127.0.0.3", "/r", Resource::new(128000, 20)),
+        )
+        .unwrap();
+    let cluster = Resource::new(144384, 68);
+    assert_eq!(effective(&cs, "root.c.user_3"), (Resource::ZERO, cluster));
+    assert_eq!(
+        effective(&cs, "root.c.user_1"),
+        (Resource::new(14438, 6), cluster)
+    );
+    assert_eq!(
+        effective(&cs, "root.c.user_2"),
+        (Resource::new(14438, 6), cluster)
+    );
+    cs.remove_node(0, h3).unwrap();
+    assert_eq!(effective(&cs, "root.c.user_1").0, Resource::new(12800, 2));
+    assert_eq!(effective(&cs, "root.c.user_2").1, Resource::new(128000, 20));
+    let _ = big;
+    invariants(&cs);
+}
+
+#[test]
+fn a_refresh_resizes_leaves_as_in_test_reinitialize_queues_with_auto_created_leaf_queues() {
+    // testReinitializeQueuesWithAutoCreatedLeafQueues, default partition.
+    let mut cs = hadoop_fixture("");
+    submit(&mut cs, "user_1", "user_1").unwrap();
+    submit(&mut cs, "user_2", "user_2").unwrap();
+    let leaf = |cs: &CapacityScheduler, p: &str| {
+        let t = cs.queue_tree();
+        let q = t.find(p).unwrap();
+        let c = t.queue(q).capacities;
+        let l = t.queue(q).leaf.unwrap();
+        (
+            c.capacity,
+            c.absolute_capacity,
+            c.maximum_capacity,
+            c.absolute_maximum_capacity,
+            l.max_applications,
+            l.max_applications_per_user,
+        )
+    };
+    // c at 30% (max 50%), d at 10%: the template gives 15% each, both leaves have apps.
+    let resized = |extra: &str| {
+        let text = format!(
+            "yarn.scheduler.capacity.root.queues=a,c,d
+yarn.scheduler.capacity.root.a.capacity=60
+yarn.scheduler.capacity.root.c.capacity=30
+yarn.scheduler.capacity.root.c.maximum-capacity=50
+yarn.scheduler.capacity.root.d.capacity=10
+yarn.scheduler.capacity.root.c.auto-create-child-queue.enabled=true
+yarn.scheduler.capacity.root.c.leaf-queue-template.user-limit-factor=3.0
+yarn.scheduler.capacity.root.c.leaf-queue-template.minimum-user-limit-percent=100
+yarn.scheduler.capacity.queue-mappings=u:user_0:c.user_0,u:user_1:c.user_1,u:user_2:c.user_2,u:user_3:c.user_3
+yarn.scheduler.capacity.queue-mappings-override.enable=true
+{extra}"
+        );
+        Arc::new(CapacitySchedulerConfiguration::from_properties_str(&text).unwrap())
+    };
+    cs.refresh_queues(
+        1,
+        resized(
+            "yarn.scheduler.capacity.root.c.leaf-queue-template.capacity=50
+yarn.scheduler.capacity.root.c.leaf-queue-template.maximum-capacity=100",
+        ),
+    )
+    .unwrap();
+    let (c, abs, max, abs_max, apps, per_user) = leaf(&cs, "root.c.user_1");
+    assert!(close(c, 0.5) && close(abs, 0.15) && close(max, 1.0) && close(abs_max, 0.5));
+    assert_eq!((apps, per_user), (1500, 1500));
+    // The template at 30% (max 40%): 0.09 of the cluster each, max 0.2.
+    cs.refresh_queues(
+        2,
+        resized(
+            "yarn.scheduler.capacity.root.c.leaf-queue-template.capacity=30
+yarn.scheduler.capacity.root.c.leaf-queue-template.maximum-capacity=40",
+        ),
+    )
+    .unwrap();
+    let (c, abs, max, abs_max, apps, per_user) = leaf(&cs, "root.c.user_1");
+    assert!(close(c, 0.3) && close(abs, 0.09) && close(max, 0.4) && close(abs_max, 0.2));
+    assert_eq!((apps, per_user), (900, 900));
+    // user_3's leaf fits (0.3 − 0.18 ≥ 0.09): three leaves hold 0.27.
+    submit(&mut cs, "user_3", "user_3").unwrap();
+    let (c, abs, ..) = leaf(&cs, "root.c.user_3");
+    assert!(close(c, 0.3) && close(abs, 0.09));
+    invariants(&cs);
+}
+
+fn close(a: f32, b: f32) -> bool {
+    (a - b).abs() < 1e-4
+}
