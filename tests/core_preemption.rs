@@ -299,3 +299,66 @@ fn a_fair_queue_gives_up_its_heaviest_app_first() {
         assert_eq!(c.cs.container(id).unwrap().app, heavy, "{events:?}");
     }
 }
+
+/// Hadoop's TestCapacitySchedulerAutoCreatedQueuePreemption
+/// .testSimpleSurgicalPreemptionOnAutoCreatedLeafQueues: two auto-created leaves of c (30% each,
+/// both active), user_1's filling both 20 GB nodes; user_2's 6 GB ask reserves on n1, and two
+/// rounds of the policy (kill at once, no per-round cap, reserved-container selection) take
+/// exactly the 4 GB it needs from user_1's containers on n1.
+#[test]
+fn surgical_preemption_frees_a_reserved_node_between_auto_created_leaves() {
+    let mut c = Cluster::new(
+        "yarn.resourcemanager.scheduler.monitor.enable=true
+yarn.resourcemanager.monitor.capacity.preemption.max_wait_before_kill=0
+yarn.resourcemanager.monitor.capacity.preemption.total_preemption_per_round=1.0
+yarn.resourcemanager.monitor.capacity.preemption.natural_termination_factor=1.0
+yarn.resourcemanager.monitor.capacity.preemption.monitoring_interval=60000
+yarn.resourcemanager.monitor.capacity.preemption.select_based_on_reserved_containers=true
+yarn.scheduler.maximum-allocation-mb=102400
+yarn.scheduler.capacity.root.queues=c
+yarn.scheduler.capacity.root.c.capacity=100
+yarn.scheduler.capacity.root.c.auto-create-child-queue.enabled=true
+yarn.scheduler.capacity.root.c.leaf-queue-template.capacity=30
+yarn.scheduler.capacity.root.c.leaf-queue-template.maximum-capacity=100
+yarn.scheduler.capacity.root.c.leaf-queue-template.minimum-user-limit-percent=100
+yarn.scheduler.capacity.root.c.leaf-queue-template.user-limit-factor=3.0
+yarn.scheduler.capacity.queue-mappings=u:user_1:c.user_1,u:user_2:c.user_2
+yarn.scheduler.capacity.queue-mappings-override.enable=true",
+    );
+    let n1 = c.node("h1", "/r", 20 * GB, 20);
+    let n2 = c.node("h2", "/r", 20 * GB, 20);
+    let live_on = |c: &Cluster, app, node| {
+        c.cs.containers()
+            .filter(|(_, k)| k.app == app && k.node == node && !k.is_reserved())
+            .count()
+    };
+    let app1 = c.app("user_1", "user_1", GB);
+    c.heartbeat(n1);
+    c.ask(app1, 1, GB, 32);
+    for _ in 0..32 {
+        c.heartbeat(n1);
+        c.heartbeat(n2);
+    }
+    assert_eq!((live_on(&c, app1, n1), live_on(&c, app1, n2)), (17, 16));
+    let app2 = c.app("user_2", "user_2", GB);
+    c.heartbeat(n1);
+    assert_eq!(c.cs.app_report(app2).unwrap().queue, "root.c.user_2");
+    let free = |c: &Cluster, n| {
+        let node = c.cs.nodes().find(|(id, _)| *id == n).unwrap().1;
+        (node.total - node.allocated).memory_mb()
+    };
+    assert_eq!((free(&c, n1), free(&c, n2)), (2 * GB, 4 * GB));
+    c.ask(app2, 1, 6 * GB, 1);
+    c.heartbeat(n1);
+    assert!(c
+        .cs
+        .containers()
+        .any(|(_, k)| k.app == app2 && k.is_reserved()));
+    let mut policy = PreemptionPolicy::new(c.cs.configuration().preemption().clone());
+    for _ in 0..2 {
+        let events = policy.edit_schedule(&c.cs.preemption_snapshot(), c.now);
+        c.cs.apply_preemption(c.now, &events);
+        c.check();
+    }
+    assert_eq!((live_on(&c, app1, n1), live_on(&c, app1, n2)), (13, 16));
+}
