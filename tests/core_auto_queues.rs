@@ -631,3 +631,34 @@ yarn.scheduler.capacity.root.c.leaf-queue-template.maximum-capacity=40",
 fn close(a: f32, b: f32) -> bool {
     (a - b).abs() < 1e-4
 }
+
+#[test]
+fn a_mapping_moved_to_another_managed_parent_is_refused_for_an_existing_leaf() {
+    // testParentQueueUpdateInQueueMappingFailsAfterAutoCreation.
+    let managed_d = "yarn.scheduler.capacity.root.d.auto-create-child-queue.enabled=true
+yarn.scheduler.capacity.root.d.leaf-queue-template.capacity=50";
+    let mut cs = hadoop_fixture(managed_d);
+    submit(&mut cs, "user_0", "user_0").unwrap();
+    let moved = format!(
+        "yarn.scheduler.capacity.root.queues=a,c,d
+yarn.scheduler.capacity.root.a.capacity=60
+yarn.scheduler.capacity.root.c.capacity=20
+yarn.scheduler.capacity.root.d.capacity=20
+yarn.scheduler.capacity.root.c.auto-create-child-queue.enabled=true
+yarn.scheduler.capacity.root.c.leaf-queue-template.capacity=50
+{managed_d}
+yarn.scheduler.capacity.queue-mappings=u:user_0:d.user_0
+yarn.scheduler.capacity.queue-mappings-override.enable=true"
+    );
+    cs.refresh_queues(
+        1,
+        Arc::new(CapacitySchedulerConfiguration::from_properties_str(&moved).unwrap()),
+    )
+    .unwrap();
+    assert_eq!(
+        submit(&mut cs, "user_0", "user_0").unwrap_err(),
+        "Auto created Leaf queue user_0 already exists under queue : c. But Queue mapping configuration \
+         yarn.scheduler.capacity.queue-mappings has been updated to a different parent queue : root.d \
+         for the specified user : user_0"
+    );
+}
