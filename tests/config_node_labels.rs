@@ -213,6 +213,22 @@ fn the_rest_document_lists_each_queues_partitions() {
     assert_eq!(red["absoluteCapacity"], 25.0);
     // No node carries a label: the partition has nothing.
     assert_eq!(red["effectiveMinResource"]["memory"], 0);
+    // The leaf's usage lists the partitions it may use, once the cluster has resources.
+    let usage: Vec<&str> = a1["resources"]["resourceUsagesByPartition"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["partitionName"].as_str().unwrap())
+        .collect();
+    assert_eq!(usage, vec!["", "red", "blue"]);
+    // A parent's lists the default partition only.
+    assert_eq!(
+        a["resources"]["resourceUsagesByPartition"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
     // A queue that may use only the default partition has no nodeLabels.
     let only_default = parse(
         "yarn.scheduler.capacity.root.queues=a

@@ -579,7 +579,38 @@ fn resources_json(tree: &QueueTree, l: &LiveQueue, id: QueueId) -> Value {
         let user_am_limit = l.users.first().map(|u| u.am_limit).unwrap_or_default();
         m.insert("userAmLimit".into(), resource(tree, user_am_limit));
     }
-    json!({ "resourceUsagesByPartition": [Value::Object(m)] })
+    let mut entries = vec![Value::Object(m)];
+    // A leaf's AM limit is set for each partition it may use (`getNodeLabelsForQueue`: its
+    // accessible labels, or for `*` the labels it has capacities for) once the cluster has
+    // resources, which makes those partitions appear. Nothing runs on a labelled partition yet
+    // (nodes carry no labels), so each shows nothing used and a limit of nothing.
+    if tree.is_leaf(id) && !tree.cluster_resource().is_zero() {
+        let qc = tree.conf(id);
+        let labels: Vec<&str> = match &qc.labels.accessible {
+            crate::config::node_labels::AccessibleLabels::Only(set) => {
+                set.iter().map(String::as_str).collect()
+            }
+            crate::config::node_labels::AccessibleLabels::Any => {
+                qc.labels.capacities.keys().map(String::as_str).collect()
+            }
+        };
+        for label in java_hash_order(&labels) {
+            let mut e = Map::new();
+            e.insert("partitionName".into(), json!(label));
+            for k in [
+                "used",
+                "reserved",
+                "pending",
+                "amUsed",
+                "amLimit",
+                "userAmLimit",
+            ] {
+                e.insert(k.into(), resource(tree, Resource::ZERO));
+            }
+            entries.push(Value::Object(e));
+        }
+    }
+    json!({ "resourceUsagesByPartition": entries })
 }
 
 /// `UsersInfo`: `{"user":[…]}` in `UserInfo`'s key order (YARN lists them in hash order;
