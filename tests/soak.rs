@@ -213,3 +213,96 @@ fn a_million_events_with_faults_keep_every_invariant() {
         );
     }
 }
+
+/// The same faults over queues the scheduler creates: c a managed parent (YARN 3.3) and d a
+/// parent with flexible creation (YARN 3.4), users u0–u2 mapped to leaves of their own there,
+/// both periodic queue policies running next to preemption, refreshes keeping the created
+/// queues (or refused when the variant would remove them).
+fn run_created(seed: u64) -> SimulationResult {
+    let created = |base: &str| {
+        base.replace(
+            "yarn.scheduler.capacity.root.queues=a,b,c\n",
+            "yarn.scheduler.capacity.root.queues=a,b,c,d\n",
+        )
+        .replace("root.c.capacity=40", "root.c.capacity=20")
+        .replace("root.c.capacity=30", "root.c.capacity=10")
+            + "yarn.scheduler.capacity.root.d.capacity=20
+yarn.scheduler.capacity.root.c.auto-create-child-queue.enabled=true
+yarn.scheduler.capacity.root.c.leaf-queue-template.capacity=40
+yarn.scheduler.capacity.root.c.leaf-queue-template.maximum-capacity=100
+yarn.scheduler.capacity.root.c.leaf-queue-template.user-limit-factor=3
+yarn.scheduler.capacity.root.c.leaf-queue-template.maximum-am-resource-percent=0.5
+yarn.scheduler.capacity.root.d.auto-queue-creation-v2.enabled=true
+yarn.scheduler.capacity.auto-queue-creation-v2.queue-expiration-time=10
+yarn.scheduler.capacity.queue-mappings=u:u0:c.u0,u:u1:c.u1,u:u2:root.d.u2
+yarn.scheduler.capacity.queue-mappings-override.enable=true
+yarn.resourcemanager.scheduler.monitor.policies=org.apache.hadoop.yarn.server.resourcemanager.monitor.capacity.ProportionalCapacityPreemptionPolicy,org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.QueueManagementDynamicEditPolicy,org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.AutoCreatedQueueDeletionPolicy
+"
+    };
+    let (nodes, mut jobs, percent) = workload(seed);
+    // The managed parent is no leaf: every job names a configured leaf (u0–u2's are mapped).
+    for j in jobs.iter_mut().filter(|j| j.queue == "c") {
+        j.queue = "a".into();
+    }
+    let conf =
+        Arc::new(CapacitySchedulerConfiguration::from_properties_str(&created(CONF)).unwrap());
+    let alt = Arc::new(
+        CapacitySchedulerConfiguration::from_properties_str(&created(&alternate())).unwrap(),
+    );
+    let opts = SimulationOptions {
+        seed,
+        check_invariants: true,
+        opportunistic_percent: percent,
+        chaos: Some(Chaos {
+            alternate: Some(alt),
+            ..Chaos::everything(seed)
+        }),
+        max_time_ms: Some(2 * 24 * 3600 * 1000),
+        ..SimulationOptions::default()
+    };
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        simulate(SimulationInput { conf, nodes, jobs }, opts)
+    }));
+    match result {
+        Ok(Ok(r)) => r,
+        Ok(Err(e)) => panic!("CAPSCHED_SEED={seed}: {e}"),
+        Err(_) => panic!("CAPSCHED_SEED={seed}: the simulation panicked"),
+    }
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "release only: scripts/test runs cargo test --release --test soak"
+)]
+fn created_queues_under_faults_keep_every_invariant() {
+    let started = std::time::Instant::now();
+    let mut events = 0u64;
+    let (mut runs, mut created_jobs, mut finished, mut jobs) = (0, 0, 0, 0);
+    for seed in 1.. {
+        let r = run_created(seed);
+        runs += 1;
+        events += r.events;
+        created_jobs += r
+            .jobs
+            .iter()
+            .filter(|j| {
+                j.leaf
+                    .as_deref()
+                    .is_some_and(|l| l.starts_with("root.c.") || l.starts_with("root.d."))
+            })
+            .count();
+        finished += r.jobs.iter().filter(|j| j.finish_ms.is_some()).count();
+        jobs += r.jobs.len();
+        if events >= 300_000 {
+            break;
+        }
+    }
+    println!(
+        "soak with created queues: {runs} runs, {events} events in {:.1} s; {created_jobs} jobs in \
+         created queues; {finished}/{jobs} jobs finished",
+        started.elapsed().as_secs_f64()
+    );
+    assert!(created_jobs > 0, "no job ran in a created queue");
+    assert!(finished * 10 >= jobs * 9, "{finished}/{jobs}");
+}
