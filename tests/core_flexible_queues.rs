@@ -410,3 +410,127 @@ yarn.scheduler.capacity.root.auto-queue-creation-v2.leaf-template.maximum-capaci
     }
     invariants(&cs);
 }
+
+#[test]
+fn application_caps_follow_each_dynamic_queues_capacity_as_in_test_max_app_update() {
+    // testAutoQueueCreationMaxAppUpdate: (int)(10000 × abs) each; the global per-queue cap
+    // replaces it; a queue's own key wins.
+    let mut cs = scheduler("");
+    submit(&mut cs, "root.e").unwrap();
+    let apps = |cs: &CapacityScheduler, p: &str| {
+        let t = cs.queue_tree();
+        let q = t.find(p).unwrap();
+        (
+            t.queue(q).leaf.unwrap().max_applications,
+            t.queue(q).capacities.absolute_capacity,
+        )
+    };
+    for p in ["root.e", "root.a.a1", "root.b"] {
+        let (n, abs) = apps(&cs, p);
+        assert!(
+            (n - (10000.0 * abs) as i32).abs() <= 1,
+            "{p}: {n} for {abs}"
+        );
+    }
+    // root.e is a dynamic leaf (root.e's v2 key notwithstanding: the last level is a leaf).
+    assert!(cs
+        .queue_tree()
+        .is_leaf(cs.queue_tree().find("root.e").unwrap()));
+    cs.refresh_queues(
+        1,
+        conf(&fixture(
+            "yarn.scheduler.capacity.global-queue-max-application=1000",
+        )),
+    )
+    .unwrap();
+    for p in ["root.e", "root.a.a1", "root.b"] {
+        assert_eq!(apps(&cs, p).0, 1000, "{p}");
+    }
+    let own = "yarn.scheduler.capacity.global-queue-max-application=1000
+yarn.scheduler.capacity.root.e1.maximum-applications=50";
+    cs.refresh_queues(2, conf(&fixture(own))).unwrap();
+    submit(&mut cs, "root.e1").unwrap();
+    assert_eq!(apps(&cs, "root.e1").0, 50);
+}
+
+#[test]
+fn deletion_gives_the_room_back_to_the_siblings_as_in_test_auto_create_queue_after_removal() {
+    // testAutoCreateQueueAfterRemoval, through the deletion policy: e1 goes (e back to 1/5),
+    // then e (d back to 1/4), then d (c to 1/3), then c (b to 1/2).
+    let mut cs = scheduler(
+        "yarn.resourcemanager.scheduler.monitor.enable=true
+yarn.resourcemanager.scheduler.monitor.policies=AutoCreatedQueueDeletionPolicy",
+    );
+    let mut apps = Vec::new();
+    for q in [
+        "root.c-auto",
+        "root.d-auto",
+        "root.a.a2-auto",
+        "root.e-auto.e1-auto",
+    ] {
+        apps.push(submit(&mut cs, q).unwrap());
+    }
+    for a in apps {
+        cs.remove_application(0, a).unwrap();
+    }
+    let mut now = 10_000;
+    let mut gone = Vec::new();
+    while gone.len() < 5 && now < 100_000 {
+        gone.extend(cs.run_queue_deletion(now));
+        now += 1_000;
+    }
+    // Leaves first, parents after their children; every dynamic queue goes in the end.
+    assert_eq!(gone.len(), 5, "{gone:?}");
+    let e1 = gone
+        .iter()
+        .position(|p| p == "root.e-auto.e1-auto")
+        .unwrap();
+    let e = gone.iter().position(|p| p == "root.e-auto").unwrap();
+    assert!(e1 < e);
+    assert_caps(&cs, "root.b", 0.5, 1.0, 600.0);
+    assert_caps(&cs, "root.a", 0.5, 1.0, 600.0);
+    invariants(&cs);
+}
+
+#[test]
+fn an_ambiguous_short_parent_is_refused_and_full_paths_may_repeat_names() {
+    // testAutoCreateQueueWithAmbiguousNonFullPathParentName and
+    // testAutoCreateQueueIfAmbiguousQueueNames.
+    let mut cs = scheduler("");
+    submit(&mut cs, "root.a.b.b").unwrap();
+    assert!(is_dynamic(&cs, "root.a.b") && is_dynamic(&cs, "root.a.b.b"));
+    let t = cs.queue_tree();
+    assert!(!t.is_leaf(t.find("root.a.b").unwrap()));
+    // `b` now names three queues: a short name under it cannot be a parent.
+    let err = cs
+        .submit_application(0, &AppSubmission::new("b.x", "u"))
+        .unwrap_err()
+        .message;
+    assert!(err.ends_with("to unknown queue: b.x"), "{err}");
+    assert!(cs.queue_tree().find("root.a.b.x").is_err());
+}
+
+#[test]
+fn dynamic_queues_take_states_from_the_file_as_in_test_auto_create_queue_state() {
+    let mut cs = scheduler("");
+    submit(&mut cs, "root.e.e1").unwrap();
+    let state = |cs: &CapacityScheduler, p: &str| {
+        let t = cs.queue_tree();
+        t.queue(t.find(p).unwrap()).state
+    };
+    let stopped = "yarn.scheduler.capacity.root.e.state=STOPPED
+yarn.scheduler.capacity.root.e.e1.state=STOPPED";
+    // Stopping a queue with applications drains it; e1 has one, so both drain.
+    cs.refresh_queues(1, conf(&fixture(stopped))).unwrap();
+    assert_eq!(
+        state(&cs, "root.e.e1"),
+        capsched::config::QueueState::Draining
+    );
+    // Running again: the file says so.
+    cs.refresh_queues(2, conf(&fixture(""))).unwrap();
+    assert_eq!(
+        state(&cs, "root.e.e1"),
+        capsched::config::QueueState::Running
+    );
+    assert_eq!(state(&cs, "root.e"), capsched::config::QueueState::Running);
+}
