@@ -578,3 +578,60 @@ yarn.resourcemanager.scheduler.monitor.policies=org.apache.hadoop.yarn.server.re
     let rows: Vec<&str> = r.leaves.iter().map(|l| l.path.as_str()).collect();
     assert_eq!(rows, vec!["root.a", "root.d"]);
 }
+
+#[test]
+fn a_refresh_that_removes_a_reported_queue_leaves_its_row_empty() {
+    // b is STOPPED and empty, and the variant drops it: refreshes between the two remove and
+    // restore it while jobs run in a; b's row counts nothing while it is gone.
+    let base = "yarn.scheduler.capacity.root.queues=a,b
+yarn.scheduler.capacity.root.a.capacity=50
+yarn.scheduler.capacity.root.a.maximum-capacity=100
+yarn.scheduler.capacity.root.b.capacity=50
+yarn.scheduler.capacity.root.b.state=STOPPED";
+    let variant = "yarn.scheduler.capacity.root.queues=a
+yarn.scheduler.capacity.root.a.capacity=100";
+    let job = |id: &str, start: i64| {
+        format!(
+            r#"{{"am.type":"mapreduce","job.start.ms":{start},"job.end.ms":{},"job.queue.name":"a","job.id":"{id}","job.user":"u","job.tasks":[{{"container.host":"/r/n1","container.start.ms":{},"container.end.ms":{},"container.priority":20,"container.type":"map"}}]}}"#,
+            start + 60000,
+            start + 100,
+            start + 50000
+        )
+    };
+    let text = (0..6)
+        .map(|i| job(&format!("j{i}"), i * 30_000))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let d = SimDefaults::default();
+    let jobs = trace::parse_sls_jobs(&text, "inline.json", &d).unwrap();
+    let nodes = trace::nodes_from_sls_trace(&text, "inline.json", &d).unwrap();
+    let chaos = capsched::sim::chaos::Chaos {
+        faults_per_minute: 6.0,
+        node_loss: 0,
+        am_crash: 0,
+        refresh: 1,
+        move_app: 0,
+        lost_launch_percent: 0,
+        alternate: Some(Arc::new(
+            CapacitySchedulerConfiguration::from_properties_str(variant).unwrap(),
+        )),
+        ..capsched::sim::chaos::Chaos::everything(7)
+    };
+    let r = simulate(
+        SimulationInput {
+            conf: Arc::new(CapacitySchedulerConfiguration::from_properties_str(base).unwrap()),
+            nodes,
+            jobs,
+        },
+        SimulationOptions {
+            chaos: Some(chaos),
+            ..checked()
+        },
+    )
+    .unwrap();
+    assert_all_finished(&r, 6);
+    assert!(r.faults.refreshes > 0);
+    let rows: Vec<&str> = r.leaves.iter().map(|l| l.path.as_str()).collect();
+    assert_eq!(rows, vec!["root.a", "root.b"]);
+    assert!(r.samples.iter().all(|s| s.queues[1].allocated_memory == 0));
+}

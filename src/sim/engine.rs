@@ -189,7 +189,7 @@ pub fn simulate_with(
         .iter()
         .map(|&q| cs.queue_tree().path(q).to_string())
         .collect();
-    let tree_len = cs.queue_tree().len();
+    let row_missing = vec![false; leaves_count];
     let preemption = input.conf.preemption().clone();
     let policy = preemption
         .proportional_policy_enabled()
@@ -263,7 +263,7 @@ pub fn simulate_with(
         ams,
         leaves,
         leaf_paths,
-        tree_len,
+        row_missing,
         opts,
         samples: Vec::new(),
         since_kept: 0,
@@ -418,12 +418,8 @@ pub fn simulate_with(
     }
     sample(&mut sim, now, true, observer)?;
     observer.progress(&progress(&sim, now));
-    let queue_preemption: Vec<QueuePreemption> = sim
-        .leaves
-        .clone()
-        .into_iter()
-        .enumerate()
-        .map(|(i, q)| {
+    let queue_preemption: Vec<QueuePreemption> = (0..sim.leaves.len())
+        .map(|i| {
             let mut starved = std::mem::take(&mut sim.starved[i]);
             if let Some(from_ms) = sim.starving_since[i] {
                 starved.push(Starvation {
@@ -434,7 +430,7 @@ pub fn simulate_with(
             }
             QueuePreemption {
                 stats: sim
-                    .row_members(q)
+                    .row_members(i)
                     .into_iter()
                     .map(|m| sim.cs.preemption_stats(m))
                     .fold(Default::default(), |a, b| a + b),

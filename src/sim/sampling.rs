@@ -79,7 +79,7 @@ pub(super) fn sample(
     let mut pending_total = 0;
     for (i, &q) in sim.leaves.iter().enumerate() {
         // A row for the queues made under a parent sums them.
-        let members = sim.row_members(q);
+        let members = sim.row_members(i);
         let used: Resource = members
             .iter()
             .map(|&m| tree.queue(m).used - sim.cs.queue_reserved(m))

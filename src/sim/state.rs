@@ -89,8 +89,8 @@ pub(super) struct Sim {
     pub(super) leaves: Vec<QueueId>,
     /// The rows' paths, to find their ids again when an auto-created leaf renumbers the tree.
     pub(super) leaf_paths: Vec<String>,
-    /// The tree's size when `leaves` were last resolved.
-    pub(super) tree_len: usize,
+    /// Rows whose queue a refresh removed (they count nothing from then on).
+    pub(super) row_missing: Vec<bool>,
     pub(super) opts: SimulationOptions,
     pub(super) samples: Vec<Sample>,
     /// Samples taken since the last one kept, and how many a kept one stands for.
@@ -203,27 +203,39 @@ pub(super) fn report_rows(cs: &CapacityScheduler) -> Vec<QueueId> {
 }
 
 impl Sim {
-    /// Resolves the rows again after the tree changed shape (a leaf was auto-created).
+    /// Resolves the rows again after the tree changed (a queue created or deleted, a refresh):
+    /// by path, as ids move. A row whose queue a refresh removed stands for nothing from then
+    /// on.
     pub(super) fn sync_leaves(&mut self) {
         let tree = self.cs.queue_tree();
-        if tree.len() == self.tree_len {
+        let current = self
+            .leaves
+            .iter()
+            .zip(&self.leaf_paths)
+            .zip(&self.row_missing)
+            .all(|((&q, p), &gone)| gone || (q < tree.len() && tree.path(q) == p));
+        if current {
             return;
         }
-        self.tree_len = tree.len();
-        self.leaves = self
-            .leaf_paths
-            .iter()
-            .map(|p| {
-                tree.find(p)
-                    .expect("a reported queue is never removed while jobs run")
-            })
-            .collect();
+        for (i, p) in self.leaf_paths.iter().enumerate() {
+            match tree.find(p) {
+                Ok(q) if tree.path(q) == p => self.leaves[i] = q,
+                _ => {
+                    self.leaves[i] = 0;
+                    self.row_missing[i] = true;
+                }
+            }
+        }
     }
 
-    /// The leaves a row stands for: itself, or the leaves made under a parent that creates
+    /// The leaves row `i` stands for: its leaf, or the leaves made under a parent that creates
     /// them (a managed parent's auto-created leaves, a flexible parent's dynamic leaves at any
-    /// depth).
-    pub(super) fn row_members(&self, row: QueueId) -> Vec<QueueId> {
+    /// depth); none once a refresh removed its queue.
+    pub(super) fn row_members(&self, i: usize) -> Vec<QueueId> {
+        if self.row_missing[i] {
+            return Vec::new();
+        }
+        let row = self.leaves[i];
         let tree = self.cs.queue_tree();
         if tree.is_leaf(row) {
             return vec![row];
