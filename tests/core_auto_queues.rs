@@ -43,17 +43,8 @@ fn scheduler(extra: &str) -> CapacityScheduler {
 fn submit(cs: &mut CapacityScheduler, queue: &str, user: &str) -> Result<AppId, String> {
     let sub = AppSubmission::new(queue, user);
     let app = cs.submit_application(0, &sub).map_err(|r| r.message)?;
-    cs.add_attempt(
-        0,
-        app,
-        AttemptSubmission {
-            am_resource: Resource::new(1024, 1),
-            unmanaged: false,
-            keep_containers: false,
-            recovering: false,
-        },
-    )
-    .unwrap();
+    cs.add_attempt(0, app, AttemptSubmission::with_am(Resource::new(1024, 1)))
+        .unwrap();
     Ok(app)
 }
 

@@ -59,17 +59,8 @@ fn submit_at(
     let app = cs
         .submit_application(now, &AppSubmission::new(queue, user))
         .map_err(|r| r.message)?;
-    cs.add_attempt(
-        now,
-        app,
-        AttemptSubmission {
-            am_resource: Resource::new(1024, 1),
-            unmanaged: false,
-            keep_containers: false,
-            recovering: false,
-        },
-    )
-    .unwrap();
+    cs.add_attempt(now, app, AttemptSubmission::with_am(Resource::new(1024, 1)))
+        .unwrap();
     Ok(app)
 }
 

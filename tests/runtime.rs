@@ -725,15 +725,7 @@ yarn.resourcemanager.scheduler.monitor.policies=org.apache.hadoop.yarn.server.re
             .unwrap()
             .unwrap();
         engine
-            .add_attempt(
-                app,
-                AttemptSubmission {
-                    am_resource: Resource::new(GB, 1),
-                    unmanaged: false,
-                    keep_containers: false,
-                    recovering: false,
-                },
-            )
+            .add_attempt(app, AttemptSubmission::with_am(Resource::new(GB, 1)))
             .unwrap();
         app
     };

@@ -49,18 +49,6 @@ impl CapacitySchedulerConfiguration {
         Self::parse(conf, Vec::new(), Vec::new(), None)
     }
 
-    /// This configuration with the dynamic queues `dynamic` (flexible auto queue creation)
-    /// and its auto-created leaves; a dynamic queue whose parent is gone, or that a static
-    /// queue now stands for, is left out.
-    pub fn with_dynamic_queues(&self, dynamic: Vec<DynamicQueue>) -> Result<Self, ConfigErrors> {
-        Self::parse(
-            self.conf.clone(),
-            self.auto_created.clone(),
-            dynamic,
-            self.placement.mapping_rules.as_ref(),
-        )
-    }
-
     /// This configuration with both kinds of queues a running scheduler creates (a refresh
     /// carries them over to the file it reads).
     pub fn with_created_queues(
@@ -79,21 +67,6 @@ impl CapacitySchedulerConfiguration {
     /// The queues this configuration holds that the scheduler created dynamically.
     pub fn dynamic_queues(&self) -> &[DynamicQueue] {
         &self.dynamic
-    }
-
-    /// This configuration with `leaves` auto-created under their managed parents (a leaf
-    /// whose parent is not a managed parent here, or that a static queue now stands for, is
-    /// left out: the scheduler's refresh decides whether it may go).
-    pub fn with_auto_created_leaves(
-        &self,
-        leaves: Vec<AutoCreatedLeaf>,
-    ) -> Result<Self, ConfigErrors> {
-        Self::parse(
-            self.conf.clone(),
-            leaves,
-            self.dynamic.clone(),
-            self.placement.mapping_rules.as_ref(),
-        )
     }
 
     /// The leaves this configuration holds that the scheduler auto-created.

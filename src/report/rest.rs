@@ -478,7 +478,8 @@ fn capacities_json(tree: &QueueTree, id: QueueId) -> Value {
         e.insert("partitionName".into(), json!(label));
         e.insert(
             "queueCapacityVectorInfo".into(),
-            label_capacity_vector(tree, pc.capacity),
+            // Percentages only: capsched reads label capacities so.
+            capacity_vector_of(tree, |_| format!("{}%", java_float(pc.capacity * 100.0))),
         );
         e.insert("capacity".into(), pct(pc.capacity));
         e.insert(
@@ -526,22 +527,6 @@ fn capacities_json(tree: &QueueTree, id: QueueId) -> Value {
         entries.push(Value::Object(e));
     }
     json!({ "queueCapacitiesByPartition": entries })
-}
-
-/// A label's capacity vector (percentages only: capsched reads label capacities so).
-fn label_capacity_vector(tree: &QueueTree, capacity: f32) -> Value {
-    let types = &tree.settings().resource_types;
-    let value = format!("{}%", java_float(capacity * 100.0));
-    let entries: Vec<Value> = (0..types.count())
-        .map(|i| json!({"resourceName": types.name(i), "resourceValue": value}))
-        .collect();
-    let text: Vec<String> = (0..types.count())
-        .map(|i| format!("{}={value}", types.name(i)))
-        .collect();
-    json!({
-        "configuredCapacityVector": format!("[{}]", text.join(",")),
-        "capacityVectorEntries": entries,
-    })
 }
 
 /// The order Java's `HashMap<String, …>` iterates these keys in (YARN builds both partition
@@ -677,15 +662,17 @@ fn acls_json(qc: &QueueConf) -> Value {
 
 /// `[memory-mb=12.5%,vcores=12.5%]`, `[memory-mb=2.0w,vcores=2.0w]` or `[memory-mb=1024,vcores=1]`.
 fn capacity_vector(tree: &QueueTree, id: QueueId) -> Value {
-    let types = &tree.settings().resource_types;
     let qc = tree.conf(id);
-    let value = |i: usize| -> String {
-        match &qc.capacity {
-            CapacityValue::Percent(p) => format!("{}%", java_float(p * 100.0)),
-            CapacityValue::Weight(w) => format!("{}w", java_float(*w)),
-            CapacityValue::Absolute(a) => a.resource().get(i).to_string(),
-        }
-    };
+    capacity_vector_of(tree, |i| match &qc.capacity {
+        CapacityValue::Percent(p) => format!("{}%", java_float(p * 100.0)),
+        CapacityValue::Weight(w) => format!("{}w", java_float(*w)),
+        CapacityValue::Absolute(a) => a.resource().get(i).to_string(),
+    })
+}
+
+/// `queueCapacityVectorInfo` with `value(i)` for resource type `i`.
+fn capacity_vector_of(tree: &QueueTree, value: impl Fn(usize) -> String) -> Value {
+    let types = &tree.settings().resource_types;
     let entries: Vec<Value> = (0..types.count())
         .map(|i| json!({"resourceName": types.name(i), "resourceValue": value(i)}))
         .collect();

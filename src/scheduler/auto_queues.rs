@@ -51,13 +51,10 @@ impl CapacityScheduler {
         let conf = self.tree.configuration().clone();
         let parent_path = self.tree.path(parent).to_string();
         let leaf_path = format!("{parent_path}.{name}");
-        let mp = self
-            .tree
-            .conf(parent)
+        let mp = conf.queues()[parent]
             .managed
             .as_deref()
-            .expect("a managed parent")
-            .clone();
+            .expect("a managed parent");
         if let Some(e) = mp.creation_errors.first() {
             // The leaf's constructor reads the template's keys as its own.
             let template_path = format!(
@@ -126,6 +123,12 @@ impl CapacityScheduler {
         if conf.auto_created_leaves().is_empty() {
             return false;
         }
+        let active_paths: std::collections::HashSet<String> = conf
+            .auto_created_leaves()
+            .iter()
+            .filter(|l| l.active)
+            .map(|l| l.path())
+            .collect();
         let mut changed: HashMap<String, bool> = HashMap::new();
         for parent in 0..self.tree.len() {
             let Some(mp) = self.tree.conf(parent).managed.as_deref() else {
@@ -141,50 +144,49 @@ impl CapacityScheduler {
                 .copied()
                 .filter(|&c| self.tree.conf(c).auto_created)
                 .collect();
-            let active = |s: &Self, c: QueueId| {
-                conf.auto_created_leaves()
-                    .iter()
-                    .any(|l| l.active && l.path() == s.tree.path(c))
-            };
+            let index: HashMap<QueueId, usize> =
+                leaves.iter().enumerate().map(|(i, &l)| (l, i)).collect();
+            let active: Vec<bool> = leaves
+                .iter()
+                .map(|&l| active_paths.contains(self.tree.path(l)))
+                .collect();
             // Applications with an attempt (the leaf's pending and active FiCaSchedulerApps),
             // per leaf and in submission order.
             let mut with_apps = vec![0usize; leaves.len()];
             let mut apps: Vec<(i64, crate::ids::ApplicationId, usize)> = Vec::new();
             for (_, a) in self.apps.iter().filter(|(_, a)| a.attempt.is_some()) {
-                if let Some(i) = leaves.iter().position(|&l| l == a.queue) {
+                if let Some(&i) = index.get(&a.queue) {
                     with_apps[i] += 1;
                     apps.push((a.submit_time_ms, a.application_id, i));
                 }
             }
             apps.sort();
             // deactivateLeafQueuesIfInActive.
-            let mut deactivated = BTreeSet::new();
-            for (i, &leaf) in leaves.iter().enumerate() {
-                if active(self, leaf) && with_apps[i] == 0 {
-                    deactivated.insert(i);
-                    changed.insert(self.tree.path(leaf).to_string(), false);
-                }
-            }
+            let deactivated: BTreeSet<usize> = (0..leaves.len())
+                .filter(|&i| active[i] && with_apps[i] == 0)
+                .collect();
             let deactivated_capacity = deactivated.iter().fold(0.0f32, |a, _| a + template_abs);
             let available =
                 parent_abs - self.activated_capacity(&parent_path) + deactivated_capacity + EPSILON;
+            let mut picked: Vec<usize> = Vec::new();
             if available >= template_abs && !apps.is_empty() && template_abs > 0.0 {
                 let wanted = ((available / template_abs).floor() as usize).min(apps.len());
-                let mut picked: Vec<usize> = Vec::new();
                 for &(_, _, i) in &apps {
                     if picked.len() >= wanted {
                         break;
                     }
-                    if !active(self, leaves[i]) && !deactivated.contains(&i) && !picked.contains(&i)
-                    {
+                    if !active[i] && !deactivated.contains(&i) && !picked.contains(&i) {
                         picked.push(i);
                     }
                 }
-                for i in picked {
-                    changed.insert(self.tree.path(leaves[i]).to_string(), true);
-                }
             }
-            // commitQueueManagementChanges.
+            for &i in &deactivated {
+                changed.insert(self.tree.path(leaves[i]).to_string(), false);
+            }
+            for &i in &picked {
+                changed.insert(self.tree.path(leaves[i]).to_string(), true);
+            }
+            // commitQueueManagementChanges: the float moved once per change, as YARN moves it.
             let entry = self
                 .queue_management
                 .activated
@@ -193,11 +195,7 @@ impl CapacityScheduler {
             for _ in &deactivated {
                 *entry -= template_abs;
             }
-            let activations = leaves
-                .iter()
-                .filter(|&&l| changed.get(self.tree.path(l)) == Some(&true))
-                .count();
-            for _ in 0..activations {
+            for _ in &picked {
                 *entry += template_abs;
             }
         }

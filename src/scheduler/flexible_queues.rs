@@ -262,7 +262,7 @@ impl CapacityScheduler {
             .filter(|d| !removed.contains(&d.path))
             .cloned()
             .collect();
-        match conf.with_dynamic_queues(dynamic) {
+        match conf.with_created_queues(conf.auto_created_leaves().to_vec(), dynamic) {
             Ok(next) => {
                 self.apply_refresh(now_ms, Arc::new(next));
                 for p in &removed {

@@ -50,14 +50,12 @@ pub(super) fn recompute(tree: &mut QueueTree) {
         if let Some(leaf) = &qc.leaf {
             // An auto-created leaf sizes its cap when it is made, from the template's absolute
             // capacity; its entitlement (often 0) does not move it.
-            let absolute_capacity = match qc.parent.and_then(|p| {
+            let template = qc.parent.filter(|_| qc.auto_created).and_then(|p| {
                 let mp = conf.queues()[p].managed.as_deref()?;
-                qc.auto_created
-                    .then(|| mp.template_capacity() * tree.queues[p].capacities.absolute_capacity)
-            }) {
-                Some(template) => template,
-                None => tree.queues[id].capacities.absolute_capacity,
-            };
+                Some(mp.template_capacity() * tree.queues[p].capacities.absolute_capacity)
+            });
+            let absolute_capacity =
+                template.unwrap_or(tree.queues[id].capacities.absolute_capacity);
             let q = &mut tree.queues[id];
             let max_apps = max_applications(settings, leaf.maximum_applications, absolute_capacity);
             q.leaf = Some(LeafLimits {
