@@ -118,8 +118,21 @@ fn workload(seed: u64) -> (Vec<TraceNode>, Vec<TraceJob>, u32) {
 
 fn run(seed: u64) -> SimulationResult {
     let (nodes, jobs, percent) = workload(seed);
-    let conf = Arc::new(CapacitySchedulerConfiguration::from_properties_str(CONF).unwrap());
-    let alt = Arc::new(CapacitySchedulerConfiguration::from_properties_str(&alternate()).unwrap());
+    run_with(seed, CONF, &alternate(), nodes, jobs, percent)
+}
+
+/// One faulty run of `jobs` on `nodes` under `conf` (refreshes alternating with `alt`), every
+/// invariant checked after each event; a failure names the seed.
+fn run_with(
+    seed: u64,
+    conf: &str,
+    alt: &str,
+    nodes: Vec<TraceNode>,
+    jobs: Vec<TraceJob>,
+    percent: u32,
+) -> SimulationResult {
+    let conf = Arc::new(CapacitySchedulerConfiguration::from_properties_str(conf).unwrap());
+    let alt = Arc::new(CapacitySchedulerConfiguration::from_properties_str(alt).unwrap());
     let chaos = Chaos {
         alternate: Some(alt),
         ..Chaos::everything(seed)
@@ -244,30 +257,14 @@ yarn.resourcemanager.scheduler.monitor.policies=org.apache.hadoop.yarn.server.re
     for j in jobs.iter_mut().filter(|j| j.queue == "c") {
         j.queue = "a".into();
     }
-    let conf =
-        Arc::new(CapacitySchedulerConfiguration::from_properties_str(&created(CONF)).unwrap());
-    let alt = Arc::new(
-        CapacitySchedulerConfiguration::from_properties_str(&created(&alternate())).unwrap(),
-    );
-    let opts = SimulationOptions {
+    run_with(
         seed,
-        check_invariants: true,
-        opportunistic_percent: percent,
-        chaos: Some(Chaos {
-            alternate: Some(alt),
-            ..Chaos::everything(seed)
-        }),
-        max_time_ms: Some(2 * 24 * 3600 * 1000),
-        ..SimulationOptions::default()
-    };
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        simulate(SimulationInput { conf, nodes, jobs }, opts)
-    }));
-    match result {
-        Ok(Ok(r)) => r,
-        Ok(Err(e)) => panic!("CAPSCHED_SEED={seed}: {e}"),
-        Err(_) => panic!("CAPSCHED_SEED={seed}: the simulation panicked"),
-    }
+        &created(CONF),
+        &created(&alternate()),
+        nodes,
+        jobs,
+        percent,
+    )
 }
 
 #[test]
