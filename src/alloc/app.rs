@@ -7,6 +7,7 @@ use crate::ids::{AppId, ContainerId};
 use crate::resource::Resource;
 use crate::scheduler::types::{NodeType, SchedulerKey};
 use crate::scheduler::CapacityScheduler;
+use crate::state::partition::DEFAULT_PARTITION;
 
 /// The allocator's per-key result (`AllocationState` + what to do).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -42,7 +43,7 @@ impl CapacityScheduler {
             return self.apply_key_result(now_ms, app, key, ctx, result, Some(rc));
         }
         let keys: smallvec::SmallVec<[SchedulerKey; 4]> = match self.apps[app].attempt.as_ref() {
-            Some(t) if !t.requests.pending().is_zero() => {
+            Some(t) if !t.requests.pending_total().is_zero() => {
                 t.requests.keys().map(|(k, _)| *k).collect()
             }
             _ => return Outcome::AppSkipped,
@@ -156,9 +157,18 @@ impl CapacityScheduler {
         };
         let outstanding = k.outstanding();
         let capability = k.capability();
+        let key_partition = k.partition;
         if reserved.is_none() {
             // 1. Nothing outstanding at this key.
             if outstanding <= 0 {
+                return KeyResult::PrioritySkipped;
+            }
+            // 2. An AM container is never placed by lending a partition's room.
+            if ctx.ignore && t.am_pending && !t.unmanaged_am {
+                return KeyResult::AppSkipped;
+            }
+            // 3. precheckNode: the key must ask for the partition this pass serves.
+            if key_partition != ctx.request_partition() {
                 return KeyResult::PrioritySkipped;
             }
             // 4. Without continue-looking, no new container beyond what reservations cover.
@@ -174,7 +184,29 @@ impl CapacityScheduler {
             if !rc.fits_in(&capability, &(limits.headroom + could_unreserve)) {
                 return KeyResult::QueueSkipped;
             }
+            // 5b. A default-partition ask counts the chances it had; it may take a lent
+            //     partition's room only after missing as many as the cluster has nodes, so
+            //     unlabelled nodes go first.
+            if key_partition == DEFAULT_PARTITION {
+                let missed = {
+                    let c = self.apps[app]
+                        .attempt
+                        .as_mut()
+                        .expect("attempt")
+                        .counters_mut(key);
+                    c.missed_non_partitioned += 1;
+                    c.missed_non_partitioned as i64
+                };
+                if ctx.ignore && missed < num_nodes {
+                    return KeyResult::AppSkipped;
+                }
+            }
         }
+        let a = &self.apps[app];
+        let t = a.attempt.as_ref().expect("an active attempt");
+        let Some(k) = t.requests.get(&key) else {
+            return KeyResult::PrioritySkipped;
+        };
         // 6. Blacklisted node or rack (checked for reservations too).
         if t.blacklist.contains(&ctx.host) || t.blacklist.contains(&ctx.rack) {
             return KeyResult::AppSkipped;

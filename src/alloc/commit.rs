@@ -11,33 +11,37 @@ use crate::scheduler::types::{
 };
 use crate::scheduler::CapacityScheduler;
 use crate::state::container::RmContainer;
+use crate::state::partition::DEFAULT_PARTITION;
+use crate::state::queue::QueueId;
 
 impl CapacityScheduler {
     /// `accept`: the node has room, and — unless fulfilling a reservation — every queue up to
     /// root stays within its maximum and the user was within its limit before this container.
+    /// The commit's re-check (`FiCaSchedulerApp.accept`): room on the node, then — unless
+    /// a reservation is fulfilled — every queue's maximum and the user's limit in the
+    /// partition the pass serves (the whole partition when its exclusivity is ignored).
     fn accept(
         &self,
         app: AppId,
-        node: crate::ids::NodeId,
+        ctx: &NodeCtx,
         capability: Resource,
         released: Resource,
         from_reservation: bool,
     ) -> bool {
         let s = self.tree.settings();
         let rc = s.resource_calculator;
-        let node = &self.nodes[node];
+        let node = &self.nodes[ctx.node];
         if !rc.fits_in(&capability, &(node.unallocated() + released)) {
             return false;
         }
         if from_reservation {
             return true;
         }
-        self.fits_queue_maxima(self.apps[app].queue, capability - released)
-            && self.user_within_limit(app, released)
+        self.fits_queue_maxima(self.apps[app].queue, ctx, capability - released)
+            && self.user_within_limit_in(app, ctx, released)
     }
 
-    /// The user-limit half of `accept`: `app`'s user, less `released` of its own, is not over
-    /// its limit (YARN checks the user before this container, so one may take it over).
+    /// The user's usage, less `released`, within its limit in the default partition.
     pub(crate) fn user_within_limit(&self, app: AppId, released: Resource) -> bool {
         let a = &self.apps[app];
         let user_used = self
@@ -52,24 +56,48 @@ impl CapacityScheduler {
         )
     }
 
-    /// Whether `delta` more may be charged to `app` on `node` now (a promotion or increase):
-    /// the same checks as a new allocation's.
+    fn user_within_limit_in(&self, app: AppId, ctx: &NodeCtx, released: Resource) -> bool {
+        if ctx.partition == DEFAULT_PARTITION {
+            return self.user_within_limit(app, released);
+        }
+        let a = &self.apps[app];
+        let Some(lr) = self.leaf(a.queue) else {
+            return false;
+        };
+        let inputs = self.limit_inputs_in(a.queue, ctx.partition, ctx.ignore);
+        let queue_limit = lr.users.compute_queue_user_limit(&inputs);
+        let u = lr.users.get(&a.user);
+        let weight = u.map(|u| u.weight).unwrap_or(1.0);
+        let user_used = u.map(|u| u.used_in(ctx.partition)).unwrap_or_default();
+        let limit = crate::state::users::UsersManager::user_limit(&inputs, queue_limit, weight);
+        !self.tree.settings().resource_calculator.greater_than(
+            &self.tree.cluster_resource(),
+            &(user_used - released),
+            &limit,
+        )
+    }
+
+    /// A container update's charge (`delta`) on `node` passes the same re-check.
     pub(crate) fn accept_charge(
         &self,
         app: AppId,
         node: crate::ids::NodeId,
         delta: Resource,
     ) -> bool {
-        self.accept(app, node, delta, Resource::ZERO, false)
+        let ctx = self.node_ctx(node);
+        self.accept(app, &ctx, delta, Resource::ZERO, false)
     }
 
-    /// `AbstractCSQueue.accept` up the tree: `used + delta` fits in every queue's maximum.
-    fn fits_queue_maxima(&self, leaf: crate::state::queue::QueueId, delta: Resource) -> bool {
+    /// Every queue from the leaf up stays within its maximum in the pass's partition (the
+    /// whole partition when its exclusivity is ignored).
+    fn fits_queue_maxima(&self, leaf: QueueId, ctx: &NodeCtx, delta: Resource) -> bool {
         let rc = self.tree.settings().resource_calculator;
+        let p = ctx.partition;
+        let whole = ctx.ignore.then(|| self.partition_resource(p));
         let mut at = Some(leaf);
         while let Some(q) = at {
-            let queue = self.tree.queue(q);
-            if !rc.fits_in(&(queue.used + delta), &queue.capacities.effective_max) {
+            let max = whole.unwrap_or_else(|| self.effective_max_in(q, p));
+            if !rc.fits_in(&(self.queue_used_in(q, p) + delta), &max) {
                 return false;
             }
             at = self.tree.parent(q);
@@ -77,7 +105,6 @@ impl CapacityScheduler {
         true
     }
 
-    /// Applies an allocation; returns the container, or `None` if `accept` refused it.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn commit_allocation(
         &mut self,
@@ -100,13 +127,7 @@ impl CapacityScheduler {
             .and_then(|r| self.containers.get(r))
             .map(|c| c.resource)
             .unwrap_or(Resource::ZERO);
-        if !self.accept(
-            app,
-            ctx.node,
-            capability,
-            released,
-            from_reservation.is_some(),
-        ) {
+        if !self.accept(app, ctx, capability, released, from_reservation.is_some()) {
             return None;
         }
         if let Some(r) = unreserve {
@@ -121,15 +142,21 @@ impl CapacityScheduler {
         let id = match from_reservation {
             Some(rid) => {
                 // Same container id; the reservation's charge becomes an allocation's.
-                let old = self.containers[rid].resource;
-                self.add_queue_reserved(leaf, -old);
-                self.add_app_used(app, capability - old);
+                let (old, old_partition) = {
+                    let c = &self.containers[rid];
+                    (c.resource, c.partition)
+                };
+                self.add_queue_reserved(leaf, old_partition, -old);
+                self.add_app_used(app, old_partition, -old);
+                self.add_app_used(app, ctx.partition, capability);
                 let t = self.apps[app].attempt.as_mut().expect("attempt");
                 t.reserved -= old;
                 t.reservations.retain(|r| *r != rid);
                 t.counters_mut(key).re_reservations = 0;
                 let c = &mut self.containers[rid];
                 c.state = ContainerState::Allocated;
+                c.partition = ctx.partition;
+                c.ignore_exclusivity = ctx.ignore_exclusivity();
                 c.resource = capability;
                 c.node_type = node_type;
                 c.created_ms = now_ms;
@@ -139,7 +166,7 @@ impl CapacityScheduler {
             }
             None => {
                 let yarn_id = self.next_sequence_id(app);
-                self.add_app_used(app, capability);
+                self.add_app_used(app, ctx.partition, capability);
                 self.containers.insert(RmContainer {
                     yarn_id,
                     app,
@@ -158,6 +185,8 @@ impl CapacityScheduler {
                     version: 0,
                     remotely_allocated: false,
                     killable: false,
+                    partition: ctx.partition,
+                    ignore_exclusivity: ctx.ignore_exclusivity(),
                 })
             }
         };
@@ -175,6 +204,9 @@ impl CapacityScheduler {
             t.am_pending = false;
         }
         // Delay scheduling restarts after a local allocation (not after fulfilling a reservation).
+        if ctx.partition == crate::state::partition::DEFAULT_PARTITION {
+            t.counters_mut(key).missed_non_partitioned = 0;
+        }
         if from_reservation.is_none() {
             match node_type {
                 NodeType::NodeLocal => t.counters_mut(key).missed_opportunities = 0,
@@ -227,7 +259,7 @@ impl CapacityScheduler {
             return false;
         };
         // Queue maxima hold for reservations too (they count as used).
-        if !self.fits_queue_maxima(self.apps[app].queue, capability) {
+        if !self.fits_queue_maxima(self.apps[app].queue, ctx, capability) {
             return false;
         }
         let leaf = self.apps[app].queue;
@@ -250,10 +282,12 @@ impl CapacityScheduler {
             version: 0,
             remotely_allocated: false,
             killable: false,
+            partition: ctx.partition,
+            ignore_exclusivity: ctx.ignore_exclusivity(),
         });
         self.nodes[ctx.node].reserved = Some(id);
-        self.add_app_used(app, capability);
-        self.add_queue_reserved(leaf, capability);
+        self.add_app_used(app, ctx.partition, capability);
+        self.add_queue_reserved(leaf, ctx.partition, capability);
         let t = self.apps[app].attempt.as_mut().expect("attempt");
         t.reserved += capability;
         t.reservations.push(id);

@@ -12,6 +12,7 @@ use crate::ids::{AppId, ContainerId, NodeId};
 use crate::resource::Resource;
 use crate::scheduler::types::NodeType;
 use crate::scheduler::CapacityScheduler;
+use crate::state::partition::{Partition, DEFAULT_PARTITION};
 use crate::state::queue::QueueId;
 use crate::state::users::UsersManager;
 
@@ -59,6 +60,27 @@ pub(crate) struct NodeCtx {
     pub unallocated: Resource,
     /// Killable containers' room (lazy preemption): free for a queue below its guarantee.
     pub killable: Resource,
+    /// The node's partition.
+    pub partition: Partition,
+    /// This pass is `IGNORE_PARTITION_EXCLUSIVITY`: a non-exclusive labelled node lends its
+    /// idle room to default-partition asks, under whole-partition limits.
+    pub ignore: bool,
+}
+
+impl NodeCtx {
+    pub fn ignore_exclusivity(&self) -> bool {
+        self.ignore
+    }
+
+    /// The partition an ask must be for to be served in this pass (`precheckNode`): the
+    /// node's, or the default one when exclusivity is ignored.
+    pub fn request_partition(&self) -> Partition {
+        if self.ignore {
+            DEFAULT_PARTITION
+        } else {
+            self.partition
+        }
+    }
 }
 
 impl CapacityScheduler {
@@ -71,6 +93,8 @@ impl CapacityScheduler {
             total: n.total,
             unallocated: n.unallocated(),
             killable: n.killable_resource,
+            partition: n.partition,
+            ignore: false,
         }
     }
 
@@ -131,13 +155,33 @@ impl CapacityScheduler {
             {
                 break;
             }
-            let cluster = self.tree.cluster_resource();
+            // allocateOrReserveNewContainers: the node's own partition first; if nothing was
+            // assigned (a reservation counts) on a non-exclusive labelled node, its room is
+            // lent to default-partition asks.
+            let partition_resource = self.partition_resource(ctx.partition);
             let mut limits = Limits {
-                limit: cluster,
-                headroom: cluster,
+                limit: partition_resource,
+                headroom: partition_resource,
                 amount_needed_unreserve: Resource::ZERO,
             };
-            match self.assign_to_queue(now_ms, 0, &ctx, &mut limits) {
+            let mut outcome = self.assign_to_queue(now_ms, 0, &ctx, &mut limits);
+            if !outcome.assigned()
+                && ctx.partition != DEFAULT_PARTITION
+                && !self.labels.is_exclusive(ctx.partition)
+            {
+                let ctx = NodeCtx {
+                    ignore: true,
+                    ..self.node_ctx(node)
+                };
+                let default = self.tree.default_partition_resource();
+                let mut limits = Limits {
+                    limit: default,
+                    headroom: default,
+                    amount_needed_unreserve: Resource::ZERO,
+                };
+                outcome = self.assign_to_queue(now_ms, 0, &ctx, &mut limits);
+            }
+            match outcome {
                 Outcome::Allocated { node_type } => {
                     assigned += 1;
                     if node_type == NodeType::OffSwitch {
@@ -170,10 +214,29 @@ impl CapacityScheduler {
         }
     }
 
-    /// Whether the queue has asks worth a visit (`hasPendingResourceRequest`).
-    fn has_pending(&self, q: QueueId) -> bool {
+    /// Whether the queue has asks worth a visit (`hasPendingResourceRequest`): asks for the
+    /// partition this pass serves.
+    fn has_pending(&self, q: QueueId, ctx: &NodeCtx) -> bool {
         let rc = self.tree.settings().resource_calculator;
-        rc.is_any_major_resource_above_zero(&self.queue_pending[q])
+        let p = ctx.request_partition();
+        let pending = if p == DEFAULT_PARTITION {
+            self.queue_pending[q]
+        } else {
+            self.queue_labelled_pending[q].get(p)
+        };
+        rc.is_any_major_resource_above_zero(&pending)
+    }
+
+    /// `accessibleToPartition`, checked only when exclusivity is respected.
+    fn refuses_partition(&self, q: QueueId, ctx: &NodeCtx) -> bool {
+        !ctx.ignore
+            && ctx.partition != DEFAULT_PARTITION
+            && !self
+                .tree
+                .conf(q)
+                .labels
+                .accessible
+                .can_access(self.labels.name(ctx.partition))
     }
 
     /// `canAssignToThisQueue` (spec §4.4): sets the headroom; denies when the queue is at its
@@ -181,23 +244,27 @@ impl CapacityScheduler {
     pub(crate) fn can_assign_to_queue(
         &self,
         q: QueueId,
+        ctx: &NodeCtx,
         limits: &mut Limits,
         could_unreserve: Resource,
     ) -> bool {
         let s = self.tree.settings();
         let rc = s.resource_calculator;
         let cluster = self.tree.cluster_resource();
-        let current_limit = rc.min(
-            &cluster,
-            &self.tree.queue(q).capacities.effective_max,
-            &limits.limit,
-        );
+        let p = ctx.partition;
+        // getCurrentLimitResource: the queue's maximum there within its parent's limit; when
+        // exclusivity is ignored, the whole partition.
+        let current_limit = if ctx.ignore {
+            self.partition_resource(p)
+        } else {
+            rc.min(&cluster, &self.effective_max_in(q, p), &limits.limit)
+        };
         // A parent counts its killable containers (lazy preemption) as room it can give; a
-        // leaf cannot preempt itself.
-        let used = if s.lazy_preemption_enabled && !self.tree.is_leaf(q) {
+        // leaf cannot preempt itself. (Killable room is tracked in the default partition.)
+        let used = if s.lazy_preemption_enabled && !self.tree.is_leaf(q) && p == DEFAULT_PARTITION {
             self.tree.queue(q).used - self.queue_killable[q]
         } else {
-            self.tree.queue(q).used
+            self.queue_used_in(q, p)
         };
         limits.headroom = current_limit - used;
         if rc.greater_than_or_equal(&cluster, &used, &current_limit) {
@@ -222,27 +289,37 @@ impl CapacityScheduler {
             s.minimum_allocation,
             s.lazy_preemption_enabled,
         );
-        if !self.has_pending(q) || !rc.fits_in(&min, &self.assignable(ctx)) {
+        if self.refuses_partition(q, ctx)
+            || !self.has_pending(q, ctx)
+            || !rc.fits_in(&min, &self.assignable(ctx))
+        {
             return Outcome::Null;
         }
-        if !self.can_assign_to_queue(q, limits, self.queue_reserved[q]) {
+        let p = ctx.partition;
+        let could_unreserve = crate::state::partition::get_in(
+            self.queue_reserved[q],
+            &self.queue_labelled_reserved[q],
+            p,
+        );
+        if !self.can_assign_to_queue(q, ctx, limits, could_unreserve) {
             return Outcome::Null;
         }
         let cluster = self.tree.cluster_resource();
-        let parent_max = self.tree.queue(q).capacities.effective_max;
+        let parent_max = self.effective_max_in(q, p);
         // Lazy preemption: killable containers' room counts as the parent's to give
         // (getResourceLimitsOfChild deducts killable from used).
-        let parent_used = if lazy {
+        let parent_used = if lazy && p == DEFAULT_PARTITION {
             self.tree.queue(q).used - self.queue_killable[q]
         } else {
-            self.tree.queue(q).used
+            self.queue_used_in(q, p)
         };
         let mut blocked = Resource::ZERO;
-        for child in self.sorted_children(q) {
+        for child in self.sorted_children(q, p) {
             // getResourceLimitsOfChild: min(parent limit − blocked, parent max) − parent used + child used.
             // min(parent limit, parent max), then minus what blocked siblings hold back.
             let l = rc.min(&cluster, &limits.limit, &parent_max) - blocked;
-            let child_limit = rc.round_down(&(l - parent_used + self.tree.queue(child).used), &min);
+            let child_limit =
+                rc.round_down(&(l - parent_used + self.queue_used_in(child, p)), &min);
             let mut child_limits = Limits {
                 limit: child_limit,
                 headroom: child_limit,
@@ -272,19 +349,33 @@ impl CapacityScheduler {
         limits: &mut Limits,
     ) -> Outcome {
         // updateCurrentResourceLimits: the limit this visit brings becomes the leaf's current
-        // limit (min with its maximum), which the AM limit and headroom read.
-        self.tree.queue_mut(q).limit_from_parent = limits.limit;
-        if !self.has_pending(q) {
+        // limit (min with its maximum), which the AM limit and headroom read. Only a default-
+        // partition visit sets it (docs/SEMANTICS.md, "Node labels").
+        let default_visit = ctx.partition == DEFAULT_PARTITION;
+        if default_visit {
+            self.tree.queue_mut(q).limit_from_parent = limits.limit;
+        }
+        if self.refuses_partition(q, ctx) || !self.has_pending(q, ctx) {
             return Outcome::Null;
         }
         let s = self.tree.settings();
         let rc = s.resource_calculator;
         let continue_looking = s.reservations_continue_look_all_nodes;
         let cluster = self.tree.cluster_resource();
+        let (p, asked) = (ctx.partition, ctx.request_partition());
         // FIFO walks the active list in place; the fair policy sorts a copy.
         let fair_order = self.fair_application_order(q);
-        let inputs = self.limit_inputs(q);
-        let queue_user_limit = self.cached_queue_user_limit(q);
+        let (inputs, queue_user_limit) = if default_visit {
+            (self.limit_inputs(q), self.cached_queue_user_limit(q))
+        } else {
+            let inputs = self.limit_inputs_in(q, p, ctx.ignore);
+            let limit = self
+                .leaf(q)
+                .expect("a leaf")
+                .users
+                .compute_queue_user_limit(&inputs);
+            (inputs, limit)
+        };
         let mut check_queue = true;
         let mut i = 0;
         loop {
@@ -297,30 +388,33 @@ impl CapacityScheduler {
             let (slot, reserved, pending) = {
                 let a = &self.apps[app];
                 let t = a.attempt.as_ref().expect("active apps have an attempt");
-                (a.user_slot, t.reserved, t.requests.pending())
+                (a.user_slot, t.reserved, t.requests.pending_in(asked))
             };
             if pending.is_zero() {
                 continue;
             }
             if check_queue {
-                if !self.can_assign_to_queue(q, limits, reserved) {
+                if !self.can_assign_to_queue(q, ctx, limits, reserved) {
                     return Outcome::Null;
                 }
                 check_queue = continue_looking && !reserved.is_zero();
             }
             // YARN's CachedUserLimit: a user found over its limit (at this usage) is not
             // checked again for apps whose reservation fits in the one it was found with.
+            // (The cache is kept for default-partition visits only: a user's standing differs
+            // per partition.)
             let epoch = self.usage_epoch;
             let lr = self.leaf(q).expect("a leaf");
-            if lr
-                .users
-                .blocked_reservation(slot, epoch)
-                .is_some_and(|r| rc.fits_in(&reserved, &r))
+            if default_visit
+                && lr
+                    .users
+                    .blocked_reservation(slot, epoch)
+                    .is_some_and(|r| rc.fits_in(&reserved, &r))
             {
                 continue;
             }
             let u = lr.users.by_slot(slot);
-            let user_used = u.map(|u| u.used).unwrap_or(Resource::ZERO);
+            let user_used = u.map(|u| u.used_in(p)).unwrap_or(Resource::ZERO);
             let weight = u.map(|u| u.weight).unwrap_or(1.0);
             let user_limit = UsersManager::user_limit(&inputs, queue_user_limit, weight);
             limits.amount_needed_unreserve = Resource::ZERO;
@@ -335,7 +429,7 @@ impl CapacityScheduler {
                         .expect("a leaf")
                         .users
                         .blocked_reservation(slot, epoch);
-                    if cached.is_none_or(|r| rc.fits_in(&r, &reserved)) {
+                    if default_visit && cached.is_none_or(|r| rc.fits_in(&r, &reserved)) {
                         self.leaf_mut(q).users.set_blocked(slot, epoch, reserved);
                     }
                     continue;
@@ -371,7 +465,7 @@ impl CapacityScheduler {
             let a = &self.apps[*app];
             let t = a.attempt.as_ref().expect("active");
             let used = t.used.memory_mb() as f64;
-            let demand = (t.used + t.requests.pending()).memory_mb() as f64;
+            let demand = (t.used + t.requests.pending_total()).memory_mb() as f64;
             let usage = if *size_based_weight && demand > 0.0 {
                 used / (1.0 + demand).log2()
             } else {
@@ -380,7 +474,7 @@ impl CapacityScheduler {
             (
                 usage,
                 a.submit_time_ms,
-                t.requests.pending().is_zero(),
+                t.requests.pending_total().is_zero(),
                 a.application_id,
             )
         };
@@ -422,15 +516,16 @@ impl CapacityScheduler {
             return false;
         }
         let ctx = self.node_ctx(node);
-        let cluster = self.tree.cluster_resource();
+        // The reserving app's leaf is visited with the default partition's whole resource as
+        // its limit (allocateFromReservedContainer), whatever the node's partition.
+        let default = self.tree.default_partition_resource();
         let limits = Limits {
-            limit: cluster,
-            headroom: cluster,
+            limit: default,
+            headroom: default,
             amount_needed_unreserve: Resource::ZERO,
         };
-        // The reserving app's leaf is visited with the whole cluster as its limit.
         let leaf = self.apps[app].queue;
-        self.tree.queue_mut(leaf).limit_from_parent = cluster;
+        self.tree.queue_mut(leaf).limit_from_parent = default;
         matches!(
             self.assign_app(now_ms, app, &ctx, &limits, Some(reserved)),
             Outcome::Allocated { .. }

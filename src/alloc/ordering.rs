@@ -7,11 +7,14 @@ use smallvec::SmallVec;
 
 use crate::config::{CapacityValue, QueueOrderingPolicy};
 use crate::scheduler::CapacityScheduler;
+use crate::state::partition::{Partition, DEFAULT_PARTITION};
 use crate::state::queue::QueueId;
 
 #[derive(Clone, Copy)]
 struct Candidate {
     id: QueueId,
+    /// May use the partition offered (always, for the default one).
+    accessible: bool,
     absolute_capacity: f32,
     used_capacity: f32,
     absolute_used_capacity: f32,
@@ -22,6 +25,13 @@ struct Candidate {
 
 fn compare(policy: QueueOrderingPolicy, a: &Candidate, b: &Candidate) -> Ordering {
     let float = |x: f32, y: f32| x.partial_cmp(&y).unwrap_or(Ordering::Equal);
+    // PriorityUtilizationQueueOrderingPolicy: on a labelled partition, queues that may use it
+    // come first, in either exclusivity mode.
+    match (a.accessible, b.accessible) {
+        (true, false) => return Ordering::Less,
+        (false, true) => return Ordering::Greater,
+        _ => {}
+    }
     // 2. A queue with guaranteed capacity goes before one without.
     let by_usage = match (a.absolute_capacity > 0.0, b.absolute_capacity > 0.0) {
         (true, false) => return Ordering::Less,
@@ -55,9 +65,14 @@ fn compare(policy: QueueOrderingPolicy, a: &Candidate, b: &Candidate) -> Orderin
 }
 
 impl CapacityScheduler {
-    /// The children of `parent` in the order they are offered a node (stable: ties keep the
-    /// `queues` list order).
-    pub(crate) fn sorted_children(&self, parent: QueueId) -> SmallVec<[QueueId; 16]> {
+    /// The children of `parent` in the order they are offered a node of `partition` (stable:
+    /// ties keep the `queues` list order).
+    pub(crate) fn sorted_children(
+        &self,
+        parent: QueueId,
+        partition: Partition,
+    ) -> SmallVec<[QueueId; 16]> {
+        let label = self.labels.name(partition);
         let policy = self
             .tree
             .conf(parent)
@@ -69,11 +84,29 @@ impl CapacityScheduler {
             .iter()
             .map(|&id| {
                 let conf = self.tree.conf(id);
+                let (accessible, absolute_capacity, used_capacity, absolute_used_capacity) =
+                    if partition == DEFAULT_PARTITION {
+                        (
+                            true,
+                            self.tree.queue(id).capacities.absolute_capacity,
+                            self.tree.used_capacity(id),
+                            self.tree.absolute_used_capacity(id),
+                        )
+                    } else {
+                        let used = self.tree.queue(id).labelled_used.get(partition);
+                        (
+                            conf.labels.accessible.can_access(label),
+                            self.tree.partition_capacity(id, label).absolute_capacity,
+                            self.tree.used_capacity_in(id, label, used),
+                            self.tree.absolute_used_capacity_in(label, used),
+                        )
+                    };
                 Candidate {
                     id,
-                    absolute_capacity: self.tree.queue(id).capacities.absolute_capacity,
-                    used_capacity: self.tree.used_capacity(id),
-                    absolute_used_capacity: self.tree.absolute_used_capacity(id),
+                    accessible,
+                    absolute_capacity,
+                    used_capacity,
+                    absolute_used_capacity,
                     priority: conf.priority,
                     configured_min: match &conf.capacity {
                         CapacityValue::Absolute(a) => {
@@ -96,6 +129,7 @@ mod tests {
     fn q(id: QueueId, abs: f32, used: f32) -> Candidate {
         Candidate {
             id,
+            accessible: true,
             absolute_capacity: abs,
             used_capacity: used,
             absolute_used_capacity: used * abs,

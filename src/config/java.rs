@@ -747,6 +747,27 @@ pub fn double_to_string(d: f64) -> String {
     java_to_string(d)
 }
 
+/// The order Java's `HashMap<String, …>` iterates these keys in (YARN builds both partition
+/// arrays from one): by bucket of the spread `String.hashCode`, for the table size the count
+/// needs; within a bucket (insertion order in Java) by name.
+pub fn java_hash_order<'a>(labels: &[&'a str]) -> Vec<&'a str> {
+    // The default partition is "", hash 0: always first; the others follow it.
+    let mut size = 16usize;
+    while (labels.len() + 1) as f64 > size as f64 * 0.75 {
+        size *= 2;
+    }
+    let bucket = |s: &str| -> usize {
+        let h = s
+            .encode_utf16()
+            .fold(0i32, |h, c| h.wrapping_mul(31).wrapping_add(c as i32));
+        let spread = h ^ ((h as u32) >> 16) as i32;
+        (spread as u32 as usize) & (size - 1)
+    };
+    let mut out: Vec<&str> = labels.to_vec();
+    out.sort_by(|a, b| bucket(a).cmp(&bucket(b)).then(a.cmp(b)));
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -100,6 +100,9 @@ pub const DEFAULT_MAXIMUM_ALLOCATION_MB: i64 = 8192;
 pub const DEFAULT_MAXIMUM_ALLOCATION_VCORES: i64 = 4;
 pub const RESOURCE_TYPES: &str = "yarn.resource-types";
 pub const YARN_ACL_ENABLE: &str = "yarn.acl.enable";
+/// `YarnConfiguration.NODE_LABELS_ENABLED` (default false): without it the label manager
+/// refuses every change, and requests may name no label.
+pub const NODE_LABELS_ENABLED: &str = "yarn.node-labels.enabled";
 pub const YARN_ADMIN_ACL: &str = "yarn.admin.acl";
 pub const MAX_CLUSTER_LEVEL_APPLICATION_PRIORITY: &str = "yarn.cluster.max-application-priority";
 pub const RM_NM_HEARTBEAT_INTERVAL_MS: &str =

@@ -59,6 +59,8 @@ pub struct SchedulerSettings {
     pub container_allocation_expiry_interval_ms: i64,
     pub work_preserving_recovery_scheduling_wait_ms: i64,
     pub lazy_preemption_enabled: bool,
+    /// `yarn.node-labels.enabled`.
+    pub node_labels_enabled: bool,
     /// capsched's protection of space freed by preemption for the queues it was freed for
     /// (`capsched.preemption.freed-space.protect`, default true; false = YARN exactly).
     pub freed_space_protect: bool,
@@ -435,6 +437,7 @@ pub(crate) fn read_scheduler_settings(r: &mut Reader) -> SchedulerSettings {
             DEFAULT_RM_WORK_PRESERVING_RECOVERY_SCHEDULING_WAIT_MS,
             0,
         ),
+        node_labels_enabled: r.opt_bool(NODE_LABELS_ENABLED).unwrap_or(false),
         lazy_preemption_enabled: r
             .opt_bool(&global_key(LAZY_PREEMPTION_ENABLED))
             .or_else(|| r.opt_bool(LAZY_PREEMPTION_ENABLED_MONITOR_ALIAS))

@@ -379,6 +379,7 @@ unsafe fn read_request(ids: Ids, r: &capsched_allocate_request) -> FfiResult<All
     let mut asks = Vec::with_capacity(r.ask_count);
     for (i, a) in read_slice(r.asks, r.ask_count, "asks")?.iter().enumerate() {
         asks.push(ResourceRequest {
+            node_label_expression: None,
             key: SchedulerKey {
                 priority: a.priority,
                 allocation_request_id: a.allocation_request_id,

@@ -454,7 +454,7 @@ fn capacities_json(tree: &QueueTree, id: QueueId) -> Value {
     let mut entries = vec![Value::Object(m)];
     let by_label = tree.partition_capacities(id);
     let labels: Vec<&str> = by_label.keys().map(String::as_str).collect();
-    for label in java_hash_order(&labels) {
+    for label in crate::config::java::java_hash_order(&labels) {
         let pc = &by_label[label];
         let am_percent = match &qc.leaf {
             Some(l) => qc
@@ -529,27 +529,6 @@ fn capacities_json(tree: &QueueTree, id: QueueId) -> Value {
     json!({ "queueCapacitiesByPartition": entries })
 }
 
-/// The order Java's `HashMap<String, …>` iterates these keys in (YARN builds both partition
-/// arrays from one): by bucket of the spread `String.hashCode`, for the table size the count
-/// needs; within a bucket (insertion order in Java) by name.
-pub(crate) fn java_hash_order<'a>(labels: &[&'a str]) -> Vec<&'a str> {
-    // The default partition is "", hash 0: always first; the others follow it.
-    let mut size = 16usize;
-    while (labels.len() + 1) as f64 > size as f64 * 0.75 {
-        size *= 2;
-    }
-    let bucket = |s: &str| -> usize {
-        let h = s
-            .encode_utf16()
-            .fold(0i32, |h, c| h.wrapping_mul(31).wrapping_add(c as i32));
-        let spread = h ^ ((h as u32) >> 16) as i32;
-        (spread as u32 as usize) & (size - 1)
-    };
-    let mut out: Vec<&str> = labels.to_vec();
-    out.sort_by(|a, b| bucket(a).cmp(&bucket(b)).then(a.cmp(b)));
-    out
-}
-
 fn resources_json(tree: &QueueTree, l: &LiveQueue, id: QueueId) -> Value {
     let q = tree.queue(id);
     let mut m = Map::new();
@@ -579,7 +558,7 @@ fn resources_json(tree: &QueueTree, l: &LiveQueue, id: QueueId) -> Value {
                 qc.labels.capacities.keys().map(String::as_str).collect()
             }
         };
-        for label in java_hash_order(&labels) {
+        for label in crate::config::java::java_hash_order(&labels) {
             let mut e = Map::new();
             e.insert("partitionName".into(), json!(label));
             for k in [
@@ -795,13 +774,12 @@ fn resource_with_bounds(
 
 #[cfg(test)]
 mod tests {
-    use super::java_hash_order;
 
     #[test]
     fn partitions_come_in_java_hash_map_order() {
         // Buckets (table of 16): "x" 8, "y" 9, "Lx" 12, "Ly" 13, "red" 0, "blue" 4.
         assert_eq!(
-            java_hash_order(&["Ly", "y", "Lx", "x", "blue", "red"]),
+            crate::config::java::java_hash_order(&["Ly", "y", "Lx", "x", "blue", "red"]),
             vec!["red", "blue", "x", "y", "Lx", "Ly"]
         );
     }

@@ -124,6 +124,15 @@ impl CapacityScheduler {
                 && self.opportunistic_settings().enabled;
             if !opportunistic {
                 self.validate_capability(&ask.capability, &max)?;
+                // DefaultAMSProcessor: an ANY ask without a label takes the application's,
+                // then normalizeAndValidateRequest the queue's default; then its checks.
+                let label = self.normalized_label(
+                    leaf,
+                    a.node_label_expression.as_deref(),
+                    ask.node_label_expression.as_deref(),
+                    &ask.resource_name,
+                );
+                self.validate_label(leaf, &ask.resource_name, &label)?;
             }
         }
         // 3. Blacklist and releases: a container of another attempt may not be released

@@ -115,7 +115,7 @@ impl CapacityScheduler {
         };
         r.used = t.used;
         r.reserved = t.reserved;
-        r.pending = t.requests.pending();
+        r.pending = t.requests.pending_total();
         r.live_containers = t.live_containers.len() as u32;
         r.reserved_containers = t.reservations.len() as u32;
         r.opportunistic_containers = t.opportunistic_containers.len() as u32;

@@ -9,8 +9,10 @@ use crate::config::QueueState;
 use crate::ids::{AppId, ApplicationId};
 use crate::resource::Resource;
 use crate::state::app::{Attempt, AttemptState, SchedulerApp};
+use crate::state::partition::{get_in, Partition, DEFAULT_PARTITION};
 use crate::state::queue::{QueueId, QueueLookupError};
 use crate::state::request::LocationRequest;
+use smallvec::SmallVec;
 
 /// YARN's `QueueACL`: the two rights a queue grants.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,6 +47,12 @@ pub struct AppSubmission {
     /// ≤ 0 ⇒ none: the leaf's default applies, and a positive one is capped at the leaf's
     /// maximum (docs/SEMANTICS.md, "Application lifetimes").
     pub lifetime_s: Option<i64>,
+    /// The application's node-label expression (`ApplicationSubmissionContext.
+    /// getNodeLabelExpression`): its asks' label when they name none.
+    pub node_label_expression: Option<String>,
+    /// The AM container request's own label expression; `None` takes the application's,
+    /// then the queue's default.
+    pub am_node_label_expression: Option<String>,
 }
 
 impl AppSubmission {
@@ -58,6 +66,8 @@ impl AppSubmission {
             recovering: false,
             app_name: None,
             lifetime_s: None,
+            node_label_expression: None,
+            am_node_label_expression: None,
         }
     }
 }
@@ -296,6 +306,21 @@ impl CapacityScheduler {
                 }
             }
         }
+        // The AM request's label (RMAppManager.validateAndCreateResourceRequest): its own, else
+        // the application's, else the queue's default; checked unless recovering.
+        let am_label = self.normalized_label(
+            leaf,
+            sub.node_label_expression.as_deref(),
+            sub.am_node_label_expression.as_deref(),
+            super::types::ANY,
+        );
+        if !sub.recovering {
+            self.validate_label(leaf, super::types::ANY, &am_label)
+                .map_err(|e| Rejection {
+                    message: e.to_string(),
+                })?;
+        }
+        let am_partition = self.partition_of_label(&am_label);
         // 4. The leaf's own checks, then every ancestor's state; a recovered application was
         //    running, so a STOPPED queue above it was DRAINING (LeafQueue.recoverDrainingState).
         if sub.recovering {
@@ -353,6 +378,11 @@ impl CapacityScheduler {
             preempted_containers: 0,
             preempted_resource: Resource::ZERO,
             lifetime_deadline_ms: lifetime_deadline,
+            node_label_expression: sub
+                .node_label_expression
+                .as_deref()
+                .map(|l| crate::config::java::java_trim(l).to_string()),
+            am_partition,
         });
         self.app_by_yarn_id.insert(application_id, id);
         if let Some(d) = lifetime_deadline {
@@ -490,6 +520,7 @@ impl CapacityScheduler {
             let a = &mut self.apps[app];
             a.attempts_made += 1;
             let mut at = Attempt::new(a.attempts_made, am_resource, attempt.unmanaged);
+            at.am_partition = a.am_partition;
             at.state = if runnable {
                 AttemptState::Pending
             } else {
@@ -544,7 +575,8 @@ impl CapacityScheduler {
         if !attempt.unmanaged && !attempt.recovering {
             // The RM asks for the AM container on the attempt's behalf (priority 0, ANY, one)
             // once APP_ATTEMPT_ADDED — activation included — is done.
-            let ask = ResourceRequest::any(0, am_resource, 1);
+            let am_label = self.labels.name(self.apps[app].am_partition).to_string();
+            let ask = ResourceRequest::any(0, am_resource, 1).with_label(&am_label);
             if let Some(t) = self.apps[app].attempt.as_mut() {
                 t.am_pending = true;
             }
@@ -611,48 +643,54 @@ impl CapacityScheduler {
         if pending.is_empty() {
             return;
         }
-        let am_limit = self.tree.am_resource_limit(leaf);
         let active_users = self
             .leaf(leaf)
             .map(|l| l.users.active_users_for_am_limit())
             .unwrap_or(0);
-        // YARN computes the user AM limit once per pass, lazily: with the weight of the first
-        // candidate that passes the queue's AM check.
-        let mut user_am_limit: Option<Resource> = None;
+        // Limits per AM partition. YARN computes the user AM limit once per pass and
+        // partition, lazily: with the weight of the first candidate that passes the queue's AM
+        // check there.
+        let mut am_limits: SmallVec<[(Partition, Resource); 1]> = SmallVec::new();
+        let mut user_am_limits: SmallVec<[(Partition, Resource); 1]> = SmallVec::new();
         for (priority, application_id, app) in pending {
-            let (user, am) = {
+            let (user, am, partition) = {
                 let a = &self.apps[app];
+                let t = a.attempt.as_ref();
                 (
                     a.user.clone(),
-                    a.attempt
-                        .as_ref()
-                        .map(|t| t.am_resource)
-                        .unwrap_or(Resource::ZERO),
+                    t.map(|t| t.am_resource).unwrap_or(Resource::ZERO),
+                    t.map(|t| t.am_partition).unwrap_or(DEFAULT_PARTITION),
                 )
             };
+            let am_limit = match am_limits.iter().find(|(p, _)| *p == partition) {
+                Some((_, l)) => *l,
+                None => {
+                    let l = self.am_limit_in(leaf, partition);
+                    am_limits.push((partition, l));
+                    l
+                }
+            };
             let lr = self.leaf(leaf).expect("a leaf");
-            let queue_am_used = lr.am_used;
+            let queue_am_used = get_in(lr.am_used, &lr.labelled_am_used, partition);
             let exempt = lr.active.is_empty() || queue_am_used.is_zero();
             if !rc.fits_in(&(queue_am_used + am), &am_limit) && !exempt {
                 self.set_pending_reason(app, PendingReason::AmLimit);
                 continue;
             }
-            let user_limit = match user_am_limit {
-                Some(l) => l,
+            let user_limit = match user_am_limits.iter().find(|(p, _)| *p == partition) {
+                Some((_, l)) => *l,
                 None => {
                     let weight = self.user_weight(leaf, &user);
-                    *user_am_limit.insert(self.tree.user_am_resource_limit(
-                        leaf,
-                        active_users,
-                        weight,
-                    ))
+                    let l = self.user_am_limit_in(leaf, partition, active_users, weight);
+                    user_am_limits.push((partition, l));
+                    l
                 }
             };
             let lr = self.leaf(leaf).expect("a leaf");
             let user_am_used = lr
                 .users
                 .get(&user)
-                .map(|u| u.am_used)
+                .map(|u| get_in(u.am_used, &u.labelled_am_used, partition))
                 .unwrap_or(Resource::ZERO);
             if !rc.fits_in(&(user_am_used + am), &user_limit) && !exempt {
                 self.set_pending_reason(app, PendingReason::UserAmLimit);
@@ -661,12 +699,11 @@ impl CapacityScheduler {
             let lr = self.leaf_mut(leaf);
             lr.pending.retain(|e| e.2 != app);
             lr.insert_active((priority, application_id, app));
-            lr.am_used += am;
             if let Some(u) = lr.users.get_mut(&user) {
                 u.pending_apps -= 1;
                 u.active_apps += 1;
-                u.am_used += am;
             }
+            self.add_am_used(leaf, &user, partition, am);
             if let Some(t) = self.apps[app].attempt.as_mut() {
                 t.state = AttemptState::Active;
                 t.am_counted = true;
@@ -767,19 +804,16 @@ impl CapacityScheduler {
             self.apps[app].attempt = None;
             self.kept_containers_insert(app, kept);
         }
+        if attempt.am_counted {
+            self.add_am_used(leaf, &user, attempt.am_partition, -attempt.am_resource);
+        }
         let lr = self.leaf_mut(leaf);
         lr.remove(app);
-        if attempt.am_counted {
-            lr.am_used -= attempt.am_resource;
-        }
         if let Some(u) = lr.users.get_mut(&user) {
             match state {
                 AttemptState::Active => u.active_apps -= 1,
                 AttemptState::Pending => u.pending_apps -= 1,
                 AttemptState::NonRunnable => {}
-            }
-            if attempt.am_counted {
-                u.am_used -= attempt.am_resource;
             }
         }
         lr.users.remove_if_empty(&user);
@@ -918,33 +952,16 @@ impl CapacityScheduler {
             .map_err(|r| SchedulerError::Refused(r.message))?;
 
         // Detach from the source: usage, asks, AM usage and the attempt's place.
-        let (used, reserved, pending, state, am, am_counted) = match self.apps[app].attempt.as_ref()
-        {
-            Some(t) => (
-                t.used,
-                t.reserved,
-                t.requests.pending(),
-                Some(t.state),
-                t.am_resource,
-                t.am_counted,
-            ),
-            None => (
-                Resource::ZERO,
-                Resource::ZERO,
-                Resource::ZERO,
-                None,
-                Resource::ZERO,
-                false,
-            ),
+        let (state, am, am_partition, am_counted) = match self.apps[app].attempt.as_ref() {
+            Some(t) => (Some(t.state), t.am_resource, t.am_partition, t.am_counted),
+            None => (None, Resource::ZERO, DEFAULT_PARTITION, false),
         };
-        let kept_used: Resource = self
-            .kept_containers_of(app)
-            .iter()
-            .filter_map(|c| self.containers.get(*c))
-            .map(|c| c.resource)
-            .sum();
-        let total_used = used + reserved + kept_used;
-        let had_demand = !pending.is_zero();
+        let usage = self.app_usage_by_partition(app);
+        let withdrawn = self.apps[app]
+            .attempt
+            .as_ref()
+            .map(|t| crate::state::request::PendingDelta::whole(&t.requests, false));
+        let had_demand = withdrawn.as_ref().is_some_and(|d| d.had_demand);
         // Killable containers (lazy preemption) move with the application.
         let killable: Resource = self.apps[app]
             .attempt
@@ -959,29 +976,24 @@ impl CapacityScheduler {
             })
             .unwrap_or_default();
         self.add_queue_killable(source, -killable);
-        self.add_app_used(app, -total_used);
-        self.add_queue_reserved(source, -reserved);
-        self.apply_pending_delta(
-            app,
-            crate::state::request::PendingDelta {
-                before: pending,
-                after: Resource::ZERO,
-            },
-        );
+        for &(p, used, reserved) in &usage {
+            self.add_app_used(app, p, -used);
+            self.add_queue_reserved(source, p, -reserved);
+        }
+        if let Some(d) = withdrawn {
+            self.apply_pending_delta(app, d);
+        }
         let weight = self.user_weight(dest, &user);
+        if am_counted {
+            self.add_am_used(source, &user, am_partition, -am);
+        }
         let lr = self.leaf_mut(source);
         lr.remove(app);
-        if am_counted {
-            lr.am_used -= am;
-        }
         if let Some(u) = lr.users.get_mut(&user) {
             match state {
                 Some(AttemptState::Active) => u.active_apps -= 1,
                 Some(AttemptState::Pending) => u.pending_apps -= 1,
                 _ => {}
-            }
-            if am_counted {
-                u.am_used -= am;
             }
         }
         lr.users.remove_if_empty(&user);
@@ -1016,17 +1028,19 @@ impl CapacityScheduler {
             None => {}
         }
         self.apps[app].user_slot = slot;
-        self.add_app_used(app, total_used);
-        self.add_queue_reserved(dest, reserved);
+        for &(p, used, reserved) in &usage {
+            self.add_app_used(app, p, used);
+            self.add_queue_reserved(dest, p, reserved);
+        }
         self.add_queue_killable(dest, killable);
         if had_demand {
-            self.apply_pending_delta(
-                app,
-                crate::state::request::PendingDelta {
-                    before: Resource::ZERO,
-                    after: pending,
-                },
-            );
+            let arriving = self.apps[app]
+                .attempt
+                .as_ref()
+                .map(|t| crate::state::request::PendingDelta::whole(&t.requests, true));
+            if let Some(d) = arriving {
+                self.apply_pending_delta(app, d);
+            }
         }
         // YARN moves the containers whatever the target's capacity.
         self.note_queues_over_max();
@@ -1053,7 +1067,19 @@ impl CapacityScheduler {
 
     /// Asks for an attempt (AM allocate or the RM's AM ask), replacing entries (spec §4.8).
     pub(crate) fn update_asks(&mut self, app: AppId, asks: &[ResourceRequest]) {
+        let leaf = self.apps[app].queue;
         for ask in asks {
+            let partition = if ask.resource_name == super::types::ANY {
+                let label = self.normalized_label(
+                    leaf,
+                    self.apps[app].node_label_expression.as_deref(),
+                    ask.node_label_expression.as_deref(),
+                    super::types::ANY,
+                );
+                self.partition_of_label(&label)
+            } else {
+                DEFAULT_PARTITION
+            };
             let name = if ask.resource_name == super::types::ANY {
                 None
             } else {
@@ -1067,7 +1093,7 @@ impl CapacityScheduler {
             let Some(t) = self.apps[app].attempt.as_mut() else {
                 return;
             };
-            let delta = t.requests.update(ask.key, name, req);
+            let delta = t.requests.update(ask.key, name, req, partition);
             self.apply_pending_delta(app, delta);
         }
     }

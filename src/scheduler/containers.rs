@@ -80,9 +80,9 @@ impl CapacityScheduler {
                 }
             }
         }
-        self.add_app_used(app, -c.resource);
+        self.add_app_used(app, c.partition, -c.resource);
         if reserved {
-            self.add_queue_reserved(leaf, -c.resource);
+            self.add_queue_reserved(leaf, c.partition, -c.resource);
         }
         let mut restore = None;
         if let Some(t) = self.apps[app].attempt.as_mut() {
@@ -249,9 +249,5 @@ impl CapacityScheduler {
 
     pub(crate) fn kept_containers_take(&mut self, app: AppId) -> Vec<ContainerId> {
         self.kept_containers.remove(&app).unwrap_or_default()
-    }
-
-    pub(crate) fn kept_containers_of(&self, app: AppId) -> Vec<ContainerId> {
-        self.kept_containers.get(&app).cloned().unwrap_or_default()
     }
 }

@@ -21,6 +21,8 @@ pub enum SchedulerError {
     /// A move, priority change or refresh that YARN would refuse.
     Refused(String),
     InvalidArgument(String),
+    /// The label manager's `IOException`: a label or node mapping refused.
+    NodeLabels(String),
 }
 
 impl fmt::Display for SchedulerError {
@@ -36,7 +38,8 @@ impl fmt::Display for SchedulerError {
             | SchedulerError::InvalidResponseId(m)
             | SchedulerError::NoAttempt(m)
             | SchedulerError::Refused(m)
-            | SchedulerError::InvalidArgument(m) => f.write_str(m),
+            | SchedulerError::InvalidArgument(m)
+            | SchedulerError::NodeLabels(m) => f.write_str(m),
         }
     }
 }

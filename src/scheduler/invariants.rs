@@ -7,6 +7,12 @@ use super::CapacityScheduler;
 use crate::ids::ContainerId;
 use crate::resource::Resource;
 use crate::state::app::AttemptState;
+use crate::state::partition::{add_in, ByPartition, Partition};
+
+/// Two labelled-partition tallies agree, an entry at zero being the same as none.
+fn same_partitions(a: &ByPartition, b: &ByPartition) -> bool {
+    a.iter().all(|(p, r)| b.get(p) == r) && b.iter().all(|(p, r)| a.get(p) == r)
+}
 
 impl CapacityScheduler {
     /// Checks every invariant; returns all violations found.
@@ -103,6 +109,9 @@ impl CapacityScheduler {
         let mut per_app_used: HashMap<_, Resource> = HashMap::new();
         let mut per_app_reserved: HashMap<_, Resource> = HashMap::new();
         let mut per_app_opportunistic: HashMap<_, Resource> = HashMap::new();
+        // Used (reservations included) and reserved per (application, partition).
+        let mut per_app_labelled: HashMap<(_, Partition), Resource> = HashMap::new();
+        let mut per_app_labelled_reserved: HashMap<(_, Partition), Resource> = HashMap::new();
         for (cid, c) in self.containers.iter() {
             if c.state.is_terminal() {
                 v.push(format!(
@@ -129,6 +138,16 @@ impl CapacityScheduler {
                 }
                 *per_app_opportunistic.entry(c.app).or_default() += c.resource;
                 continue;
+            }
+            if self
+                .nodes
+                .get(c.node)
+                .is_some_and(|n| n.partition != c.partition)
+            {
+                v.push(format!(
+                    "container {} is booked to partition {} but its node is in {}",
+                    c.yarn_id, c.partition, self.nodes[c.node].partition
+                ));
             }
             match self.nodes.get(c.node) {
                 None => v.push(format!("container {} on an unknown node", c.yarn_id)),
@@ -169,8 +188,15 @@ impl CapacityScheduler {
             }
             if c.is_reserved() {
                 *per_app_reserved.entry(c.app).or_default() += c.resource;
+                *per_app_labelled.entry((c.app, c.partition)).or_default() += c.resource;
             } else {
                 *per_app_used.entry(c.app).or_default() += c.resource;
+                *per_app_labelled.entry((c.app, c.partition)).or_default() += c.resource;
+            }
+            if c.is_reserved() {
+                *per_app_labelled_reserved
+                    .entry((c.app, c.partition))
+                    .or_default() += c.resource;
             }
         }
 
@@ -200,6 +226,10 @@ impl CapacityScheduler {
         let mut queue_pending = vec![Resource::ZERO; n];
         let mut queue_reserved = vec![Resource::ZERO; n];
         let mut apps_in = vec![0i32; n];
+        // Labelled partitions: used, reserved, pending per queue.
+        let mut queue_labelled = vec![ByPartition::default(); n];
+        let mut queue_labelled_reserved = vec![ByPartition::default(); n];
+        let mut queue_labelled_pending = vec![ByPartition::default(); n];
         let mut queue_killable = vec![Resource::ZERO; n];
         for (cid, c) in self.containers.iter().filter(|(_, c)| c.killable) {
             if !self
@@ -218,7 +248,7 @@ impl CapacityScheduler {
                 at = self.tree.parent(q);
             }
         }
-        let mut user_used: HashMap<(usize, &str), Resource> = HashMap::new();
+        let mut user_used: HashMap<(usize, &str), (Resource, ByPartition)> = HashMap::new();
         for (aid, a) in self.apps.iter() {
             let used = per_app_used.get(&aid).copied().unwrap_or_default();
             let reserved = per_app_reserved.get(&aid).copied().unwrap_or_default();
@@ -292,17 +322,39 @@ impl CapacityScheduler {
                 let mut at = Some(a.queue);
                 while let Some(q) = at {
                     queue_pending[q] += t.requests.pending();
+                    for (p, r) in t.requests.labelled_pending().iter() {
+                        queue_labelled_pending[q].add(p, r);
+                    }
                     at = self.tree.parent(q);
                 }
             }
             let mut at = Some(a.queue);
             while let Some(q) = at {
-                queue_used[q] += used + reserved;
-                queue_reserved[q] += reserved;
                 apps_in[q] += 1;
                 at = self.tree.parent(q);
             }
-            *user_used.entry((a.queue, a.user.as_str())).or_default() += used + reserved;
+        }
+        for (&(app, p), &r) in &per_app_labelled {
+            let Some(a) = self.apps.get(app) else {
+                continue;
+            };
+            let reserved = per_app_labelled_reserved
+                .get(&(app, p))
+                .copied()
+                .unwrap_or_default();
+            let mut at = Some(a.queue);
+            while let Some(q) = at {
+                add_in(&mut queue_used[q], &mut queue_labelled[q], p, r);
+                add_in(
+                    &mut queue_reserved[q],
+                    &mut queue_labelled_reserved[q],
+                    p,
+                    reserved,
+                );
+                at = self.tree.parent(q);
+            }
+            let u = user_used.entry((a.queue, a.user.as_str())).or_default();
+            add_in(&mut u.0, &mut u.1, p, r);
         }
         let max_alloc = self.tree.settings().maximum_allocation;
         for q in 0..n {
@@ -314,6 +366,26 @@ impl CapacityScheduler {
                     queue.used,
                     queue_used[q]
                 ));
+            }
+            for (what, mine, counted) in [
+                ("used", &queue.labelled_used, &queue_labelled[q]),
+                (
+                    "reserved",
+                    &self.queue_labelled_reserved[q],
+                    &queue_labelled_reserved[q],
+                ),
+                (
+                    "pending",
+                    &self.queue_labelled_pending[q],
+                    &queue_labelled_pending[q],
+                ),
+            ] {
+                if !same_partitions(mine, counted) {
+                    v.push(format!(
+                        "queue {}: labelled {what} {mine:?} but its parts sum to {counted:?}",
+                        self.tree.path(q)
+                    ));
+                }
             }
             if self.queue_pending[q] != queue_pending[q] {
                 v.push(format!(
@@ -383,12 +455,14 @@ impl CapacityScheduler {
         &self,
         q: usize,
         lr: &crate::state::leaf::LeafRuntime,
-        user_used: &HashMap<(usize, &str), Resource>,
+        user_used: &HashMap<(usize, &str), (Resource, ByPartition)>,
         v: &mut Vec<String>,
     ) {
         let path = self.tree.path(q);
         let mut am_used = Resource::ZERO;
+        let mut labelled_am_used = ByPartition::default();
         let mut pending = Resource::ZERO;
+        let mut labelled_pending = ByPartition::default();
         // Per user: (pending attempts, active attempts, attempts with outstanding asks).
         let mut counts: HashMap<&str, (u32, u32, u32)> = HashMap::new();
         let listed = lr
@@ -420,7 +494,12 @@ impl CapacityScheduler {
                 ));
             }
             if t.am_counted {
-                am_used += t.am_resource;
+                add_in(
+                    &mut am_used,
+                    &mut labelled_am_used,
+                    t.am_partition,
+                    t.am_resource,
+                );
             }
             if lr.users.slot(&a.user) != Some(a.user_slot) {
                 v.push(format!(
@@ -429,6 +508,9 @@ impl CapacityScheduler {
                 ));
             }
             pending += t.requests.pending();
+            for (p, r) in t.requests.labelled_pending().iter() {
+                labelled_pending.add(p, r);
+            }
             let e = counts.entry(a.user.as_str()).or_default();
             match state {
                 AttemptState::Active => e.1 += 1,
@@ -437,13 +519,21 @@ impl CapacityScheduler {
             }
             if t.demand_registered {
                 e.2 += 1;
-                if t.requests.pending().is_zero() {
+                if t.requests.pending_total().is_zero() {
                     v.push(format!(
                         "leaf {path}: {} counts as asking with nothing outstanding",
                         a.application_id
                     ));
                 }
             }
+        }
+        if !same_partitions(&labelled_am_used, &lr.labelled_am_used)
+            || !same_partitions(&labelled_pending, &lr.labelled_pending)
+        {
+            v.push(format!(
+                "leaf {path}: labelled AM used {:?} / pending {:?}, attempts sum to {labelled_am_used:?} / {labelled_pending:?}",
+                lr.labelled_am_used, lr.labelled_pending
+            ));
         }
         if am_used != lr.am_used {
             v.push(format!(
@@ -469,10 +559,16 @@ impl CapacityScheduler {
             if u.is_active() {
                 active_users += 1;
             }
-            let used = user_used
+            let (used, labelled) = user_used
                 .get(&(q, name.as_str()))
-                .copied()
+                .cloned()
                 .unwrap_or_default();
+            if !same_partitions(&u.labelled_used, &labelled) {
+                v.push(format!(
+                    "leaf {path}: user {name} labelled used {:?} but containers sum to {labelled:?}",
+                    u.labelled_used
+                ));
+            }
             if u.used != used {
                 v.push(format!(
                     "leaf {path}: user {name} used {} but containers sum to {used}",

@@ -19,6 +19,7 @@ pub mod error;
 pub mod invariants;
 pub mod mapping_rule_variables;
 pub mod mapping_rules;
+pub mod node_labels;
 pub mod nodes;
 pub(crate) mod opportunistic;
 pub mod placement;
@@ -26,6 +27,7 @@ pub(crate) mod preempt_view;
 pub mod preemption;
 mod refresh;
 pub mod report;
+mod request_labels;
 pub mod types;
 pub mod update;
 
@@ -42,8 +44,10 @@ use crate::ids::{AppId, ContainerId, GenSlab, NodeId};
 use crate::resource::Resource;
 use crate::state::app::SchedulerApp;
 use crate::state::container::RmContainer;
+use crate::state::labels::NodeLabelsManager;
 use crate::state::leaf::LeafRuntime;
 use crate::state::node::SchedulerNode;
+use crate::state::partition::{add_in, ByPartition, Partition, DEFAULT_PARTITION};
 use crate::state::queue::{QueueId, QueueTree};
 use crate::state::request::PendingDelta;
 use crate::state::users::{QueueLimitInputs, UsersManager};
@@ -81,6 +85,11 @@ pub struct CapacityScheduler {
     pub(crate) queue_pending: Vec<Resource>,
     /// Reserved resources per queue subtree (also included in `Queue::used`).
     pub(crate) queue_reserved: Vec<Resource>,
+    /// The same two in the labelled partitions (the plain ones are the default partition's).
+    pub(crate) queue_labelled_pending: Vec<ByPartition>,
+    pub(crate) queue_labelled_reserved: Vec<ByPartition>,
+    /// The cluster's node labels and which node carries which.
+    pub(crate) labels: NodeLabelsManager,
     /// Queues that a move, a refresh or a shrinking cluster left above their maximum capacity
     /// (YARN allows all three; an allocation never does it). Such a queue may stay above its
     /// maximum until its usage falls back under it; the invariant checker allows exactly that.
@@ -167,6 +176,9 @@ impl CapacityScheduler {
             dynamic_queues: Default::default(),
             queue_pending: vec![Resource::ZERO; n],
             queue_reserved: vec![Resource::ZERO; n],
+            queue_labelled_pending: vec![ByPartition::default(); n],
+            queue_labelled_reserved: vec![ByPartition::default(); n],
+            labels: NodeLabelsManager::default(),
             nodes: GenSlab::default(),
             node_by_address: HashMap::new(),
             nodes_by_host: HashMap::new(),
@@ -376,29 +388,117 @@ impl CapacityScheduler {
         self.leaves[q].as_mut().expect("a leaf queue")
     }
 
-    /// Adds `delta` (may be negative) to the used resource of the app's leaf, its ancestors and
-    /// its user. Reservations count as used (spec §8.3).
-    pub(crate) fn add_app_used(&mut self, app: AppId, delta: Resource) {
+    /// Adds `delta` (may be negative) to the used resource in `partition` of the app's leaf,
+    /// its ancestors and its user. Reservations count as used (spec §8.3).
+    pub(crate) fn add_app_used(&mut self, app: AppId, partition: Partition, delta: Resource) {
         let (leaf, slot) = (self.apps[app].queue, self.apps[app].user_slot);
         let mut at = Some(leaf);
         while let Some(q) = at {
             let queue = self.tree.queue_mut(q);
-            queue.used += delta;
-            if self.over_max_by_event[q] && queue.used.fits_in(&queue.capacities.effective_max) {
+            add_in(&mut queue.used, &mut queue.labelled_used, partition, delta);
+            if partition == DEFAULT_PARTITION
+                && self.over_max_by_event[q]
+                && queue.used.fits_in(&queue.capacities.effective_max)
+            {
                 self.over_max_by_event[q] = false;
             }
             at = self.tree.parent(q);
         }
         if let Some(u) = self.leaf_mut(leaf).users.by_slot_mut(slot) {
-            u.used += delta;
+            add_in(&mut u.used, &mut u.labelled_used, partition, delta);
         }
         self.usage_epoch += 1;
     }
 
-    pub(crate) fn add_queue_reserved(&mut self, leaf: QueueId, delta: Resource) {
+    /// Adds `delta` to the AM resource of `leaf` and of its `user` in `partition`.
+    pub(crate) fn add_am_used(
+        &mut self,
+        leaf: QueueId,
+        user: &str,
+        partition: Partition,
+        delta: Resource,
+    ) {
+        let lr = self.leaf_mut(leaf);
+        add_in(&mut lr.am_used, &mut lr.labelled_am_used, partition, delta);
+        if let Some(u) = lr.users.get_mut(user) {
+            add_in(&mut u.am_used, &mut u.labelled_am_used, partition, delta);
+        }
+    }
+
+    /// `leaf`'s AM limit in `partition`.
+    pub(crate) fn am_limit_in(&self, leaf: QueueId, partition: Partition) -> Resource {
+        if partition == DEFAULT_PARTITION {
+            self.tree.am_resource_limit(leaf)
+        } else {
+            self.tree
+                .am_resource_limit_in(leaf, self.labels.name(partition))
+        }
+    }
+
+    /// `leaf`'s per-user AM limit in `partition`.
+    pub(crate) fn user_am_limit_in(
+        &self,
+        leaf: QueueId,
+        partition: Partition,
+        active_users: u32,
+        weight: f32,
+    ) -> Resource {
+        if partition == DEFAULT_PARTITION {
+            self.tree.user_am_resource_limit(leaf, active_users, weight)
+        } else {
+            self.tree.user_am_resource_limit_in(
+                leaf,
+                self.labels.name(partition),
+                active_users,
+                weight,
+            )
+        }
+    }
+
+    /// What an application holds per partition — (partition, used with reservations,
+    /// reserved) — from its containers, those kept across attempts included.
+    pub(crate) fn app_usage_by_partition(
+        &self,
+        app: AppId,
+    ) -> smallvec::SmallVec<[(Partition, Resource, Resource); 1]> {
+        let mut out: smallvec::SmallVec<[(Partition, Resource, Resource); 1]> =
+            smallvec::SmallVec::new();
+        let t = self.apps[app].attempt.as_ref();
+        let ids = t
+            .into_iter()
+            .flat_map(|t| t.live_containers.iter().chain(&t.reservations))
+            .chain(self.kept_containers.get(&app).into_iter().flatten());
+        for c in ids.filter_map(|c| self.containers.get(*c)) {
+            let reserved = if c.is_reserved() {
+                c.resource
+            } else {
+                Resource::ZERO
+            };
+            match out.iter_mut().find(|(p, _, _)| *p == c.partition) {
+                Some(e) => {
+                    e.1 += c.resource;
+                    e.2 += reserved;
+                }
+                None => out.push((c.partition, c.resource, reserved)),
+            }
+        }
+        out
+    }
+
+    pub(crate) fn add_queue_reserved(
+        &mut self,
+        leaf: QueueId,
+        partition: Partition,
+        delta: Resource,
+    ) {
         let mut at = Some(leaf);
         while let Some(q) = at {
-            self.queue_reserved[q] += delta;
+            add_in(
+                &mut self.queue_reserved[q],
+                &mut self.queue_labelled_reserved[q],
+                partition,
+                delta,
+            );
             at = self.tree.parent(q);
         }
     }
@@ -408,17 +508,26 @@ impl CapacityScheduler {
     /// active only if the user has an active app at the moment the asks appear (spec §4.6).
     pub(crate) fn apply_pending_delta(&mut self, app: AppId, delta: PendingDelta) {
         let (leaf, slot) = (self.apps[app].queue, self.apps[app].user_slot);
-        let change = delta.after - delta.before;
-        if !change.is_zero() {
+        for &(p, change) in &delta.changes {
             let mut at = Some(leaf);
             while let Some(q) = at {
-                self.queue_pending[q] += change;
+                add_in(
+                    &mut self.queue_pending[q],
+                    &mut self.queue_labelled_pending[q],
+                    p,
+                    change,
+                );
                 at = self.tree.parent(q);
             }
-            self.leaf_mut(leaf).pending_resource += change;
+            let lr = self.leaf_mut(leaf);
+            add_in(
+                &mut lr.pending_resource,
+                &mut lr.labelled_pending,
+                p,
+                change,
+            );
         }
-        let had = !delta.before.is_zero();
-        let has = !delta.after.is_zero();
+        let (had, has) = (delta.had_demand, delta.has_demand);
         if had == has {
             return;
         }
@@ -442,19 +551,72 @@ impl CapacityScheduler {
         self.usage_epoch += 1;
     }
 
-    /// The inputs of the user-limit formula for a leaf.
+    /// The inputs of the user-limit formula for a leaf, in the default partition.
     pub(crate) fn limit_inputs(&self, leaf: QueueId) -> QueueLimitInputs {
+        self.limit_inputs_in(leaf, DEFAULT_PARTITION, false)
+    }
+
+    /// The same for partition `p`, respecting its exclusivity or not.
+    pub(crate) fn limit_inputs_in(
+        &self,
+        leaf: QueueId,
+        p: Partition,
+        ignore_exclusivity: bool,
+    ) -> QueueLimitInputs {
         let s = self.tree.settings();
         let lc = self.tree.conf(leaf).leaf.as_ref().expect("a leaf queue");
-        let c = &self.tree.queue(leaf).capacities;
+        let (partition_total, effective_min, effective_max) = if p == DEFAULT_PARTITION {
+            let c = &self.tree.queue(leaf).capacities;
+            (
+                self.tree.default_partition_resource(),
+                c.effective_min,
+                c.effective_max,
+            )
+        } else {
+            let label = self.labels.name(p);
+            let c = self.tree.partition_capacity(leaf, label);
+            (
+                self.tree.partition_resource(label),
+                c.effective_min,
+                c.effective_max,
+            )
+        };
         QueueLimitInputs {
             rc: s.resource_calculator,
-            partition_total: self.tree.cluster_resource(),
-            effective_min: c.effective_min,
-            effective_max: c.effective_max,
+            partition_total,
+            effective_min,
+            effective_max,
             minimum_allocation: s.minimum_allocation,
             user_limit_percent: lc.user_limit_percent,
             user_limit_factor: lc.user_limit_factor,
+            partition: p,
+            ignore_exclusivity,
+        }
+    }
+
+    /// The resource of partition `p` (`getResourceByLabel`).
+    pub(crate) fn partition_resource(&self, p: Partition) -> Resource {
+        if p == DEFAULT_PARTITION {
+            self.tree.default_partition_resource()
+        } else {
+            self.tree.partition_resource(self.labels.name(p))
+        }
+    }
+
+    /// `q`'s used resource (reservations included) in partition `p`.
+    pub(crate) fn queue_used_in(&self, q: QueueId, p: Partition) -> Resource {
+        let queue = self.tree.queue(q);
+        crate::state::partition::get_in(queue.used, &queue.labelled_used, p)
+    }
+
+    /// `q`'s effective maximum in partition `p`.
+    pub(crate) fn effective_max_in(&self, q: QueueId, p: Partition) -> Resource {
+        if p == DEFAULT_PARTITION {
+            self.tree.queue(q).capacities.effective_max
+        } else {
+            self.tree
+                .partition_capacity(q, self.labels.name(p))
+                .effective_max
         }
     }
 
@@ -509,7 +671,7 @@ impl CapacityScheduler {
             &Resource::component_min(user_room, queue_room),
             &s.minimum_allocation,
         );
-        let cluster_room = cluster - self.tree.root().used;
+        let cluster_room = self.tree.default_partition_resource() - self.tree.root().used;
         // Resources.min(rc, cluster, clusterFree, headroom): a tie returns clusterFree.
         let mut h = rc.min(&cluster, &cluster_room, &h);
         if h.memory_mb() < 0 {
@@ -564,7 +726,26 @@ impl CapacityScheduler {
 
     fn cluster_derived_values(&mut self, now_ms: i64, total: Resource) {
         self.usage_epoch += 1;
-        self.tree.update_cluster_resource(total);
+        if self.labels.has_labels() {
+            // Every node's total to its partition: O(nodes), paid only with labels.
+            let mut default = Resource::ZERO;
+            let mut labelled: std::collections::BTreeMap<String, Resource> = self
+                .labels
+                .cluster_labels()
+                .map(|(_, l)| (l.name.to_string(), Resource::ZERO))
+                .collect();
+            for (_, n) in self.nodes.iter() {
+                if n.partition == DEFAULT_PARTITION {
+                    default += n.total;
+                } else if let Some(r) = labelled.get_mut(&**self.labels.name(n.partition)) {
+                    *r += n.total;
+                }
+            }
+            self.tree
+                .update_partition_resources(total, default, labelled);
+        } else {
+            self.tree.update_cluster_resource(total);
+        }
         self.note_queues_over_max();
         let leaves: Vec<QueueId> = self.tree.leaves().collect();
         for q in leaves {

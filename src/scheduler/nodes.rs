@@ -96,6 +96,7 @@ impl CapacityScheduler {
             decommissioning: None,
             overcommit_deadline_ms: None,
             resized_below_use: false,
+            partition: self.labels.partition_of(host, &spec.host),
         });
         self.node_by_address.insert(spec.host.clone(), id);
         self.nodes_by_host
@@ -151,6 +152,8 @@ impl CapacityScheduler {
             version: 0,
             remotely_allocated: false,
             killable: false,
+            partition: self.nodes[node].partition,
+            ignore_exclusivity: false,
         });
         let n = &mut self.nodes[node];
         n.allocated += report.resource;
@@ -179,10 +182,12 @@ impl CapacityScheduler {
                     capability: report.resource,
                     relax_locality: true,
                 },
+                crate::state::partition::DEFAULT_PARTITION,
             );
             self.apply_pending_delta(report.app, delta);
         }
-        self.add_app_used(report.app, report.resource);
+        let partition = self.containers[id].partition;
+        self.add_app_used(report.app, partition, report.resource);
     }
 
     /// NODE_REMOVED: every container there is killed (ABORTED, "lost node"), its reservation

@@ -344,6 +344,8 @@ impl CapacityScheduler {
             version: 0,
             remotely_allocated,
             killable: false,
+            partition: self.nodes[node].partition,
+            ignore_exclusivity: false,
         });
         let n = &mut self.nodes[node];
         n.opportunistic.insert(id);

@@ -1,6 +1,7 @@
 //! `yarn rmadmin -refreshQueues`: a new configuration applied to the running scheduler.
 //! Refused — with the old configuration left in force — when YARN would refuse it.
 
+use crate::state::partition::{add_in, ByPartition};
 use crate::sync::Arc;
 use std::collections::HashMap;
 
@@ -232,6 +233,9 @@ impl CapacityScheduler {
         let mut reserved = vec![Resource::ZERO; n];
         let mut killable = vec![Resource::ZERO; n];
         let mut pending = vec![Resource::ZERO; n];
+        let mut labelled_used = vec![ByPartition::default(); n];
+        let mut labelled_reserved = vec![ByPartition::default(); n];
+        let mut labelled_pending = vec![ByPartition::default(); n];
         let mut apps = vec![0i32; n];
         for (_, c) in self.containers.iter() {
             // Opportunistic containers are charged to no queue.
@@ -243,9 +247,14 @@ impl CapacityScheduler {
             };
             let mut at = Some(a.queue);
             while let Some(q) = at {
-                used[q] += c.resource;
+                add_in(&mut used[q], &mut labelled_used[q], c.partition, c.resource);
                 if c.is_reserved() {
-                    reserved[q] += c.resource;
+                    add_in(
+                        &mut reserved[q],
+                        &mut labelled_reserved[q],
+                        c.partition,
+                        c.resource,
+                    );
                 }
                 if c.killable {
                     killable[q] += c.resource;
@@ -254,23 +263,27 @@ impl CapacityScheduler {
             }
         }
         for (_, a) in self.apps.iter() {
-            let p = a
-                .attempt
-                .as_ref()
-                .map(|t| t.requests.pending())
-                .unwrap_or_default();
+            let t = a.attempt.as_ref();
+            let p = t.map(|t| t.requests.pending()).unwrap_or_default();
             let mut at = Some(a.queue);
             while let Some(q) = at {
                 pending[q] += p;
+                for (lp, r) in t.iter().flat_map(|t| t.requests.labelled_pending().iter()) {
+                    labelled_pending[q].add(lp, r);
+                }
                 if q != a.queue {
                     apps[q] += 1;
                 }
                 at = self.tree.parent(q);
             }
         }
-        for (q, u) in used.into_iter().enumerate() {
-            self.tree.queue_mut(q).used = u;
+        for (q, (u, l)) in used.into_iter().zip(labelled_used).enumerate() {
+            let queue = self.tree.queue_mut(q);
+            queue.used = u;
+            queue.labelled_used = l;
         }
+        self.queue_labelled_reserved = labelled_reserved;
+        self.queue_labelled_pending = labelled_pending;
         self.queue_reserved = reserved;
         self.queue_killable = killable;
         self.queue_pending = pending;

@@ -69,9 +69,18 @@ pub struct ResourceRequest {
     pub num_containers: i32,
     pub relax_locality: bool,
     pub execution_type: ExecutionType,
+    /// The node-label expression (`ResourceRequest.getNodeLabelExpression`): one label, on
+    /// ANY asks only; `None` takes the application's, then the queue's default.
+    pub node_label_expression: Option<String>,
 }
 
 impl ResourceRequest {
+    /// The same ask with a node-label expression.
+    pub fn with_label(mut self, label: &str) -> Self {
+        self.node_label_expression = Some(label.to_string());
+        self
+    }
+
     /// An off-switch ask (`*`) with relaxed locality, the common case.
     pub fn any(priority: i32, capability: Resource, num_containers: i32) -> Self {
         ResourceRequest {
@@ -81,6 +90,7 @@ impl ResourceRequest {
             num_containers,
             relax_locality: true,
             execution_type: ExecutionType::Guaranteed,
+            node_label_expression: None,
         }
     }
 

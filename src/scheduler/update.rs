@@ -199,7 +199,7 @@ impl CapacityScheduler {
         n.opportunistic_allocated -= r;
         n.allocated += r;
         n.containers.insert(id);
-        self.add_app_used(app, r);
+        self.add_app_used(app, self.containers[id].partition, r);
         let t = self.apps[app].attempt.as_mut().expect("live container");
         t.opportunistic_containers.remove(&id);
         t.opportunistic_used -= r;
@@ -223,7 +223,7 @@ impl CapacityScheduler {
         n.allocated -= r;
         n.opportunistic.insert(id);
         n.opportunistic_allocated += r;
-        self.add_app_used(app, -r);
+        self.add_app_used(app, self.containers[id].partition, -r);
         let t = self.apps[app].attempt.as_mut().expect("live container");
         t.live_containers.remove(&id);
         let moved = view_remove(t, pos);
@@ -250,7 +250,7 @@ impl CapacityScheduler {
         let delta = target - old;
         if guaranteed {
             self.nodes[node].allocated += delta;
-            self.add_app_used(app, delta);
+            self.add_app_used(app, self.containers[id].partition, delta);
             let pos = self.containers[id].view_pos;
             let t = self.apps[app].attempt.as_mut().expect("live container");
             t.used += delta;

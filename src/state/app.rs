@@ -31,6 +31,9 @@ pub struct Attempt {
     pub pending_reason: Option<crate::scheduler::notices::PendingReason>,
     /// The AM container's size (normalised), counted against the AM limits while active.
     pub am_resource: Resource,
+    /// The partition the AM asked for (its request's label expression, after defaulting):
+    /// the AM limits it is checked against and where its AM usage counts.
+    pub am_partition: crate::state::partition::Partition,
     pub unmanaged_am: bool,
     pub requests: RequestTable,
     /// Allocated (not reserved) resources of live containers.
@@ -93,6 +96,7 @@ impl Attempt {
             state: AttemptState::Pending,
             pending_reason: None,
             am_resource,
+            am_partition: crate::state::partition::DEFAULT_PARTITION,
             unmanaged_am,
             requests: RequestTable::default(),
             used: Resource::ZERO,
@@ -142,4 +146,8 @@ pub struct SchedulerApp {
     /// When its lifetime ends (engine clock, ms): submission plus the lifetime its leaf
     /// granted (`checkAndGetApplicationLifetime`); `None` once told, or with no lifetime.
     pub lifetime_deadline_ms: Option<i64>,
+    /// Its node-label expression (trimmed), for asks that name none.
+    pub node_label_expression: Option<String>,
+    /// The partition its AM asks for (`getAppAMNodePartitionName`).
+    pub am_partition: crate::state::partition::Partition,
 }

@@ -34,6 +34,11 @@ pub struct RmContainer {
     /// a queue below its guarantee needs its room on this node (YARN's killable containers);
     /// it runs on until then, or until it finishes by itself.
     pub killable: bool,
+    /// The partition its resource is booked to: its node's (a relabelled node moves it).
+    pub partition: crate::state::partition::Partition,
+    /// Asked for the default partition and placed on a labelled node lending its room
+    /// (`IGNORE_PARTITION_EXCLUSIVITY`): the preemption policy takes these first there.
+    pub ignore_exclusivity: bool,
 }
 
 impl RmContainer {

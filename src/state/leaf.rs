@@ -13,10 +13,13 @@ pub struct LeafRuntime {
     pub active: Vec<(i32, ApplicationId, AppId)>,
     /// Attempts held back by max-parallel-apps.
     pub non_runnable: Vec<AppId>,
+    /// AM resources of the active attempts, by their AM's partition: default, labelled.
     pub am_used: Resource,
+    pub labelled_am_used: crate::state::partition::ByPartition,
     pub users: UsersManager,
-    /// Total outstanding asks of the active apps (ANY entries).
+    /// Total outstanding asks of the active apps (ANY entries), default partition, labelled.
     pub pending_resource: Resource,
+    pub labelled_pending: crate::state::partition::ByPartition,
     /// The queue-wide user limit and the usage epoch it was computed at: YARN caches it the
     /// same way, invalidated by any usage or user change.
     pub user_limit_cache: Option<(u64, Resource)>,

@@ -2,8 +2,10 @@
 
 pub mod app;
 pub mod container;
+pub mod labels;
 pub mod leaf;
 pub mod node;
+pub mod partition;
 pub mod queue;
 pub mod request;
 pub mod users;

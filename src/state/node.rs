@@ -70,6 +70,8 @@ pub struct SchedulerNode {
     /// Set while a resource update has left the node running more than its total: the
     /// invariant checker allows that excess (never a new allocation) until it is gone.
     pub resized_below_use: bool,
+    /// Its label's partition (`SchedulerNode.getPartition`), the default one when unlabelled.
+    pub partition: crate::state::partition::Partition,
 }
 
 impl SchedulerNode {

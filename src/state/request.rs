@@ -8,6 +8,7 @@ use smallvec::SmallVec;
 
 use crate::resource::Resource;
 use crate::scheduler::types::{NodeType, SchedulerKey};
+use crate::state::partition::{add_in, get_in, ByPartition, Partition, DEFAULT_PARTITION};
 
 /// One (key, resource name) entry: an AM ask replaces it, allocations decrement it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -21,6 +22,9 @@ pub struct LocationRequest {
 #[derive(Debug, Clone, Default)]
 pub struct KeyRequests {
     pub any: Option<LocationRequest>,
+    /// The partition the key asks for: its ANY request's label expression (node and rack
+    /// requests follow it, as `LocalityAppPlacementAllocator` relabels them).
+    pub partition: Partition,
     /// Rack and host entries by interned name — kept with count 0 as YARN keeps them: they
     /// still count as locations for the locality wait factor.
     pub locations: HashMap<u32, LocationRequest>,
@@ -56,20 +60,74 @@ pub type Satisfied = SmallVec<[(Option<u32>, bool); 3]>;
 #[derive(Debug, Clone, Default)]
 pub struct RequestTable {
     keys: BTreeMap<SchedulerKey, KeyRequests>,
-    /// Σ count × capability of the ANY entries: what this attempt still asks for.
+    /// Outstanding ANY asks for the default partition.
     pending: Resource,
+    /// Outstanding ANY asks for labelled partitions.
+    labelled_pending: ByPartition,
 }
 
-/// What a table update changed, for the queue and user pending totals and active-user state.
-#[derive(Debug, Clone, Copy, Default)]
+/// What a change to an attempt's asks did: whether it had and has any outstanding ask (its
+/// user's activity follows that), and the change of outstanding resource per partition.
+#[derive(Debug, Clone, Default)]
 pub struct PendingDelta {
-    pub before: Resource,
-    pub after: Resource,
+    pub had_demand: bool,
+    pub has_demand: bool,
+    pub changes: SmallVec<[(Partition, Resource); 1]>,
+}
+
+impl PendingDelta {
+    fn change(&mut self, p: Partition, delta: Resource) {
+        if delta.is_zero() {
+            return;
+        }
+        match self.changes.iter_mut().find(|(q, _)| *q == p) {
+            Some((_, r)) => *r += delta,
+            None => self.changes.push((p, delta)),
+        }
+    }
+
+    /// The table's whole outstanding ask leaving (`withdraw`) or coming back (`restore`):
+    /// an attempt moved between queues.
+    pub fn whole(table: &RequestTable, arriving: bool) -> PendingDelta {
+        let sign = |r: Resource| if arriving { r } else { -r };
+        let demand = table.has_demand();
+        let mut d = PendingDelta {
+            had_demand: !arriving && demand,
+            has_demand: arriving && demand,
+            changes: SmallVec::new(),
+        };
+        d.change(DEFAULT_PARTITION, sign(table.pending));
+        for (p, r) in table.labelled_pending.iter() {
+            d.change(p, sign(r));
+        }
+        d
+    }
 }
 
 impl RequestTable {
+    /// Outstanding asks for the default partition.
     pub fn pending(&self) -> Resource {
         self.pending
+    }
+
+    /// Outstanding asks for partition `p`.
+    pub fn pending_in(&self, p: Partition) -> Resource {
+        get_in(self.pending, &self.labelled_pending, p)
+    }
+
+    /// Outstanding asks for the labelled partitions.
+    pub fn labelled_pending(&self) -> &ByPartition {
+        &self.labelled_pending
+    }
+
+    /// Outstanding asks for every partition together.
+    pub fn pending_total(&self) -> Resource {
+        self.pending + self.labelled_pending.sum()
+    }
+
+    /// Whether any ANY ask is outstanding, in any partition (what makes a user active).
+    fn has_demand(&self) -> bool {
+        !self.pending.is_zero() || !self.labelled_pending.all_zero()
     }
 
     pub fn has_pending(&self) -> bool {
@@ -84,42 +142,64 @@ impl RequestTable {
         self.keys.get(key)
     }
 
-    /// An AM ask (`updatePendingAsk`): replaces the (key, name) entry, a count of 0 included.
-    /// `name` None = ANY; a count ≤ 0 on ANY removes the whole key (spec §4.8).
+    fn start(&self) -> PendingDelta {
+        PendingDelta {
+            had_demand: self.has_demand(),
+            ..Default::default()
+        }
+    }
+
+    fn finish(&self, mut d: PendingDelta) -> PendingDelta {
+        d.has_demand = self.has_demand();
+        d
+    }
+
+    fn add_pending(&mut self, d: &mut PendingDelta, p: Partition, delta: Resource) {
+        add_in(&mut self.pending, &mut self.labelled_pending, p, delta);
+        d.change(p, delta);
+    }
+
+    /// Sets the request of `key` at resource name `name` (`None`: ANY). An ANY request
+    /// carries the key's partition: when it changes, the key's outstanding asks move to it.
     pub fn update(
         &mut self,
         key: SchedulerKey,
         name: Option<u32>,
         req: LocationRequest,
+        partition: Partition,
     ) -> PendingDelta {
-        let before = self.pending;
+        let mut d = self.start();
         match name {
             None => {
-                let old = self.keys.get(&key).and_then(|k| k.any);
+                let (old, old_partition) = self
+                    .keys
+                    .get(&key)
+                    .map(|k| (k.any, k.partition))
+                    .unwrap_or((None, DEFAULT_PARTITION));
                 let old_pending = old
                     .map(|o| o.capability.multiply_count(o.count))
                     .unwrap_or(Resource::ZERO);
-                self.pending =
-                    self.pending - old_pending + req.capability.multiply_count(req.count.max(0));
+                self.add_pending(&mut d, old_partition, -old_pending);
+                self.add_pending(
+                    &mut d,
+                    partition,
+                    req.capability.multiply_count(req.count.max(0)),
+                );
                 if req.count <= 0 {
                     self.keys.remove(&key);
                 } else {
-                    self.keys.entry(key).or_default().any = Some(req);
+                    let k = self.keys.entry(key).or_default();
+                    k.any = Some(req);
+                    k.partition = partition;
                 }
             }
             Some(n) => {
                 self.keys.entry(key).or_default().locations.insert(n, req);
             }
         }
-        PendingDelta {
-            before,
-            after: self.pending,
-        }
+        self.finish(d)
     }
 
-    /// Decrements the entries an allocation of `node_type` satisfied (spec §4.8): host and rack
-    /// entries reaching 0 are removed, ANY reaching 0 is removed, and the key goes when nothing
-    /// is left. Returns the change of pending and the entries satisfied.
     pub fn allocate(
         &mut self,
         key: &SchedulerKey,
@@ -127,16 +207,10 @@ impl RequestTable {
         host: u32,
         rack: u32,
     ) -> (PendingDelta, Satisfied) {
-        let before = self.pending;
+        let mut d = self.start();
         let mut satisfied = Satisfied::new();
         let Some(k) = self.keys.get_mut(key) else {
-            return (
-                PendingDelta {
-                    before,
-                    after: before,
-                },
-                satisfied,
-            );
+            return (self.finish(d), satisfied);
         };
         let mut dec = |name: u32, satisfied: &mut Satisfied| {
             if let Some(r) = k.locations.get_mut(&name) {
@@ -155,10 +229,11 @@ impl RequestTable {
             NodeType::RackLocal => dec(rack, &mut satisfied),
             NodeType::OffSwitch => {}
         }
+        let mut taken = None;
         if let Some(any) = k.any.as_mut() {
             satisfied.push((None, any.relax_locality));
             any.count -= 1;
-            self.pending -= any.capability;
+            taken = Some((k.partition, any.capability));
             if any.count <= 0 {
                 k.any = None;
             }
@@ -166,13 +241,10 @@ impl RequestTable {
         if k.is_empty() {
             self.keys.remove(key);
         }
-        (
-            PendingDelta {
-                before,
-                after: self.pending,
-            },
-            satisfied,
-        )
+        if let Some((p, capability)) = taken {
+            self.add_pending(&mut d, p, -capability);
+        }
+        (self.finish(d), satisfied)
     }
 
     /// Puts back one container's entries (a container killed before its AM acquired it, §3.6),
@@ -183,8 +255,9 @@ impl RequestTable {
         capability: Resource,
         satisfied: &Satisfied,
     ) -> PendingDelta {
-        let before = self.pending;
+        let mut d = self.start();
         let k = self.keys.entry(key).or_default();
+        let partition = k.partition;
         for &(name, relax_locality) in satisfied {
             let fresh = LocationRequest {
                 count: 1,
@@ -205,23 +278,19 @@ impl RequestTable {
             }
         }
         if satisfied.iter().any(|(n, _)| n.is_none()) {
-            self.pending += capability;
+            self.add_pending(&mut d, partition, capability);
         }
-        PendingDelta {
-            before,
-            after: self.pending,
-        }
+        self.finish(d)
     }
 
     /// Drops every ask (attempt finished or moved out).
     pub fn clear(&mut self) -> PendingDelta {
-        let before = self.pending;
+        let mut d = PendingDelta::whole(self, false);
         self.keys.clear();
         self.pending = Resource::ZERO;
-        PendingDelta {
-            before,
-            after: self.pending,
-        }
+        self.labelled_pending = ByPartition::default();
+        d.has_demand = false;
+        d
     }
 }
 
@@ -230,6 +299,9 @@ impl RequestTable {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct KeyCounters {
     pub missed_opportunities: u32,
+    /// Chances a default-partition ask had (`missedNonPartitionedRequestSchedulingOpportunity`),
+    /// reset when it is allocated on an unlabelled node.
+    pub missed_non_partitioned: u32,
     pub re_reservations: u32,
 }
 
@@ -249,9 +321,9 @@ mod tests {
     fn zero_count_entries_stay_and_count_as_locations() {
         let mut t = RequestTable::default();
         let key = SchedulerKey::new(1);
-        t.update(key, Some(7), req(0));
-        t.update(key, Some(8), req(0));
-        t.update(key, None, req(3));
+        t.update(key, Some(7), req(0), 0);
+        t.update(key, Some(8), req(0), 0);
+        t.update(key, None, req(3), 0);
         assert_eq!(t.get(&key).unwrap().unique_locations(), 3);
         assert_eq!(t.pending(), Resource::new(3072, 3));
     }
@@ -260,8 +332,8 @@ mod tests {
     fn allocation_removes_any_at_zero_but_keeps_location_entries() {
         let mut t = RequestTable::default();
         let key = SchedulerKey::new(1);
-        t.update(key, Some(7), req(2));
-        t.update(key, None, req(1));
+        t.update(key, Some(7), req(2), 0);
+        t.update(key, None, req(1), 0);
         let (_, satisfied) = t.allocate(&key, NodeType::OffSwitch, 7, 9);
         assert_eq!(satisfied.as_slice(), &[(None, true)]);
         let k = t.get(&key).expect("the host entry keeps the key");

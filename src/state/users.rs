@@ -5,13 +5,17 @@ use std::collections::HashMap;
 use slab::Slab;
 
 use crate::resource::{Resource, ResourceCalculator};
+use crate::state::partition::{get_in, Partition};
 
 #[derive(Debug, Clone, Default)]
 pub struct User {
     pub name: String,
-    /// Allocated plus reserved, in this leaf.
+    /// Allocated plus reserved, in this leaf, in the default partition.
     pub used: Resource,
     pub am_used: Resource,
+    /// The same two in the labelled partitions.
+    pub labelled_used: crate::state::partition::ByPartition,
+    pub labelled_am_used: crate::state::partition::ByPartition,
     pub pending_apps: u32,
     pub active_apps: u32,
     /// Apps of this user with outstanding ANY asks: > 0 makes the user active.
@@ -20,6 +24,11 @@ pub struct User {
 }
 
 impl User {
+    /// Allocated plus reserved in partition `p`.
+    pub fn used_in(&self, p: Partition) -> Resource {
+        get_in(self.used, &self.labelled_used, p)
+    }
+
     pub fn is_active(&self) -> bool {
         self.apps_with_demand > 0
     }
@@ -28,6 +37,7 @@ impl User {
         self.pending_apps == 0
             && self.active_apps == 0
             && self.used.is_zero()
+            && self.labelled_used.all_zero()
             && self.apps_with_demand == 0
     }
 }
@@ -57,6 +67,10 @@ pub struct QueueLimitInputs {
     pub minimum_allocation: Resource,
     pub user_limit_percent: f32,
     pub user_limit_factor: f32,
+    /// The partition the limit is for: users' usage there counts.
+    pub partition: Partition,
+    /// `IGNORE_PARTITION_EXCLUSIVITY`: the cap is the whole partition, not the factor's.
+    pub ignore_exclusivity: bool,
 }
 
 impl UsersManager {
@@ -219,7 +233,7 @@ impl UsersManager {
         let share: f32 = self
             .users
             .iter()
-            .map(|(_, u)| rc.ratio(&u.used, &total))
+            .map(|(_, u)| rc.ratio(&u.used_in(q.partition), &total))
             .filter(|r| r.is_finite())
             .sum();
         let consumed = rc.multiply_and_normalize_up(&total, share as f64, &required);
@@ -232,7 +246,7 @@ impl UsersManager {
             .users
             .iter()
             .filter(|(_, u)| u.is_active())
-            .map(|(_, u)| u.used)
+            .map(|(_, u)| u.used_in(q.partition))
             .sum();
         let (resource_used, weights) = if active_users {
             (active_used + required, self.active_weight)
@@ -246,7 +260,9 @@ impl UsersManager {
             100,
         );
         let base = rc.max(&total, &by_users, &by_percent);
-        let max_user_limit = if q.user_limit_factor == -1.0 || q.effective_min.is_zero() {
+        let max_user_limit = if q.ignore_exclusivity {
+            total
+        } else if q.user_limit_factor == -1.0 || q.effective_min.is_zero() {
             rc.round_down(&q.effective_max, &required)
         } else {
             queue_capacity.multiply_and_round_down(q.user_limit_factor as f64)

@@ -44,7 +44,7 @@ pub(super) fn recompute(tree: &mut QueueTree) {
     let rc = settings.resource_calculator;
     let step = settings.minimum_allocation;
     let cluster = tree.cluster;
-    tree.queues[0].limit_from_parent = cluster;
+    tree.queues[0].limit_from_parent = tree.default_partition;
     for id in 0..tree.queues.len() {
         let qc = &conf.queues()[id];
         if let Some(leaf) = &qc.leaf {
@@ -116,6 +116,68 @@ impl QueueTree {
             leaf.maximum_am_resource_percent as f64,
             &s.minimum_allocation,
         )
+    }
+
+    /// The AM resource limit in a labelled partition (`calculateAndGetAMResourceLimitPerPartition`
+    /// for a label): its AM share (the label's `maximum-am-resource-percent`, else the queue's)
+    /// of the queue's guarantee there, normalised up.
+    pub fn am_resource_limit_in(&self, id: QueueId, label: &str) -> Resource {
+        let s = self.settings();
+        let Some((percent, effective_min)) = self.label_am_inputs(id, label) else {
+            return Resource::ZERO;
+        };
+        s.resource_calculator.multiply_and_normalize_up(
+            &effective_min,
+            percent as f64,
+            &s.minimum_allocation,
+        )
+    }
+
+    /// The per-user AM limit in a labelled partition (`getUserAMResourceLimitPerPartition`).
+    pub fn user_am_resource_limit_in(
+        &self,
+        id: QueueId,
+        label: &str,
+        active_users: u32,
+        user_weight: f32,
+    ) -> Resource {
+        let s = self.settings();
+        let rc = s.resource_calculator;
+        let (Some(leaf), Some((percent, effective_min))) =
+            (&self.conf(id).leaf, self.label_am_inputs(id, label))
+        else {
+            return Resource::ZERO;
+        };
+        let am_limit = self.am_resource_limit_in(id, label);
+        let effective_user_limit =
+            (leaf.user_limit_percent / 100.0).max(1.0 / active_users.max(1) as f32);
+        let weighted = (effective_user_limit * user_weight).min(1.0);
+        let factor = if leaf.user_limit_factor == -1.0 {
+            percent
+        } else {
+            percent * weighted * leaf.user_limit_factor
+        };
+        let user_am =
+            rc.multiply_and_normalize_up(&effective_min, factor as f64, &s.minimum_allocation);
+        rc.min(&self.cluster, &user_am, &am_limit)
+    }
+
+    /// A leaf's AM share and guarantee in a labelled partition.
+    fn label_am_inputs(&self, id: QueueId, label: &str) -> Option<(f32, Resource)> {
+        let leaf = self.conf(id).leaf.as_ref()?;
+        let percent = self
+            .conf(id)
+            .labels
+            .capacities
+            .get(label)
+            .and_then(|c| c.maximum_am_resource_percent)
+            .unwrap_or(leaf.maximum_am_resource_percent);
+        let effective_min = self
+            .partition_capacities(id)
+            .get(label)
+            .map(|c| c.effective_min)
+            .unwrap_or(Resource::ZERO);
+        Some((percent, effective_min))
     }
 
     /// The per-user AM limit (`getUserAMResourceLimitPerPartition`) for a user of weight

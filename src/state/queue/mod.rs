@@ -30,8 +30,10 @@ pub struct Queue {
     pub capacities: QueueCapacities,
     /// Run-time state: starts as configured, may become DRAINING on refresh.
     pub state: QueueState,
-    /// Allocated plus reserved resources of the whole subtree.
+    /// Allocated plus reserved resources of the whole subtree, in the default partition.
     pub used: Resource,
+    /// The same in the labelled partitions.
+    pub labelled_used: crate::state::partition::ByPartition,
     /// The limit the parent hands down (`getResourceLimitsOfChild`), recomputed with the
     /// cluster resource and usage; root's is the cluster.
     pub limit_from_parent: Resource,
@@ -72,6 +74,10 @@ pub struct QueueTree {
     by_path: HashMap<String, QueueId>,
     by_name: HashMap<String, SmallVec<[QueueId; 1]>>,
     cluster: Resource,
+    /// The default partition's resource (the running unlabelled nodes): what the plain
+    /// capacities, limits and used capacities are taken of. The cluster's when no node has
+    /// a label.
+    default_partition: Resource,
 }
 
 impl QueueTree {
@@ -91,6 +97,7 @@ impl QueueTree {
                     capacities: QueueCapacities::default(),
                     state: qc.state,
                     used: Resource::ZERO,
+                    labelled_used: Default::default(),
                     limit_from_parent: Resource::ZERO,
                     leaf: None,
                 }
@@ -104,6 +111,7 @@ impl QueueTree {
             by_path,
             by_name,
             cluster: Resource::ZERO,
+            default_partition: Resource::ZERO,
         };
         tree.update_cluster_resource(Resource::ZERO);
         tree
@@ -124,8 +132,26 @@ impl QueueTree {
     /// Recomputes every derived value top-down for a new cluster size (node added, removed or
     /// resized), as YARN's `updateClusterResource` does.
     pub fn update_cluster_resource(&mut self, cluster: Resource) {
+        self.update_partition_resources(cluster, cluster, Default::default());
+    }
+
+    /// The same with nodes labelled: the whole cluster, the default partition's resource and
+    /// each labelled partition's (by label name), as `RMNodeLabelsManager.getResourceByLabel`
+    /// gives them to `updateClusterResource`.
+    pub fn update_partition_resources(
+        &mut self,
+        cluster: Resource,
+        default_partition: Resource,
+        labelled: std::collections::BTreeMap<String, Resource>,
+    ) {
         self.cluster = cluster;
-        let caps = capacities::derive_capacities(self.conf.queues(), self.conf.settings(), cluster);
+        self.default_partition = default_partition;
+        self.partition_resources = labelled;
+        let caps = capacities::derive_capacities(
+            self.conf.queues(),
+            self.conf.settings(),
+            default_partition,
+        );
         for (q, c) in self.queues.iter_mut().zip(caps) {
             q.capacities = c;
         }
@@ -146,6 +172,11 @@ impl QueueTree {
         q: QueueId,
     ) -> &std::collections::BTreeMap<String, partitions::PartitionCapacities> {
         &self.partitions[q]
+    }
+
+    /// The default partition's resource.
+    pub fn default_partition_resource(&self) -> Resource {
+        self.default_partition
     }
 
     /// A labelled partition's resource (0 when no running node carries the label).
@@ -289,10 +320,37 @@ impl QueueTree {
         divide_or_zero(rc, self.cluster, q.used, base)
     }
 
+    /// `q`'s capacities on `label` (all zero when it has no key for it).
+    pub fn partition_capacity(&self, q: QueueId, label: &str) -> partitions::PartitionCapacities {
+        self.partitions[q].get(label).copied().unwrap_or_default()
+    }
+
+    /// `usedCapacity` on a labelled partition: `used / max(effectiveMin(label), minAlloc)`.
+    pub fn used_capacity_in(&self, id: QueueId, label: &str, used: Resource) -> f32 {
+        let rc = self.settings().resource_calculator;
+        let base = rc.max(
+            &self.cluster,
+            &self.partition_capacity(id, label).effective_min,
+            &self.settings().minimum_allocation,
+        );
+        divide_or_zero(rc, self.cluster, used, base)
+    }
+
+    /// `absoluteUsedCapacity` on a labelled partition: `used / resourceByLabel(label)`.
+    pub fn absolute_used_capacity_in(&self, label: &str, used: Resource) -> f32 {
+        let rc = self.settings().resource_calculator;
+        divide_or_zero(rc, self.cluster, used, self.partition_resource(label))
+    }
+
     /// `absoluteUsedCapacity = divide(used, cluster)`.
     pub fn absolute_used_capacity(&self, id: QueueId) -> f32 {
         let rc = self.settings().resource_calculator;
-        divide_or_zero(rc, self.cluster, self.queues[id].used, self.cluster)
+        divide_or_zero(
+            rc,
+            self.cluster,
+            self.queues[id].used,
+            self.default_partition,
+        )
     }
 }
 

@@ -1,0 +1,104 @@
+//! A request's node-label expression: where it comes from and what is refused, as YARN 3.3.6
+//! normalises and validates it (`DefaultAMSProcessor.allocate`, `RMAppManager.
+//! validateAndCreateResourceRequest`, `SchedulerUtils.normalizeAndValidateRequest`;
+//! docs/SEMANTICS.md, "Node labels").
+//!
+//! An ANY ask without a label takes the application's label, then its queue's default
+//! (`default-node-label-expression`), then the default partition; host and rack asks take
+//! none (they follow their key's ANY ask). A label must be one the cluster has and the queue
+//! may access, one label only, and only on ANY asks.
+
+use super::types::ANY;
+use super::{CapacityScheduler, SchedulerError};
+use crate::config::java::{java_hash_order, java_trim};
+use crate::config::node_labels::AccessibleLabels;
+use crate::state::partition::{Partition, DEFAULT_PARTITION};
+use crate::state::queue::QueueId;
+
+impl CapacityScheduler {
+    /// The label an ask at `resource_name` carries after YARN's defaulting: its own (trimmed,
+    /// as `ResourceRequestPBImpl` reads it), else for ANY the application's, else for ANY the
+    /// leaf's default, else the default partition (`""`).
+    pub(crate) fn normalized_label(
+        &self,
+        leaf: QueueId,
+        app_label: Option<&str>,
+        own: Option<&str>,
+        resource_name: &str,
+    ) -> String {
+        let any = resource_name == ANY;
+        own.map(java_trim)
+            .or(app_label.filter(|_| any).map(java_trim))
+            .or_else(|| {
+                any.then(|| self.tree.conf(leaf).labels.default_expression.as_deref())
+                    .flatten()
+            })
+            .unwrap_or("")
+            .to_string()
+    }
+
+    /// `SchedulerUtils`' label checks of one normalised ask, in YARN's order and words.
+    pub(crate) fn validate_label(
+        &self,
+        leaf: QueueId,
+        resource_name: &str,
+        label: &str,
+    ) -> Result<(), SchedulerError> {
+        let invalid = |m: String| Err(SchedulerError::InvalidResourceRequest(m));
+        if label.is_empty() {
+            return Ok(());
+        }
+        if !self.tree.settings().node_labels_enabled {
+            return invalid(
+                "Invalid resource request, node label not enabled but request contains label expression"
+                    .to_string(),
+            );
+        }
+        let queue = &self.tree.conf(leaf).name;
+        let blank = java_trim(label).is_empty();
+        if resource_name != ANY && !blank {
+            return invalid(format!(
+                "Invalid resource request, queue={queue} specified node label expression in a resource request has resource name = {}",
+                crate::echo::echo(resource_name)
+            ));
+        }
+        if label.contains("&&") {
+            return invalid(format!(
+                "Invalid resource request, queue={queue} specified more than one node label in a node label expression, node label expression = {}",
+                crate::echo::echo(label)
+            ));
+        }
+        if blank {
+            return Ok(());
+        }
+        let accessible = &self.tree.conf(leaf).labels.accessible;
+        if !crate::config::node_labels::expression_accessible(accessible, label) {
+            let names = match accessible {
+                AccessibleLabels::Any => vec!["*"],
+                AccessibleLabels::Only(set) => {
+                    java_hash_order(&set.iter().map(String::as_str).collect::<Vec<_>>())
+                }
+            };
+            return invalid(format!(
+                "Invalid resource request, queue={queue} doesn't have permission to access all labels in resource request. labelExpression of resource request={}. Queue labels={}",
+                crate::echo::echo(label),
+                names.join(",")
+            ));
+        }
+        if self.labels.partition(label).is_none() {
+            return invalid(format!(
+                "Invalid label resource request, cluster do not contain , label= {}",
+                crate::echo::echo(label)
+            ));
+        }
+        Ok(())
+    }
+
+    /// The partition a validated label names. Only a recovered application's asks skip
+    /// validation; a label the cluster does not have there counts as the default partition.
+    pub(crate) fn partition_of_label(&self, label: &str) -> Partition {
+        self.labels
+            .partition(java_trim(label))
+            .unwrap_or(DEFAULT_PARTITION)
+    }
+}

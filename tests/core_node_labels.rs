@@ -1,0 +1,502 @@
+//! Node labels at run time (issue 17, part 2): the cluster's labels and node mapping with the
+//! label manager's words, request label expressions defaulted and refused as YARN does, usage
+//! booked to the node's partition, allocation per partition (exclusive partitions serve only
+//! asks that name them; a non-exclusive one lends idle room to default-partition asks after
+//! they missed as many chances as the cluster has nodes, never to an AM), per-partition AM
+//! limits, and a relabelled node's usage moved. Scenarios are Hadoop 3.3.6's
+//! TestNodeLabelContainerAllocation, TestApplicationLimitsByPartition and
+//! TestCapacitySchedulerNodeLabelUpdate (docs/SEMANTICS.md, "Node labels").
+
+mod common;
+
+use capsched::ids::{AppId, NodeId};
+use capsched::resource::Resource;
+use capsched::scheduler::apps::{AppSubmission, AttemptSubmission};
+use capsched::scheduler::types::ResourceRequest;
+use capsched::scheduler::SchedulerError;
+use common::cluster::{Cluster, GB};
+
+const P: &str = "yarn.scheduler.capacity.root";
+
+/// TestNodeLabelContainerAllocation's `getConfigurationWithQueueLabels` (root x, y, z;
+/// a → a1 on x; b → b1 on y, z; c → c1 on the default partition only).
+fn cql(extra: &str) -> String {
+    format!(
+        "yarn.node-labels.enabled=true
+{P}.queues=a,b,c
+{P}.accessible-node-labels.x.capacity=100
+{P}.accessible-node-labels.y.capacity=100
+{P}.accessible-node-labels.z.capacity=100
+{P}.a.capacity=10
+{P}.a.maximum-capacity=15
+{P}.a.accessible-node-labels=x
+{P}.a.accessible-node-labels.x.capacity=100
+{P}.a.queues=a1
+{P}.a.a1.capacity=100
+{P}.a.a1.maximum-capacity=100
+{P}.a.a1.accessible-node-labels.x.capacity=100
+{P}.b.capacity=20
+{P}.b.accessible-node-labels=y,z
+{P}.b.accessible-node-labels.y.capacity=100
+{P}.b.accessible-node-labels.z.capacity=100
+{P}.b.queues=b1
+{P}.b.b1.capacity=100
+{P}.b.b1.accessible-node-labels.y.capacity=100
+{P}.b.b1.accessible-node-labels.z.capacity=100
+{P}.c.capacity=70
+{P}.c.maximum-capacity=70
+{P}.c.accessible-node-labels=
+{P}.c.queues=c1
+{P}.c.c1.capacity=100
+{P}.c.c1.maximum-capacity=100
+{extra}"
+    )
+}
+
+fn labels(c: &mut Cluster, spec: &[(&str, bool)]) {
+    let l: Vec<(String, bool)> = spec.iter().map(|(n, e)| (n.to_string(), *e)).collect();
+    c.cs.add_cluster_node_labels(&l).unwrap();
+}
+
+fn label_node(c: &mut Cluster, node: &str, label: &str) {
+    let labels = if label.is_empty() {
+        vec![]
+    } else {
+        vec![label.to_string()]
+    };
+    let now = c.now;
+    c.cs.replace_labels_on_nodes(now, &[(node.to_string(), labels)])
+        .unwrap();
+    c.check();
+}
+
+fn submit(c: &mut Cluster, queue: &str, am_mb: i64, am_label: Option<&str>) -> AppId {
+    let mut sub = AppSubmission::new(queue, "user");
+    sub.am_node_label_expression = am_label.map(str::to_string);
+    let app = c.cs.submit_application(c.now, &sub).unwrap();
+    c.cs.add_attempt(
+        c.now,
+        app,
+        AttemptSubmission::with_am(Resource::new(am_mb, 1)),
+    )
+    .unwrap();
+    c.check();
+    app
+}
+
+fn ask(c: &mut Cluster, app: AppId, priority: i32, mb: i64, n: i32, label: Option<&str>) {
+    let mut r = ResourceRequest::any(priority, Resource::new(mb, 1), n);
+    r.node_label_expression = label.map(str::to_string);
+    c.allocate(app, vec![r], vec![]);
+}
+
+/// Containers of `app` on `node` (live ones, AM included).
+fn on_node(c: &Cluster, app: AppId, node: NodeId) -> usize {
+    c.cs.containers()
+        .filter(|(_, k)| k.app == app && k.node == node && !k.is_reserved())
+        .count()
+}
+
+fn used(c: &Cluster, queue: &str, label: &str) -> i64 {
+    let q = c.cs.queue_tree().find(queue).unwrap();
+    c.cs.queue_partition_usage(q, label).used.memory_mb()
+}
+
+/// Three 8000 MB nodes: h1 = x, h2 = y, h3 unlabelled; x and y exclusive.
+fn three_nodes(conf: &str) -> (Cluster, NodeId, NodeId, NodeId) {
+    let mut c = Cluster::new(conf);
+    labels(&mut c, &[("x", true), ("y", true)]);
+    label_node(&mut c, "h1", "x");
+    label_node(&mut c, "h2", "y");
+    let h1 = c.node("h1:1234", "/r", 8000, 8);
+    let h2 = c.node("h2:1234", "/r", 8000, 8);
+    let h3 = c.node("h3:1234", "/r", 8000, 8);
+    (c, h1, h2, h3)
+}
+
+#[test]
+fn containers_land_only_on_nodes_of_the_partition_asked_for() {
+    // TestNodeLabelContainerAllocation.testContainerAllocateWithLabels.
+    let (mut c, h1, h2, h3) = three_nodes(&cql(""));
+    let app1 = submit(&mut c, "a1", 200, None);
+    c.heartbeat(h3);
+    assert_eq!(
+        on_node(&c, app1, h3),
+        1,
+        "the AM asks for the default partition"
+    );
+    ask(&mut c, app1, 1, GB, 1, Some("x"));
+    c.heartbeat(h2);
+    c.heartbeat(h3);
+    assert_eq!(on_node(&c, app1, h2) + on_node(&c, app1, h3), 1);
+    c.heartbeat(h1);
+    assert_eq!(on_node(&c, app1, h1), 1);
+
+    let app2 = submit(&mut c, "b1", 200, None);
+    c.heartbeat(h3);
+    ask(&mut c, app2, 1, GB, 1, Some("y"));
+    c.heartbeat(h1);
+    c.heartbeat(h3);
+    assert_eq!(on_node(&c, app2, h1), 0);
+    c.heartbeat(h2);
+    assert_eq!(on_node(&c, app2, h2), 1);
+
+    let app3 = submit(&mut c, "c1", 200, None);
+    c.heartbeat(h3);
+    ask(&mut c, app3, 1, GB, 1, None);
+    c.heartbeat(h1);
+    c.heartbeat(h2);
+    assert_eq!(on_node(&c, app3, h1) + on_node(&c, app3, h2), 0);
+    c.heartbeat(h3);
+    assert_eq!(on_node(&c, app3, h3), 2);
+    // Usage is booked to the node's partition, up the tree.
+    assert_eq!(used(&c, "root.a.a1", "x"), GB);
+    assert_eq!(used(&c, "root.a", "x"), GB);
+    assert_eq!(used(&c, "root", "x"), GB);
+    assert_eq!(used(&c, "root", "y"), GB);
+    assert_eq!(used(&c, "root.a.a1", ""), GB);
+}
+
+#[test]
+fn a_queue_default_label_sends_the_am_and_unlabelled_asks_to_its_partition() {
+    // TestNodeLabelContainerAllocation.testContainerAllocationWithSingleUserLimits (CDQL).
+    let conf = cql(&format!(
+        "{P}.a.default-node-label-expression=x\n{P}.b.default-node-label-expression=y"
+    ));
+    let (mut c, h1, _h2, h3) = three_nodes(&conf);
+    let app = submit(&mut c, "a1", 200, None);
+    c.heartbeat(h3);
+    assert_eq!(
+        on_node(&c, app, h3),
+        0,
+        "the AM asks for x, the queue's default"
+    );
+    c.heartbeat(h1);
+    assert_eq!(on_node(&c, app, h1), 1);
+    // An explicit "" ask: a1 may hold 15% of the default partition's 8000 MB (one 1 GB
+    // container), and no more.
+    ask(&mut c, app, 1, GB, 1, Some(""));
+    c.heartbeat(h3);
+    assert_eq!(on_node(&c, app, h3), 1);
+    ask(&mut c, app, 1, GB, 2, Some(""));
+    c.heartbeat(h3);
+    assert_eq!(on_node(&c, app, h3), 1, "a1's default-partition maximum");
+    // Unlabelled asks take the queue's default, x.
+    for _ in 0..6 {
+        ask(&mut c, app, 2, GB, 1, None);
+        c.heartbeat(h1);
+    }
+    assert_eq!(on_node(&c, app, h1), 7);
+    assert_eq!(used(&c, "root.a.a1", "x"), 7 * GB);
+}
+
+/// TestNodeLabelContainerAllocation.testQueuesWithoutAccessUsingPartitionedNodes: x is
+/// non-exclusive; b cannot access it.
+fn sharing_conf() -> String {
+    format!(
+        "yarn.node-labels.enabled=true
+{P}.queues=a,b
+{P}.accessible-node-labels.x.capacity=100
+{P}.a.capacity=50
+{P}.a.accessible-node-labels=x
+{P}.a.accessible-node-labels.x.capacity=100
+{P}.b.capacity=50
+{P}.b.accessible-node-labels=
+{P}.b.user-limit-factor=5
+"
+    )
+}
+
+#[test]
+fn default_asks_use_a_non_exclusive_partition_after_missing_one_chance_per_node() {
+    let mut c = Cluster::new(&sharing_conf());
+    labels(&mut c, &[("x", false), ("y", true)]);
+    label_node(&mut c, "h1", "x");
+    let h1 = c.node("h1:1234", "/r", 10 * GB, 10);
+    let h2 = c.node("h2:1234", "/r", 10 * GB, 10);
+    let app = submit(&mut c, "b", GB, None);
+    c.heartbeat(h2);
+    assert_eq!(on_node(&c, app, h2), 1, "the AM");
+    ask(&mut c, app, 1, GB, 50, None);
+    let mut waited = 0;
+    for _ in 0..50 {
+        c.heartbeat(h1);
+        c.heartbeat(h2);
+        if on_node(&c, app, h1) == 0 {
+            waited += 1;
+        }
+    }
+    assert_eq!(waited, 10, "Hadoop's test waits exactly 10 cycles");
+    assert_eq!(on_node(&c, app, h1), 10);
+    assert_eq!(on_node(&c, app, h2), 10);
+    // b has no guarantee on x but used all of it: usage is the node's partition's.
+    assert_eq!(used(&c, "root.b", "x"), 10 * GB);
+    let ignore =
+        c.cs.containers()
+            .filter(|(_, k)| k.node == h1 && k.ignore_exclusivity)
+            .count();
+    assert_eq!(ignore, 10);
+}
+
+#[test]
+fn lent_room_is_limited_by_the_whole_partition_not_the_queues_maximum() {
+    // testQueueMaxCapacitiesWillNotBeHonoredWhenNotRespectingExclusivity.
+    let conf = format!(
+        "yarn.node-labels.enabled=true
+{P}.queues=a,b
+{P}.accessible-node-labels.x.capacity=100
+{P}.a.capacity=50
+{P}.a.accessible-node-labels=x
+{P}.a.accessible-node-labels.x.capacity=50
+{P}.a.accessible-node-labels.x.maximum-capacity=50
+{P}.b.capacity=50
+{P}.b.accessible-node-labels=x
+{P}.b.accessible-node-labels.x.capacity=50
+{P}.b.accessible-node-labels.x.maximum-capacity=50
+"
+    );
+    let mut c = Cluster::new(&conf);
+    labels(&mut c, &[("x", false)]);
+    label_node(&mut c, "h1", "x");
+    let h1 = c.node("h1:1234", "/r", 10 * GB, 10);
+    let h2 = c.node("h2:1234", "/r", 10 * GB, 10);
+    let app = submit(&mut c, "a", GB, None);
+    c.heartbeat(h2);
+    ask(&mut c, app, 1, GB, 10, None);
+    for _ in 0..51 {
+        c.heartbeat(h1);
+    }
+    assert_eq!(on_node(&c, app, h1), 10, "above a's 50% maximum on x");
+    assert_eq!(used(&c, "root.a", "x"), 10 * GB);
+    let now = c.now;
+    c.cs.remove_application(now, app).unwrap();
+    c.check();
+    assert_eq!(used(&c, "root.a", "x"), 0);
+}
+
+#[test]
+fn an_am_is_never_placed_on_lent_room() {
+    // testAMContainerAllocationWillAlwaysBeExclusive: one non-exclusive x node only.
+    let mut c = Cluster::new(&cql(""));
+    labels(&mut c, &[("x", false), ("y", true)]);
+    label_node(&mut c, "h1", "x");
+    let h1 = c.node("h1:1234", "/r", 8 * GB, 8);
+    let app = submit(&mut c, "b1", GB, None);
+    for _ in 0..50 {
+        c.heartbeat(h1);
+    }
+    assert_eq!(on_node(&c, app, h1), 0);
+}
+
+#[test]
+fn an_exclusive_partition_never_lends_its_room() {
+    let mut c = Cluster::new(&sharing_conf());
+    labels(&mut c, &[("x", true)]);
+    label_node(&mut c, "h1", "x");
+    let h1 = c.node("h1:1234", "/r", 10 * GB, 10);
+    let h2 = c.node("h2:1234", "/r", 2 * GB, 2);
+    let app = submit(&mut c, "b", GB, None);
+    c.heartbeat(h2);
+    ask(&mut c, app, 1, GB, 5, None);
+    for _ in 0..20 {
+        c.heartbeat(h1);
+        c.heartbeat(h2);
+    }
+    assert_eq!(on_node(&c, app, h1), 0);
+    assert_eq!(on_node(&c, app, h2), 2);
+}
+
+#[test]
+fn am_limits_are_per_am_partition() {
+    // TestApplicationLimitsByPartition.testAMResourceLimitWithLabels: a1's AM share on x is
+    // 0.2 of 10 GB (2 GB); c1's is 0.2 of its 7 GB, normalised up to 2 GB.
+    let conf = cql(&format!(
+        "{P}.a.a1.accessible-node-labels.x.maximum-am-resource-percent=0.2\n{P}.c.c1.maximum-am-resource-percent=0.2"
+    ));
+    let mut c = Cluster::new(&conf);
+    labels(&mut c, &[("x", true), ("y", true)]);
+    label_node(&mut c, "h1", "x");
+    label_node(&mut c, "h2", "y");
+    for h in ["h1:1234", "h2:1234", "h3:1234"] {
+        c.node(h, "/r", 10 * GB, 10);
+    }
+    let active = |c: &Cluster, q: &str| {
+        let id = c.cs.queue_tree().find(q).unwrap();
+        let l = c.cs.leaf(id).unwrap();
+        (l.active.len(), l.pending.len())
+    };
+    for _ in 0..3 {
+        submit(&mut c, "a1", GB, Some("x"));
+    }
+    assert_eq!(active(&c, "root.a.a1"), (2, 1));
+    let a1 = c.cs.queue_tree().find("root.a.a1").unwrap();
+    assert_eq!(
+        c.cs.queue_partition_usage(a1, "x").am_used,
+        Resource::new(2 * GB, 2)
+    );
+    assert_eq!(c.cs.queue_partition_usage(a1, "").am_used, Resource::ZERO);
+    let apps: Vec<AppId> = (0..3).map(|_| submit(&mut c, "c1", GB, None)).collect();
+    assert_eq!(active(&c, "root.c.c1"), (2, 1));
+    let now = c.now;
+    c.cs.remove_application(now, apps[0]).unwrap();
+    c.check();
+    assert_eq!(active(&c, "root.c.c1"), (2, 0));
+}
+
+#[test]
+fn a_relabelled_node_moves_its_containers_usage() {
+    // TestCapacitySchedulerNodeLabelUpdate.testResourceUsageWhenNodeUpdatesPartition and its
+    // AM variant.
+    let conf = format!(
+        "yarn.node-labels.enabled=true
+{P}.queues=a
+{P}.accessible-node-labels.x.capacity=100
+{P}.accessible-node-labels.y.capacity=100
+{P}.accessible-node-labels.z.capacity=100
+{P}.a.capacity=100
+{P}.a.accessible-node-labels=x,y,z
+{P}.a.accessible-node-labels.x.capacity=100
+{P}.a.accessible-node-labels.y.capacity=100
+{P}.a.accessible-node-labels.z.capacity=100
+"
+    );
+    let mut c = Cluster::new(&conf);
+    labels(&mut c, &[("x", true), ("y", true), ("z", true)]);
+    label_node(&mut c, "h1", "x");
+    label_node(&mut c, "h2", "y");
+    let h1 = c.node("h1:1234", "/r", 8000, 8);
+    c.node("h2:1234", "/r", 8000, 8);
+    let h3 = c.node("h3:1234", "/r", 8000, 8);
+    let app = submit(&mut c, "a", GB, None);
+    c.heartbeat(h3);
+    ask(&mut c, app, 1, GB, 1, Some("x"));
+    c.heartbeat(h1);
+    assert_eq!((used(&c, "root.a", "x"), used(&c, "root.a", "")), (GB, GB));
+
+    label_node(&mut c, "h1", "z");
+    assert_eq!(
+        (
+            used(&c, "root.a", "x"),
+            used(&c, "root.a", "z"),
+            used(&c, "root", "z")
+        ),
+        (0, GB, GB)
+    );
+    let a = c.cs.queue_tree().find("root.a").unwrap();
+    assert_eq!(c.cs.user_partition_usage(a, "user", "z").0.memory_mb(), GB);
+    label_node(&mut c, "h1", "y");
+    assert_eq!((used(&c, "root.a", "z"), used(&c, "root.a", "y")), (0, GB));
+    label_node(&mut c, "h1", "");
+    assert_eq!(
+        (used(&c, "root.a", "y"), used(&c, "root.a", "")),
+        (0, 2 * GB)
+    );
+    assert_eq!(c.cs.node_partition(h1), Some(""));
+
+    // The AM's usage follows its node too.
+    let app2 = submit(&mut c, "a", GB, Some("x"));
+    label_node(&mut c, "h1", "x");
+    c.heartbeat(h1);
+    assert_eq!(c.cs.queue_partition_usage(a, "x").am_used.memory_mb(), GB);
+    let _ = app2;
+    label_node(&mut c, "h1", "z");
+    assert_eq!(c.cs.queue_partition_usage(a, "x").am_used.memory_mb(), 0);
+    assert_eq!(c.cs.queue_partition_usage(a, "z").am_used.memory_mb(), GB);
+}
+
+#[test]
+fn requests_are_refused_with_yarns_words() {
+    let (mut c, _h1, _h2, h3) = three_nodes(&cql(""));
+    let app = submit(&mut c, "a1", GB, None);
+    c.heartbeat(h3);
+    let refuse = |c: &mut Cluster, r: ResourceRequest| -> String {
+        let req = capsched::scheduler::types::AllocateRequest {
+            response_id: *c.response_ids.get(&app).unwrap_or(&0),
+            asks: vec![r],
+            ..Default::default()
+        };
+        match c.cs.allocate(c.now, app, &req) {
+            Err(SchedulerError::InvalidResourceRequest(m)) => m,
+            other => panic!("not refused: {other:?}"),
+        }
+    };
+    let one = |name: &str| ResourceRequest::at(1, name, Resource::new(GB, 1), 1);
+    assert_eq!(
+        refuse(&mut c, one("h1").with_label("x")),
+        "Invalid resource request, queue=a1 specified node label expression in a resource request has resource name = h1"
+    );
+    assert_eq!(
+        refuse(&mut c, one("*").with_label("x&&y")),
+        "Invalid resource request, queue=a1 specified more than one node label in a node label expression, node label expression = x&&y"
+    );
+    assert_eq!(
+        refuse(&mut c, one("*").with_label("y")),
+        "Invalid resource request, queue=a1 doesn't have permission to access all labels in resource request. labelExpression of resource request=y. Queue labels=x"
+    );
+    // z is configured on b but the cluster has no such label.
+    let b = submit(&mut c, "b1", GB, None);
+    let req = capsched::scheduler::types::AllocateRequest {
+        asks: vec![one("*").with_label("z")],
+        ..Default::default()
+    };
+    assert_eq!(
+        c.cs.allocate(c.now, b, &req).unwrap_err().to_string(),
+        "Invalid label resource request, cluster do not contain , label= z"
+    );
+    // A submission whose AM asks for an inaccessible label is rejected.
+    let mut sub = AppSubmission::new("c1", "user");
+    sub.node_label_expression = Some("x".into());
+    assert_eq!(
+        c.cs.submit_application(c.now, &sub).unwrap_err().message,
+        "Invalid resource request, queue=c1 doesn't have permission to access all labels in resource request. labelExpression of resource request=x. Queue labels="
+    );
+    c.check();
+}
+
+#[test]
+fn labels_need_yarn_node_labels_enabled() {
+    let mut c = Cluster::new(&format!("{P}.queues=default\n{P}.default.capacity=100\n"));
+    let err =
+        c.cs.add_cluster_node_labels(&[("x".to_string(), true)])
+            .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "Node-label-based scheduling is disabled. Please check yarn.node-labels.enabled"
+    );
+    let h = c.node("h1:1234", "/r", 8 * GB, 8);
+    let app = submit(&mut c, "default", GB, None);
+    c.heartbeat(h);
+    let req = capsched::scheduler::types::AllocateRequest {
+        response_id: *c.response_ids.get(&app).unwrap_or(&0),
+        asks: vec![ResourceRequest::any(1, Resource::new(GB, 1), 1).with_label("x")],
+        ..Default::default()
+    };
+    assert_eq!(
+        c.cs.allocate(c.now, app, &req).unwrap_err().to_string(),
+        "Invalid resource request, node label not enabled but request contains label expression"
+    );
+}
+
+#[test]
+fn a_label_in_use_by_a_queue_cannot_be_removed_and_removal_unlabels_nodes() {
+    let (mut c, h1, _h2, h3) = three_nodes(&cql(""));
+    let now = c.now;
+    assert_eq!(
+        c.cs
+            .remove_cluster_node_labels(now, &["x".to_string()])
+            .unwrap_err()
+            .to_string(),
+        "Cannot remove label=x, because queue=root.a is using this label. Please remove label on queue before remove the label"
+    );
+    // c1 (the default partition) runs a container on h3; the default partition grows when a
+    // labelled node loses its label.
+    let app = submit(&mut c, "c1", GB, None);
+    c.heartbeat(h3);
+    let c1 = c.cs.queue_tree().find("root.c.c1").unwrap();
+    let before = c.cs.queue_tree().queue(c1).capacities.effective_max;
+    label_node(&mut c, "h1", "");
+    assert_eq!(c.cs.node_partition(h1), Some(""));
+    let after = c.cs.queue_tree().queue(c1).capacities.effective_max;
+    assert!(after.memory_mb() > before.memory_mb(), "{before} → {after}");
+    let _ = app;
+}
