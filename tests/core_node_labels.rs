@@ -500,3 +500,124 @@ fn a_label_in_use_by_a_queue_cannot_be_removed_and_removal_unlabels_nodes() {
     assert!(after.memory_mb() > before.memory_mb(), "{before} → {after}");
     let _ = app;
 }
+
+/// A container the policy killed: its node, application, and whether it was placed on lent
+/// room.
+type Killed = (NodeId, AppId, bool);
+
+/// Preemption rounds every 3 s for three minutes, the nodes heartbeating between them; what
+/// was killed.
+fn preempt_for_three_minutes(c: &mut Cluster, nodes: &[NodeId]) -> Vec<Killed> {
+    use capsched::preempt::policy::{PreemptionEventKind, PreemptionPolicy};
+    let mut policy = PreemptionPolicy::new(c.cs.configuration().preemption().clone());
+    let mut killed = Vec::new();
+    for _ in 0..60 {
+        c.now += 3_000;
+        let events = policy.edit_schedule(&c.cs.preemption_snapshot(), c.now);
+        for e in &events {
+            if e.kind == PreemptionEventKind::MarkKillable {
+                let id = capsched::ids::ContainerId::from_u64(e.container);
+                if let Some(k) = c.cs.container(id) {
+                    killed.push((k.node, k.app, k.ignore_exclusivity));
+                }
+            }
+        }
+        c.cs.apply_preemption(c.now, &events);
+        c.check();
+        for &n in nodes {
+            c.heartbeat(n);
+        }
+    }
+    killed
+}
+
+const PREEMPTION: &str = "yarn.resourcemanager.scheduler.monitor.enable=true
+yarn.resourcemanager.monitor.capacity.preemption.max_wait_before_kill=15000
+yarn.scheduler.capacity.maximum-am-resource-percent=1
+";
+
+#[test]
+fn preemption_frees_an_exclusive_partition_for_the_queue_guaranteed_there() {
+    // a holds all of x (16 GB); b, guaranteed half of x, asks for 8 GB there. Only a's x
+    // containers are preempted, and b gets its half; the default partition is untouched.
+    let conf = format!(
+        "yarn.node-labels.enabled=true
+{PREEMPTION}{P}.queues=a,b
+{P}.accessible-node-labels.x.capacity=100
+{P}.a.capacity=50
+{P}.a.user-limit-factor=2
+{P}.a.accessible-node-labels=x
+{P}.a.accessible-node-labels.x.capacity=50
+{P}.a.accessible-node-labels.x.maximum-capacity=100
+{P}.b.capacity=50
+{P}.b.user-limit-factor=2
+{P}.b.accessible-node-labels=x
+{P}.b.accessible-node-labels.x.capacity=50
+{P}.b.accessible-node-labels.x.maximum-capacity=100
+"
+    );
+    let mut c = Cluster::new(&conf);
+    labels(&mut c, &[("x", true)]);
+    label_node(&mut c, "h1", "x");
+    let h0 = c.node("h0:1", "/r", 8 * GB, 8);
+    let h1 = c.node("h1:1", "/r", 16 * GB, 16);
+    let app1 = submit(&mut c, "a", GB, None);
+    c.heartbeat(h0);
+    ask(&mut c, app1, 1, GB, 16, Some("x"));
+    for _ in 0..16 {
+        c.heartbeat(h1);
+    }
+    assert_eq!(used(&c, "root.a", "x"), 16 * GB);
+    let app2 = submit(&mut c, "b", GB, None);
+    c.heartbeat(h0);
+    ask(&mut c, app2, 1, GB, 8, Some("x"));
+    let killed = preempt_for_three_minutes(&mut c, &[h0, h1]);
+    assert_eq!(used(&c, "root.b", "x"), 8 * GB);
+    assert_eq!(used(&c, "root.a", "x"), 8 * GB);
+    assert_eq!(killed.len(), 8);
+    assert!(killed.iter().all(|k| *k == (h1, app1, false)), "{killed:?}");
+    assert_eq!(used(&c, "root.a", ""), GB, "a's AM on the default partition stays");
+    assert_eq!(on_node(&c, app2, h1), 8);
+}
+
+#[test]
+fn lent_room_is_taken_back_first_from_containers_placed_by_ignoring_exclusivity() {
+    // b cannot access x but filled it through lending; a, guaranteed all of x, asks for 8 GB.
+    let conf = format!(
+        "yarn.node-labels.enabled=true
+{PREEMPTION}{P}.queues=a,b
+{P}.accessible-node-labels.x.capacity=100
+{P}.a.capacity=50
+{P}.a.accessible-node-labels=x
+{P}.a.accessible-node-labels.x.capacity=100
+{P}.b.capacity=50
+{P}.b.maximum-capacity=100
+{P}.b.user-limit-factor=10
+{P}.b.accessible-node-labels=
+"
+    );
+    let mut c = Cluster::new(&conf);
+    labels(&mut c, &[("x", false)]);
+    label_node(&mut c, "h1", "x");
+    let h0 = c.node("h0:1", "/r", 4 * GB, 4);
+    let h1 = c.node("h1:1", "/r", 16 * GB, 16);
+    let app1 = submit(&mut c, "b", GB, None);
+    c.heartbeat(h0);
+    ask(&mut c, app1, 1, GB, 19, None);
+    for _ in 0..40 {
+        c.heartbeat(h1);
+        c.heartbeat(h0);
+    }
+    assert_eq!(used(&c, "root.b", "x"), 16 * GB);
+    assert_eq!(used(&c, "root.b", ""), 4 * GB);
+    // a's AM goes on the default partition: b's room there is preempted only if a is below
+    // its default guarantee (2 GB of 4): the AM itself is 1 GB.
+    let app2 = submit(&mut c, "a", GB, Some(""));
+    ask(&mut c, app2, 1, GB, 8, Some("x"));
+    let killed = preempt_for_three_minutes(&mut c, &[h0, h1]);
+    assert_eq!(used(&c, "root.a", "x"), 8 * GB);
+    assert_eq!(on_node(&c, app2, h1), 8);
+    // Only b's containers on lent room went; its default-partition ones stay.
+    let lent = killed.iter().filter(|k| **k == (h1, app1, true)).count();
+    assert_eq!(lent, 8, "{killed:?}");
+}

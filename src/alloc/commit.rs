@@ -187,6 +187,7 @@ impl CapacityScheduler {
                     killable: false,
                     partition: ctx.partition,
                     ignore_exclusivity: ctx.ignore_exclusivity(),
+                    requested_partition: ctx.request_partition(),
                 })
             }
         };
@@ -284,6 +285,7 @@ impl CapacityScheduler {
             killable: false,
             partition: ctx.partition,
             ignore_exclusivity: ctx.ignore_exclusivity(),
+            requested_partition: ctx.request_partition(),
         });
         self.nodes[ctx.node].reserved = Some(id);
         self.add_app_used(app, ctx.partition, capability);

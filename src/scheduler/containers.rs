@@ -128,7 +128,7 @@ impl CapacityScheduler {
                 .as_mut()
                 .expect("attempt")
                 .requests
-                .restore(key, capability, &c.satisfied);
+                .restore(key, capability, &c.satisfied, c.requested_partition);
             self.apply_pending_delta(app, delta);
         }
         true

@@ -165,13 +165,22 @@ impl CapacityScheduler {
             .copied()
             .collect();
         for id in ids {
-            let (app, resource, guaranteed, is_am) = {
+            let (app, resource, guaranteed, is_am, pos) = {
                 let c = &mut self.containers[id];
                 c.partition = to;
-                (c.app, c.resource, !c.is_opportunistic(), c.is_am)
+                (c.app, c.resource, !c.is_opportunistic(), c.is_am, c.view_pos)
             };
             if !guaranteed || !self.apps.contains(app) {
                 continue;
+            }
+            // The preemption view charges the container to its node's partition too.
+            if let Some(t) = self.apps[app].attempt.as_mut() {
+                if t.live_containers.contains(&id) {
+                    let view = crate::sync::Arc::make_mut(&mut t.preempt_view);
+                    if let Some(v) = view.get_mut(pos as usize) {
+                        v.partition = to as usize;
+                    }
+                }
             }
             self.add_app_used(app, from, -resource);
             self.add_app_used(app, to, resource);

@@ -154,6 +154,7 @@ impl CapacityScheduler {
             killable: false,
             partition: self.nodes[node].partition,
             ignore_exclusivity: false,
+            requested_partition: self.nodes[node].partition,
         });
         let n = &mut self.nodes[node];
         n.allocated += report.resource;

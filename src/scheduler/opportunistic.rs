@@ -346,6 +346,7 @@ impl CapacityScheduler {
             killable: false,
             partition: self.nodes[node].partition,
             ignore_exclusivity: false,
+            requested_partition: crate::state::partition::DEFAULT_PARTITION,
         });
         let n = &mut self.nodes[node];
         n.opportunistic.insert(id);

@@ -22,8 +22,8 @@ pub(crate) fn container_snap(id: ContainerId, c: &RmContainer) -> ContainerSnap 
         allocation_request_id: c.key.allocation_request_id,
         is_am: c.is_am,
         node,
-        partition: 0,
-        ignore_exclusivity: false,
+        partition: c.partition as usize,
+        ignore_exclusivity: c.ignore_exclusivity,
         created_ms: c.created_ms,
         killable: c.killable,
     }

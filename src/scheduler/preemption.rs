@@ -13,7 +13,8 @@ use crate::preempt::policy::{PreemptionEvent, PreemptionEventKind};
 use crate::preempt::snapshot::*;
 use crate::resource::Resource;
 use crate::state::app::{Attempt, SchedulerApp};
-use crate::state::users::UsersManager;
+use crate::state::partition::{get_in, Partition, DEFAULT_PARTITION};
+use crate::state::users::{QueueLimitInputs, UsersManager};
 
 /// What applying a round did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -32,7 +33,14 @@ pub struct PreemptionOutcome {
 
 /// An application in leaf `q` without its containers; its pending demand only when the
 /// intra-queue selector reads it.
-fn app_snap(id: AppId, a: &SchedulerApp, t: &Attempt, q: usize, with_pending: bool) -> AppSnap {
+fn app_snap(
+    id: AppId,
+    a: &SchedulerApp,
+    t: &Attempt,
+    q: usize,
+    with_pending: bool,
+    partitions: usize,
+) -> AppSnap {
     AppSnap {
         id: id.as_u64(),
         name: Arc::clone(&a.name),
@@ -41,7 +49,9 @@ fn app_snap(id: AppId, a: &SchedulerApp, t: &Attempt, q: usize, with_pending: bo
         priority: a.priority,
         application_seq: a.application_id.id as u64,
         pending: if with_pending {
-            vec![t.requests.pending().non_negative()]
+            (0..partitions)
+                .map(|p| t.requests.pending_in(p as Partition).non_negative())
+                .collect()
         } else {
             Vec::new()
         },
@@ -51,21 +61,24 @@ fn app_snap(id: AppId, a: &SchedulerApp, t: &Attempt, q: usize, with_pending: bo
     }
 }
 
-/// The attempt's AM as YARN records it (default partition; unmanaged AMs are never waiting).
+/// The attempt's AM as YARN records it (in its AM's partition; unmanaged AMs are never
+/// waiting).
 fn am_snap(t: &Attempt) -> AmSnap {
     AmSnap {
         resource: t.am_resource,
-        partition: 0,
+        partition: t.am_partition as usize,
         waiting: !t.unmanaged_am && t.am_container.is_none(),
     }
 }
 
 impl CapacityScheduler {
-    /// The policy's view of the scheduler now (the default partition).
+    /// The policy's view of the scheduler now, every partition indexed by its id (the
+    /// default partition is 0; a removed label keeps its id, empty).
     pub fn preemption_snapshot(&self) -> PreemptionSnapshot {
         let tree = &self.tree;
         let s = tree.settings();
         let cluster = tree.cluster_resource();
+        let np = self.labels.num_partitions();
         // Nodes by slab slot (a container's `node` is its node's slot); a free slot is an
         // empty node with nothing on it.
         // (The slab iterates in slot order.)
@@ -83,7 +96,7 @@ impl CapacityScheduler {
             }
             nodes.push(NodeSnap {
                 name: Arc::clone(&n.host),
-                partition: 0,
+                partition: n.partition as usize,
                 unallocated: n.unallocated(),
                 killable: n.killable_resource,
                 reservation: None,
@@ -93,31 +106,36 @@ impl CapacityScheduler {
         // Users and per-app pending are for the intra-queue selector only.
         let intra_queue = self.configuration().preemption().intra_queue_enabled;
         let mut queues: Vec<QueueSnap> = Vec::with_capacity(tree.len());
-        let mut pending = Vec::with_capacity(tree.len());
+        let mut pending: Vec<Vec<(Resource, Resource)>> = Vec::with_capacity(tree.len());
         for q in 0..tree.len() {
             let mut leaf_apps = Vec::new();
             let mut inactive = Vec::new();
             let mut users = Vec::new();
             let mut fair = false;
-            let (mut with_sum, mut without_sum) = (Resource::ZERO, Resource::ZERO);
+            // Per partition: demand within user limits, with and without reserved deducted.
+            let mut sums = vec![(Resource::ZERO, Resource::ZERO); np];
             if let Some(lr) = self.leaf(q) {
                 // Intra-queue preemption reads each user's usage and the limit counting
                 // every user of the queue (`getResourceLimitForAllUsers`); without it the
                 // snapshot skips them.
                 if intra_queue {
-                    let inputs = self.limit_inputs(q);
-                    let all_users_limit = lr.users.compute_queue_user_limit_all_users(&inputs);
+                    let per_partition: Vec<_> = (0..np)
+                        .map(|p| {
+                            let inputs = self.limit_inputs_in(q, p as Partition, false);
+                            let all = lr.users.compute_queue_user_limit_all_users(&inputs);
+                            (inputs, all)
+                        })
+                        .collect();
                     users = lr
                         .users
                         .iter()
                         .map(|u| UserSnap {
                             name: u.name.clone(),
-                            used: vec![u.used],
-                            limit: vec![UsersManager::user_limit(
-                                &inputs,
-                                all_users_limit,
-                                u.weight,
-                            )],
+                            used: (0..np).map(|p| u.used_in(p as Partition)).collect(),
+                            limit: per_partition
+                                .iter()
+                                .map(|(inputs, all)| UsersManager::user_limit(inputs, *all, u.weight))
+                                .collect(),
                         })
                         .collect();
                 }
@@ -125,11 +143,20 @@ impl CapacityScheduler {
                 // without reserved deducted), each call with its own per-user headroom: a
                 // user's demand is capped at what its user limit still allows, apps taken in
                 // the leaf's ordering-policy order. (Headroom by user slot: small and dense.)
-                // Per user slot: (headroom left for the first pass, for the second).
+                // Per (user slot, partition): (headroom left for the first pass, for the
+                // second). Partitions other than the default one are met only with labels.
                 let mut room: Vec<Option<(Resource, Resource)>> = Vec::new();
-                // The queue-wide limit once per leaf; each user's is it times the user's weight.
+                let mut labelled_room: std::collections::HashMap<
+                    (usize, Partition),
+                    (Resource, Resource),
+                > = Default::default();
+                // The queue-wide limit once per leaf and partition; each user's is it times
+                // the user's weight (the limit that respects the partition's exclusivity,
+                // TempQueuePerPartition's).
                 let inputs = self.limit_inputs(q);
                 let queue_limit = self.queue_user_limit(q);
+                let mut labelled_limits: Vec<Option<(QueueLimitInputs, Resource)>> =
+                    vec![None; np];
                 // The policy walks this order backwards (`getPreemptionIterator`), so it must
                 // be the leaf's own: FIFO's active list, or the fair policy's order.
                 let order: Vec<AppId> = match self.fair_application_order(q) {
@@ -158,11 +185,46 @@ impl CapacityScheduler {
                     });
                     let pending = t.requests.pending().non_negative();
                     let with = Resource::component_min(pending, left_with);
-                    let pending = (t.requests.pending() - t.reserved).non_negative();
+                    let default_reserved = if t.requests.labelled_pending().is_empty()
+                        && !self.labels.has_labels()
+                    {
+                        t.reserved
+                    } else {
+                        self.app_reserved_in(t, DEFAULT_PARTITION)
+                    };
+                    let pending = (t.requests.pending() - default_reserved).non_negative();
                     let without = Resource::component_min(pending, left_without);
                     room[slot] = Some((left_with - with, left_without - without));
-                    with_sum += with;
-                    without_sum += without;
+                    sums[0].0 += with;
+                    sums[0].1 += without;
+                    for (p, asked) in t.requests.labelled_pending().iter() {
+                        let asked = asked.non_negative();
+                        if asked.is_zero() {
+                            continue;
+                        }
+                        let (inputs, limit) = *labelled_limits[p as usize].get_or_insert_with(|| {
+                            let inputs = self.limit_inputs_in(q, p, false);
+                            (inputs, lr.users.compute_queue_user_limit(&inputs))
+                        });
+                        let reserved = self.app_reserved_in(t, p);
+                        let (left_with, left_without) =
+                            *labelled_room.entry((slot, p)).or_insert_with(|| {
+                                let user = lr.users.by_slot(slot);
+                                let used = user.map(|u| u.used_in(p)).unwrap_or_default();
+                                let weight = user.map(|u| u.weight).unwrap_or(1.0);
+                                let limit = UsersManager::user_limit(&inputs, limit, weight);
+                                let headroom = (limit - used).non_negative();
+                                (headroom, headroom)
+                            });
+                        let with = Resource::component_min(asked, left_with);
+                        let without = Resource::component_min(
+                            (asked - reserved).non_negative(),
+                            left_without,
+                        );
+                        labelled_room.insert((slot, p), (left_with - with, left_without - without));
+                        sums[p as usize].0 += with;
+                        sums[p as usize].1 += without;
+                    }
                     let idx = apps.len();
                     let mut reserved = Vec::with_capacity(t.reservations.len());
                     for &cid in &t.reservations {
@@ -173,7 +235,7 @@ impl CapacityScheduler {
                             reserved.push(container_snap(cid, c));
                         }
                     }
-                    let mut snap = app_snap(app, a, t, q, intra_queue);
+                    let mut snap = app_snap(app, a, t, q, intra_queue, np);
                     snap.live = Arc::clone(&t.preempt_view);
                     snap.reserved = reserved;
                     apps.push(snap);
@@ -188,11 +250,11 @@ impl CapacityScheduler {
                             continue;
                         };
                         inactive.push(apps.len());
-                        apps.push(app_snap(app, a, t, q, true));
+                        apps.push(app_snap(app, a, t, q, true, np));
                     }
                 }
             }
-            pending.push((with_sum, without_sum));
+            pending.push(sums);
             let conf = tree.conf(q);
             let queue = tree.queue(q);
             let relative_priority =
@@ -206,17 +268,9 @@ impl CapacityScheduler {
                 path: conf.path.clone(),
                 parent: conf.parent,
                 children: conf.children.clone(),
-                partitions: vec![QueuePartitionSnap {
-                    guaranteed: queue.capacities.effective_min,
-                    max: queue.capacities.effective_max,
-                    used: queue.used,
-                    reserved: self.queue_reserved(q),
-                    killable: self.queue_killable[q],
-                    pending: Resource::ZERO,
-                    pending_deduct_reserved: Resource::ZERO,
-                    absolute_capacity: queue.capacities.absolute_capacity,
-                    absolute_max_capacity: queue.capacities.absolute_maximum_capacity,
-                }],
+                partitions: (0..np)
+                    .map(|p| self.queue_partition_snap(q, p as Partition))
+                    .collect(),
                 preemption_disabled: tree.preemption_disabled(q),
                 intra_queue_preemption_disabled: tree.intra_queue_preemption_disabled(q),
                 relative_priority,
@@ -233,27 +287,77 @@ impl CapacityScheduler {
         }
         // Parents' pending is the sum of their children's, bottom-up.
         for q in (0..tree.len()).rev() {
-            if let Some(p) = tree.parent(q) {
-                let (w, wo) = pending[q];
-                pending[p].0 += w;
-                pending[p].1 += wo;
+            for part in 0..np {
+                let (w, wo) = pending[q][part];
+                if let Some(p) = tree.parent(q) {
+                    pending[p][part].0 += w;
+                    pending[p][part].1 += wo;
+                }
+                queues[q].partitions[part].pending = w;
+                queues[q].partitions[part].pending_deduct_reserved = wo;
             }
-            queues[q].partitions[0].pending = pending[q].0;
-            queues[q].partitions[0].pending_deduct_reserved = pending[q].1;
         }
         PreemptionSnapshot {
             calculator: s.resource_calculator,
             cluster,
             minimum_allocation: s.minimum_allocation,
-            partitions: vec![PartitionSnap {
-                name: String::new(),
-                resource: cluster,
-                exclusive: true,
-            }],
+            partitions: (0..np)
+                .map(|p| PartitionSnap {
+                    name: self.labels.name(p as Partition).to_string(),
+                    resource: self.partition_resource(p as Partition),
+                    exclusive: self.labels.is_exclusive(p as Partition),
+                })
+                .collect(),
             queues,
             apps,
             nodes,
         }
+    }
+
+    /// One queue's figures in partition `p` (killable room is tracked in the default one).
+    fn queue_partition_snap(&self, q: usize, p: Partition) -> QueuePartitionSnap {
+        let (guaranteed, max, abs, abs_max) = if p == DEFAULT_PARTITION {
+            let c = &self.tree.queue(q).capacities;
+            (
+                c.effective_min,
+                c.effective_max,
+                c.absolute_capacity,
+                c.absolute_maximum_capacity,
+            )
+        } else {
+            let c = self.tree.partition_capacity(q, self.labels.name(p));
+            (
+                c.effective_min,
+                c.effective_max,
+                c.absolute_capacity,
+                c.absolute_maximum_capacity,
+            )
+        };
+        QueuePartitionSnap {
+            guaranteed,
+            max,
+            used: self.queue_used_in(q, p),
+            reserved: get_in(self.queue_reserved[q], &self.queue_labelled_reserved[q], p),
+            killable: if p == DEFAULT_PARTITION {
+                self.queue_killable[q]
+            } else {
+                Resource::ZERO
+            },
+            pending: Resource::ZERO,
+            pending_deduct_reserved: Resource::ZERO,
+            absolute_capacity: abs,
+            absolute_max_capacity: abs_max,
+        }
+    }
+
+    /// What an attempt has reserved in partition `p`.
+    fn app_reserved_in(&self, t: &Attempt, p: Partition) -> Resource {
+        t.reservations
+            .iter()
+            .filter_map(|r| self.containers.get(*r))
+            .filter(|c| c.partition == p)
+            .map(|c| c.resource)
+            .sum()
     }
 
     /// Applies a round's events, each re-checked against the current state: a mark tells the

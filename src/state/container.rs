@@ -39,6 +39,9 @@ pub struct RmContainer {
     /// Asked for the default partition and placed on a labelled node lending its room
     /// (`IGNORE_PARTITION_EXCLUSIVITY`): the preemption policy takes these first there.
     pub ignore_exclusivity: bool,
+    /// The partition its ask was for (`RMContainer.getNodeLabelExpression`): where the ask
+    /// goes back to if the container is lost before it runs.
+    pub requested_partition: crate::state::partition::Partition,
 }
 
 impl RmContainer {

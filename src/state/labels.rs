@@ -141,6 +141,12 @@ impl NodeLabelsManager {
             .map(|(i, l)| (i as Partition, l))
     }
 
+    /// How many partition ids exist (the default one, every label ever added): snapshots
+    /// index partitions by id.
+    pub fn num_partitions(&self) -> usize {
+        self.labels.len()
+    }
+
     /// Whether the cluster has any label at all (every partition-aware path is skipped when
     /// it has none).
     pub fn has_labels(&self) -> bool {

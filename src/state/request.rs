@@ -254,9 +254,15 @@ impl RequestTable {
         key: SchedulerKey,
         capability: Resource,
         satisfied: &Satisfied,
+        partition: Partition,
     ) -> PendingDelta {
         let mut d = self.start();
         let k = self.keys.entry(key).or_default();
+        // A key whose ANY ask is still there keeps its partition; one made again takes the
+        // partition the lost container was asked for.
+        if k.any.is_none() {
+            k.partition = partition;
+        }
         let partition = k.partition;
         for &(name, relax_locality) in satisfied {
             let fresh = LocationRequest {
@@ -339,7 +345,7 @@ mod tests {
         let k = t.get(&key).expect("the host entry keeps the key");
         assert_eq!((k.outstanding(), k.unique_locations()), (0, 1));
         // Restoring puts back exactly what was taken.
-        t.restore(key, Resource::new(1024, 1), &satisfied);
+        t.restore(key, Resource::new(1024, 1), &satisfied, 0);
         assert_eq!(t.get(&key).unwrap().outstanding(), 1);
         assert_eq!(t.pending(), Resource::new(1024, 1));
     }
