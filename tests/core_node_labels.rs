@@ -621,3 +621,167 @@ fn lent_room_is_taken_back_first_from_containers_placed_by_ignoring_exclusivity(
     let lent = killed.iter().filter(|k| **k == (h1, app1, true)).count();
     assert_eq!(lent, 8, "{killed:?}");
 }
+
+#[test]
+fn a_move_needs_a_queue_that_may_use_every_partition_the_app_asked_for() {
+    // TestCapacitySchedulerNodeLabelUpdate.testMoveApplicationWithLabel's message.
+    let conf = format!(
+        "yarn.node-labels.enabled=true
+{P}.queues=a
+{P}.accessible-node-labels.x.capacity=100
+{P}.accessible-node-labels.y.capacity=100
+{P}.a.capacity=100
+{P}.a.accessible-node-labels=x,y
+{P}.a.accessible-node-labels.x.capacity=100
+{P}.a.accessible-node-labels.y.capacity=100
+{P}.a.queues=a1,a2
+{P}.a.a1.capacity=50
+{P}.a.a1.accessible-node-labels=x
+{P}.a.a1.accessible-node-labels.x.capacity=100
+{P}.a.a2.capacity=50
+{P}.a.a2.accessible-node-labels=y
+{P}.a.a2.accessible-node-labels.y.capacity=100
+"
+    );
+    let mut c = Cluster::new(&conf);
+    labels(&mut c, &[("x", true), ("y", true)]);
+    let h = c.node("h0:1", "/r", 8 * GB, 8);
+    let app = submit(&mut c, "a1", GB, None);
+    c.heartbeat(h);
+    ask(&mut c, app, 1, GB, 1, Some("x"));
+    // Even with the ask withdrawn, the partition stays among those the app asked for.
+    ask(&mut c, app, 1, GB, 0, Some("x"));
+    let now = c.now;
+    assert_eq!(
+        c.cs.move_application(now, app, "a2").unwrap_err().to_string(),
+        "Specified queue=root.a.a2 can't satisfy following apps label expressions =[x] accessible node labels =[y]"
+    );
+    c.check();
+}
+
+#[test]
+fn queues_are_offered_a_partition_access_first_then_by_usage_there() {
+    // TestNodeLabelContainerAllocation.testOrderOfAllocationOnPartitions, step by step: x is
+    // non-exclusive; a (x 30%) and b (x 70%) may use it, c and d may not.
+    let conf = format!(
+        "yarn.node-labels.enabled=true
+{P}.queues=a,b,c,d
+{P}.accessible-node-labels.x.capacity=100
+{P}.a.capacity=25
+{P}.a.accessible-node-labels=x
+{P}.a.accessible-node-labels.x.capacity=30
+{P}.b.capacity=25
+{P}.b.accessible-node-labels=x
+{P}.b.accessible-node-labels.x.capacity=70
+{P}.c.capacity=25
+{P}.c.accessible-node-labels=
+{P}.d.capacity=25
+{P}.d.accessible-node-labels=
+"
+    );
+    let mut c = Cluster::new(&conf);
+    labels(&mut c, &[("x", false)]);
+    label_node(&mut c, "h1", "x");
+    let h1 = c.node("h1:1234", "/r", 10 * GB, 10);
+    let h2 = c.node("h2:1234", "/r", 10 * GB, 10);
+    let apps: Vec<AppId> = ["a", "b", "c", "d"]
+        .iter()
+        .map(|q| {
+            let app = submit(&mut c, q, GB, None);
+            c.heartbeat(h2);
+            app
+        })
+        .collect();
+    let (a, b, cq, d) = (apps[0], apps[1], apps[2], apps[3]);
+    let on_h1 = |c: &Cluster| -> Vec<usize> { apps.iter().map(|&x| on_node(c, x, h1)).collect() };
+    let hb = |c: &mut Cluster, n: usize| {
+        for _ in 0..n {
+            c.heartbeat(h1);
+        }
+    };
+    // 1. Both unused on x: the larger guarantee there (b, 0.7) goes first.
+    ask(&mut c, a, 1, GB, 1, Some("x"));
+    ask(&mut c, b, 1, GB, 1, Some("x"));
+    hb(&mut c, 1);
+    assert_eq!(on_h1(&c), vec![0, 1, 0, 0]);
+    // 2. a uses less of its x guarantee (0 < 1/7).
+    ask(&mut c, b, 1, GB, 1, Some("x"));
+    hb(&mut c, 1);
+    assert_eq!(on_h1(&c), vec![1, 1, 0, 0]);
+    // 3. The same key now asks for the default partition (MockAM asks at one priority; the
+    //    key's outstanding x ask is replaced): lent room, b (1/7 used) before a (1/3), each
+    //    after its second chance.
+    ask(&mut c, a, 1, GB, 1, Some(""));
+    ask(&mut c, b, 1, GB, 1, Some(""));
+    hb(&mut c, 2);
+    assert_eq!(on_h1(&c), vec![1, 2, 0, 0]);
+    // 4.
+    hb(&mut c, 2);
+    assert_eq!(on_h1(&c), vec![2, 2, 0, 0]);
+    // 5. b may use x, so it goes before c and d.
+    ask(&mut c, b, 1, GB, 1, Some(""));
+    ask(&mut c, cq, 1, GB, 2, Some(""));
+    ask(&mut c, d, 1, GB, 2, Some(""));
+    hb(&mut c, 2);
+    assert_eq!(on_h1(&c), vec![2, 3, 0, 0]);
+    // 6. c and d tie: configuration order.
+    hb(&mut c, 1);
+    assert_eq!(on_h1(&c), vec![2, 3, 1, 0]);
+    // 7. d has used less of x (0 < 0.1).
+    hb(&mut c, 1);
+    assert_eq!(on_h1(&c), vec![2, 3, 1, 1]);
+    // 8. A tie again; c's count of chances is not reset by allocations on labelled nodes.
+    hb(&mut c, 1);
+    assert_eq!(on_h1(&c), vec![2, 3, 2, 1]);
+}
+
+#[test]
+fn a_parents_maximum_on_a_partition_caps_its_children_together() {
+    // TestNodeLabelContainerAllocation.testParentQueueMaxCapsAreRespected: a may hold 50% of
+    // the 24 GB x node; a1 holds 9 GB there, so a2 (AM 2 GB) gets at most one more 2 GB
+    // container... none, as the cap is reached at 12 GB.
+    let conf = format!(
+        "yarn.node-labels.enabled=true
+{P}.queues=a,b
+{P}.accessible-node-labels.x.capacity=100
+{P}.a.capacity=50
+{P}.a.accessible-node-labels=x
+{P}.a.accessible-node-labels.x.capacity=50
+{P}.a.accessible-node-labels.x.maximum-capacity=50
+{P}.a.queues=a1,a2
+{P}.a.a1.capacity=50
+{P}.a.a1.accessible-node-labels.x.capacity=50
+{P}.a.a1.accessible-node-labels.x.maximum-capacity=100
+{P}.a.a1.user-limit-factor=100
+{P}.a.a1.maximum-am-resource-percent=1
+{P}.a.a2.capacity=50
+{P}.a.a2.accessible-node-labels.x.capacity=50
+{P}.a.a2.accessible-node-labels.x.maximum-capacity=100
+{P}.a.a2.user-limit-factor=100
+{P}.a.a2.maximum-am-resource-percent=1
+{P}.b.capacity=50
+{P}.b.accessible-node-labels=x
+{P}.b.accessible-node-labels.x.capacity=50
+"
+    );
+    let mut c = Cluster::new(&conf);
+    labels(&mut c, &[("x", true)]);
+    label_node(&mut c, "h1", "x");
+    let h1 = c.node("h1:1234", "/r", 24 * GB, 24);
+    let a1 = submit(&mut c, "a1", GB, Some("x"));
+    c.heartbeat(h1);
+    ask(&mut c, a1, 1, 4 * GB, 2, Some("x"));
+    for _ in 0..2 {
+        c.heartbeat(h1);
+    }
+    assert_eq!(used(&c, "root.a.a1", "x"), 9 * GB);
+    let a2 = submit(&mut c, "a2", 2 * GB, Some("x"));
+    c.heartbeat(h1);
+    assert_eq!(on_node(&c, a2, h1), 1, "the AM: 11 GB of a's 12");
+    ask(&mut c, a2, 1, 2 * GB, 2, Some("x"));
+    for _ in 0..10 {
+        c.heartbeat(h1);
+    }
+    assert_eq!(on_node(&c, a2, h1), 1, "a's 50% of x is reached");
+    assert!(used(&c, "root.a", "x") <= 12 * GB);
+}

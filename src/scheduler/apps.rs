@@ -948,6 +948,7 @@ impl CapacityScheduler {
                 self.tree.path(dest)
             )));
         }
+        self.check_queue_partition(app, dest)?;
         self.validate_submit_to_leaf(dest, &user, &application_id.to_string())
             .map_err(|r| SchedulerError::Refused(r.message))?;
 
@@ -1093,6 +1094,9 @@ impl CapacityScheduler {
             let Some(t) = self.apps[app].attempt.as_mut() else {
                 return;
             };
+            if name.is_none() && !t.requested_partitions.contains(&partition) {
+                t.requested_partitions.push(partition);
+            }
             let delta = t.requests.update(ask.key, name, req, partition);
             self.apply_pending_delta(app, delta);
         }

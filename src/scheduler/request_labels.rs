@@ -94,6 +94,45 @@ impl CapacityScheduler {
         Ok(())
     }
 
+    /// `checkQueuePartition` (with labels enabled): every labelled partition the attempt asked
+    /// for in its life must be accessible in the move's target; YARN's words (Java sets
+    /// printed in their hash order).
+    pub(crate) fn check_queue_partition(
+        &self,
+        app: crate::ids::AppId,
+        dest: QueueId,
+    ) -> Result<(), SchedulerError> {
+        if !self.tree.settings().node_labels_enabled {
+            return Ok(());
+        }
+        let Some(t) = self.apps[app].attempt.as_ref() else {
+            return Ok(());
+        };
+        let accessible = &self.tree.conf(dest).labels.accessible;
+        let refused: Vec<&str> = t
+            .requested_partitions
+            .iter()
+            .filter(|&&p| p != DEFAULT_PARTITION)
+            .map(|&p| &**self.labels.name(p))
+            .filter(|l| !crate::config::node_labels::expression_accessible(accessible, l))
+            .collect();
+        if refused.is_empty() {
+            return Ok(());
+        }
+        let names = match accessible {
+            AccessibleLabels::Any => vec!["*"],
+            AccessibleLabels::Only(set) => {
+                java_hash_order(&set.iter().map(String::as_str).collect::<Vec<_>>())
+            }
+        };
+        Err(SchedulerError::Refused(format!(
+            "Specified queue={} can't satisfy following apps label expressions =[{}] accessible node labels =[{}]",
+            self.tree.path(dest),
+            java_hash_order(&refused).join(", "),
+            names.join(", ")
+        )))
+    }
+
     /// The partition a validated label names. Only a recovered application's asks skip
     /// validation; a label the cluster does not have there counts as the default partition.
     pub(crate) fn partition_of_label(&self, label: &str) -> Partition {

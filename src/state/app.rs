@@ -34,6 +34,9 @@ pub struct Attempt {
     /// The partition the AM asked for (its request's label expression, after defaulting):
     /// the AM limits it is checked against and where its AM usage counts.
     pub am_partition: crate::state::partition::Partition,
+    /// Every partition its ANY asks named over its life (`getRequestedPartitions`): a move
+    /// must go to a queue that may use them all.
+    pub requested_partitions: smallvec::SmallVec<[crate::state::partition::Partition; 2]>,
     pub unmanaged_am: bool,
     pub requests: RequestTable,
     /// Allocated (not reserved) resources of live containers.
@@ -97,6 +100,7 @@ impl Attempt {
             pending_reason: None,
             am_resource,
             am_partition: crate::state::partition::DEFAULT_PARTITION,
+            requested_partitions: Default::default(),
             unmanaged_am,
             requests: RequestTable::default(),
             used: Resource::ZERO,
