@@ -131,6 +131,11 @@ fn containers_land_only_on_nodes_of_the_partition_asked_for() {
     assert_eq!(on_node(&c, app1, h2) + on_node(&c, app1, h3), 1);
     c.heartbeat(h1);
     assert_eq!(on_node(&c, app1, h1), 1);
+    // The headroom an AM hears sums the partitions it asked for (CapacityHeadroomProvider):
+    // none left on the default one (a1 may hold 1024 MB there, its AM's), and on x
+    // roundDown(8000 − 1024) = 6144 MB.
+    let r = c.allocate(app1, vec![], vec![]);
+    assert_eq!(r.headroom.memory_mb(), 6144);
 
     let app2 = submit(&mut c, "b1", 200, None);
     c.heartbeat(h3);
@@ -784,4 +789,122 @@ fn a_parents_maximum_on_a_partition_caps_its_children_together() {
     }
     assert_eq!(on_node(&c, a2, h1), 1, "a's 50% of x is reached");
     assert!(used(&c, "root.a", "x") <= 12 * GB);
+}
+
+/// (usedCapacity, absoluteUsedCapacity) of `queue` in the partition named `label`.
+fn used_caps(c: &Cluster, queue: &str, label: &str) -> (f32, f32) {
+    let t = c.cs.queue_tree();
+    let q = t.find(queue).unwrap();
+    let used = c.cs.queue_partition_usage(q, label).used;
+    if label.is_empty() {
+        (t.used_capacity(q), t.absolute_used_capacity(q))
+    } else {
+        (
+            t.used_capacity_in(q, label, used),
+            t.absolute_used_capacity_in(label, used),
+        )
+    }
+}
+
+fn assert_caps(c: &Cluster, queue: &str, label: &str, want: (f32, f32)) {
+    let got = used_caps(c, queue, label);
+    assert!(
+        (got.0 - want.0).abs() < 1e-4 && (got.1 - want.1).abs() < 1e-4,
+        "{queue} on {label:?}: {got:?}, want {want:?}"
+    );
+}
+
+#[test]
+fn used_capacities_per_partition_follow_usage_nodes_and_refreshes() {
+    // TestNodeLabelContainerAllocation.testQueueUsedCapacitiesUpdate, all six steps.
+    let conf = |a: u32, b: u32| {
+        format!(
+            "yarn.node-labels.enabled=true
+{P}.queues=a,b
+{P}.accessible-node-labels.x.capacity=100
+{P}.a.capacity={a}
+{P}.a.accessible-node-labels=x
+{P}.a.accessible-node-labels.x.capacity={a}
+{P}.a.queues=a1,a2
+{P}.a.a1.capacity=50
+{P}.a.a1.accessible-node-labels=x
+{P}.a.a1.accessible-node-labels.x.capacity=50
+{P}.a.a2.capacity=50
+{P}.a.a2.accessible-node-labels=x
+{P}.a.a2.accessible-node-labels.x.capacity=50
+{P}.b.capacity={b}
+{P}.b.accessible-node-labels=x
+{P}.b.accessible-node-labels.x.capacity={b}
+"
+        )
+    };
+    let mut c = Cluster::new(&conf(50, 50));
+    labels(&mut c, &[("x", false)]);
+    label_node(&mut c, "h1", "x");
+    label_node(&mut c, "h3", "x");
+    let h1 = c.node("h1:1234", "/r", 10 * GB, 10);
+    let h2 = c.node("h2:1234", "/r", 10 * GB, 10);
+    let app1 = submit(&mut c, "a1", GB, None);
+    c.heartbeat(h2);
+    // 1.
+    ask(&mut c, app1, 1, GB, 1, Some(""));
+    for _ in 0..10 {
+        c.heartbeat(h2);
+    }
+    assert_caps(&c, "root.a.a1", "x", (0.0, 0.0));
+    assert_caps(&c, "root.a.a1", "", (0.8, 0.2));
+    assert_caps(&c, "root.a", "", (0.4, 0.2));
+    assert_caps(&c, "root", "", (0.2, 0.2));
+    // 2.
+    ask(&mut c, app1, 1, GB, 2, Some("x"));
+    for _ in 0..10 {
+        c.heartbeat(h1);
+    }
+    assert_caps(&c, "root.a.a1", "x", (0.8, 0.2));
+    assert_caps(&c, "root.a", "x", (0.4, 0.2));
+    assert_caps(&c, "root", "x", (0.2, 0.2));
+    // 3.
+    let app2 = submit(&mut c, "a2", GB, None);
+    c.heartbeat(h2);
+    ask(&mut c, app2, 1, GB, 1, Some("x"));
+    c.heartbeat(h1);
+    assert_caps(&c, "root.a.a2", "x", (0.4, 0.1));
+    assert_caps(&c, "root.a", "x", (0.6, 0.3));
+    assert_caps(&c, "root.a", "", (0.6, 0.3));
+    assert_caps(&c, "root", "x", (0.3, 0.3));
+    assert_caps(&c, "root", "", (0.3, 0.3));
+    // 4. Two more nodes, one per partition: every figure halves.
+    c.node("h3:1234", "/r", 10 * GB, 10);
+    c.node("h4:1234", "/r", 10 * GB, 10);
+    assert_caps(&c, "root.a.a1", "x", (0.4, 0.1));
+    assert_caps(&c, "root.a.a1", "", (0.4, 0.1));
+    assert_caps(&c, "root.a", "x", (0.3, 0.15));
+    assert_caps(&c, "root.a.a2", "x", (0.2, 0.05));
+    assert_caps(&c, "root", "", (0.15, 0.15));
+    // 5. a takes everything, b nothing.
+    let now = c.now;
+    let new = capsched::config::CapacitySchedulerConfiguration::from_properties_str(&conf(100, 0))
+        .unwrap();
+    c.cs.refresh_queues(now, std::sync::Arc::new(new)).unwrap();
+    c.check();
+    assert_caps(&c, "root.a.a1", "x", (0.2, 0.1));
+    assert_caps(&c, "root.a.a1", "", (0.2, 0.1));
+    assert_caps(&c, "root.a", "x", (0.15, 0.15));
+    assert_caps(&c, "root.a.a2", "x", (0.1, 0.05));
+    assert_caps(&c, "root.b", "x", (0.0, 0.0));
+    // 6. app1's three task containers released.
+    let tasks: Vec<_> = c
+        .cs
+        .containers()
+        .filter(|(_, k)| k.app == app1 && !k.is_am)
+        .map(|(id, _)| id)
+        .collect();
+    assert_eq!(tasks.len(), 3);
+    c.allocate(app1, vec![], tasks);
+    assert_caps(&c, "root.a.a1", "x", (0.0, 0.0));
+    assert_caps(&c, "root.a.a1", "", (0.1, 0.05));
+    assert_caps(&c, "root.a", "x", (0.05, 0.05));
+    assert_caps(&c, "root.a", "", (0.1, 0.1));
+    assert_caps(&c, "root", "x", (0.05, 0.05));
+    assert_caps(&c, "root", "", (0.1, 0.1));
 }

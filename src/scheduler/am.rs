@@ -228,9 +228,7 @@ impl CapacityScheduler {
         } else {
             Vec::new()
         };
-        let headroom = self
-            .headroom(leaf, &self.apps[app].user)
-            .unwrap_or_default();
+        let headroom = self.app_headroom(app);
         let num_cluster_nodes = self.nodes.len() as u32;
 
         let t = self.apps[app].attempt.as_mut().expect("checked above");

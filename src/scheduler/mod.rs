@@ -655,29 +655,69 @@ impl CapacityScheduler {
     /// The headroom reported to an AM of `user` in `leaf` (`LeafQueue.getHeadroom`, spec §4.6).
     /// `None` when `leaf` is not a leaf queue.
     pub fn headroom(&self, leaf: QueueId, user: &str) -> Option<Resource> {
-        let user_limit = self.user_limit(leaf, user)?;
-        let s = self.tree.settings();
-        let rc = s.resource_calculator;
-        let cluster = self.tree.cluster_resource();
-        let user_used = self
-            .leaf(leaf)
-            .and_then(|l| l.users.get(user))
-            .map(|u| u.used)
-            .unwrap_or(Resource::ZERO);
-        let user_room = (user_limit - user_used).non_negative();
-        let queue_room =
-            (self.tree.queue_current_limit(leaf) - self.tree.queue(leaf).used).non_negative();
-        let h = rc.round_down(
-            &Resource::component_min(user_room, queue_room),
-            &s.minimum_allocation,
-        );
-        let cluster_room = self.tree.default_partition_resource() - self.tree.root().used;
-        // Resources.min(rc, cluster, clusterFree, headroom): a tie returns clusterFree.
-        let mut h = rc.min(&cluster, &cluster_room, &h);
+        let mut h = self.headroom_in(leaf, user, DEFAULT_PARTITION)?;
         if h.memory_mb() < 0 {
             h.set(crate::resource::MEMORY, 0);
         }
         Some(h)
+    }
+
+    /// The headroom an application's AM is told (`CapacityHeadroomProvider`): the default
+    /// partition's when it asked for no other, else the sum over every partition it asked for.
+    pub(crate) fn app_headroom(&self, app: AppId) -> Resource {
+        let a = &self.apps[app];
+        let partitions = a
+            .attempt
+            .as_ref()
+            .map(|t| t.requested_partitions.as_slice())
+            .unwrap_or(&[]);
+        if partitions.iter().all(|&p| p == DEFAULT_PARTITION) {
+            return self.headroom(a.queue, &a.user).unwrap_or_default();
+        }
+        let mut h: Resource = partitions
+            .iter()
+            .filter_map(|&p| self.headroom_in(a.queue, &a.user, p))
+            .sum();
+        if h.memory_mb() < 0 {
+            h.set(crate::resource::MEMORY, 0);
+        }
+        h
+    }
+
+    /// `LeafQueue.getHeadroom` for partition `p`: the user's room under its limit and the
+    /// queue's under its current limit (the default partition) or maximum (a labelled one),
+    /// rounded down, within what the partition has free.
+    fn headroom_in(&self, leaf: QueueId, user: &str, p: Partition) -> Option<Resource> {
+        let lr = self.leaf(leaf)?;
+        let s = self.tree.settings();
+        let rc = s.resource_calculator;
+        let inputs = self.limit_inputs_in(leaf, p, false);
+        let queue_limit = if p == DEFAULT_PARTITION {
+            self.queue_user_limit(leaf)
+        } else {
+            lr.users.compute_queue_user_limit(&inputs)
+        };
+        let u = lr.users.get(user);
+        let weight = u
+            .map(|u| u.weight)
+            .unwrap_or_else(|| self.user_weight(leaf, user));
+        let user_limit = UsersManager::user_limit(&inputs, queue_limit, weight);
+        let user_used = u.map(|u| u.used_in(p)).unwrap_or(Resource::ZERO);
+        let user_room = (user_limit - user_used).non_negative();
+        let current_limit = if p == DEFAULT_PARTITION {
+            self.tree.queue_current_limit(leaf)
+        } else {
+            self.effective_max_in(leaf, p)
+        };
+        let queue_room = (current_limit - self.queue_used_in(leaf, p)).non_negative();
+        let h = rc.round_down(
+            &Resource::component_min(user_room, queue_room),
+            &s.minimum_allocation,
+        );
+        let partition = self.partition_resource(p);
+        let free = partition - self.queue_used_in(0, p);
+        // Resources.min(rc, partition, free, headroom): a tie returns the free room.
+        Some(rc.min(&partition, &free, &h))
     }
 
     /// A user's configured weight in `leaf` (`user-settings.<user>.weight`, default 1).
