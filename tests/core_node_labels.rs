@@ -581,7 +581,11 @@ fn preemption_frees_an_exclusive_partition_for_the_queue_guaranteed_there() {
     assert_eq!(used(&c, "root.a", "x"), 8 * GB);
     assert_eq!(killed.len(), 8);
     assert!(killed.iter().all(|k| *k == (h1, app1, false)), "{killed:?}");
-    assert_eq!(used(&c, "root.a", ""), GB, "a's AM on the default partition stays");
+    assert_eq!(
+        used(&c, "root.a", ""),
+        GB,
+        "a's AM on the default partition stays"
+    );
     assert_eq!(on_node(&c, app2, h1), 8);
 }
 
@@ -893,12 +897,11 @@ fn used_capacities_per_partition_follow_usage_nodes_and_refreshes() {
     assert_caps(&c, "root.a.a2", "x", (0.1, 0.05));
     assert_caps(&c, "root.b", "x", (0.0, 0.0));
     // 6. app1's three task containers released.
-    let tasks: Vec<_> = c
-        .cs
-        .containers()
-        .filter(|(_, k)| k.app == app1 && !k.is_am)
-        .map(|(id, _)| id)
-        .collect();
+    let tasks: Vec<_> =
+        c.cs.containers()
+            .filter(|(_, k)| k.app == app1 && !k.is_am)
+            .map(|(id, _)| id)
+            .collect();
     assert_eq!(tasks.len(), 3);
     c.allocate(app1, vec![], tasks);
     assert_caps(&c, "root.a.a1", "x", (0.0, 0.0));
@@ -907,4 +910,178 @@ fn used_capacities_per_partition_follow_usage_nodes_and_refreshes() {
     assert_caps(&c, "root.a", "", (0.1, 0.1));
     assert_caps(&c, "root", "x", (0.05, 0.05));
     assert_caps(&c, "root", "", (0.1, 0.1));
+}
+
+/// Seeded random events over a labelled cluster — submissions with and without AM labels,
+/// asks for every partition (refusals included), heartbeats, relabelled nodes, releases,
+/// moves, removals, nodes lost and back, labels added and removed, preemption rounds — with
+/// every invariant (per partition) checked after each step.
+#[test]
+fn random_events_on_a_labelled_cluster_keep_every_invariant() {
+    use capsched::preempt::policy::PreemptionPolicy;
+    use capsched::scheduler::nodes::NodeSpec;
+    use common::rng::SplitMix;
+    let conf = format!(
+        "yarn.node-labels.enabled=true
+{PREEMPTION}{P}.queues=a,b,c
+{P}.accessible-node-labels.x.capacity=100
+{P}.accessible-node-labels.y.capacity=100
+{P}.a.capacity=40
+{P}.a.maximum-capacity=100
+{P}.a.user-limit-factor=3
+{P}.a.accessible-node-labels=x
+{P}.a.accessible-node-labels.x.capacity=60
+{P}.b.capacity=30
+{P}.b.accessible-node-labels=x,y
+{P}.b.default-node-label-expression=y
+{P}.b.accessible-node-labels.x.capacity=40
+{P}.b.accessible-node-labels.y.capacity=100
+{P}.b.queues=b1,b2
+{P}.b.b1.capacity=50
+{P}.b.b1.accessible-node-labels.x.capacity=50
+{P}.b.b1.accessible-node-labels.y.capacity=50
+{P}.b.b2.capacity=50
+{P}.b.b2.accessible-node-labels.x.capacity=50
+{P}.b.b2.accessible-node-labels.y.capacity=50
+{P}.c.capacity=30
+{P}.c.accessible-node-labels=
+"
+    );
+    let leaves = ["a", "b1", "b2", "c"];
+    let label_choices = [None, Some(""), Some("x"), Some("y")];
+    let node_labels = ["", "x", "y", "z"];
+    // What the runs went through, so the test cannot pass by exercising nothing: containers
+    // seen on x, on y, on lent room, and preemption kills.
+    let (mut seen_x, mut seen_y, mut seen_lent) = (0u64, 0u64, 0u64);
+    for seed in 1..=12u64 {
+        eprintln!("seed {seed}");
+        let mut rng = SplitMix(seed);
+        let mut c = Cluster::new(&conf);
+        labels(&mut c, &[("x", false), ("y", true)]);
+        let mut nodes: Vec<Option<NodeId>> = Vec::new();
+        for i in 0..5 {
+            let host = format!("h{i}");
+            label_node(&mut c, &host, node_labels[(i % 3) as usize]);
+            nodes.push(Some(c.node(&format!("{host}:1"), "/r", 8 * GB, 8)));
+        }
+        let mut apps: Vec<AppId> = Vec::new();
+        let mut policy = PreemptionPolicy::new(c.cs.configuration().preemption().clone());
+        for _ in 0..1500 {
+            c.now += 100;
+            match rng.below(12) {
+                0 => {
+                    let q = leaves[rng.below(4) as usize];
+                    let mut sub = AppSubmission::new(q, &format!("u{}", rng.below(3)));
+                    sub.am_node_label_expression =
+                        label_choices[rng.below(4) as usize].map(str::to_string);
+                    if let Ok(app) = c.cs.submit_application(c.now, &sub) {
+                        let am = AttemptSubmission::with_am(Resource::new(GB, 1));
+                        c.cs.add_attempt(c.now, app, am).unwrap();
+                        apps.push(app);
+                    }
+                }
+                1 | 2 if !apps.is_empty() => {
+                    let app = apps[rng.below(apps.len() as u64) as usize];
+                    let mut r = ResourceRequest::any(
+                        1 + rng.below(3) as i32,
+                        Resource::new(GB * (1 + rng.below(2) as i64), 1),
+                        rng.below(6) as i32,
+                    );
+                    r.node_label_expression =
+                        label_choices[rng.below(4) as usize].map(str::to_string);
+                    let req = capsched::scheduler::types::AllocateRequest {
+                        response_id: *c.response_ids.get(&app).unwrap_or(&0),
+                        asks: vec![r],
+                        ..Default::default()
+                    };
+                    if let Ok(r) = c.cs.allocate(c.now, app, &req) {
+                        c.response_ids.insert(app, r.response_id);
+                    }
+                }
+                3 if !apps.is_empty() => {
+                    let app = apps[rng.below(apps.len() as u64) as usize];
+                    let mine: Vec<_> =
+                        c.cs.containers()
+                            .filter(|(_, k)| k.app == app && !k.is_am && !k.is_reserved())
+                            .map(|(id, _)| id)
+                            .take(2)
+                            .collect();
+                    c.allocate(app, vec![], mine);
+                }
+                4 => {
+                    let i = rng.below(nodes.len() as u64) as usize;
+                    let label = node_labels[rng.below(4) as usize];
+                    let now = c.now;
+                    // z only while it is a cluster label; refused otherwise.
+                    let known = c.cs.cluster_node_labels().iter().any(|(n, _)| n == label);
+                    let to = if label.is_empty() {
+                        vec![]
+                    } else {
+                        vec![label.to_string()]
+                    };
+                    let r = c.cs.replace_labels_on_nodes(now, &[(format!("h{i}"), to)]);
+                    assert_eq!(r.is_err(), !label.is_empty() && !known, "{r:?}");
+                }
+                5 if apps.len() > 2 => {
+                    let i = rng.below(apps.len() as u64) as usize;
+                    let app = apps.swap_remove(i);
+                    c.cs.remove_application(c.now, app).unwrap();
+                }
+                6 if !apps.is_empty() => {
+                    let app = apps[rng.below(apps.len() as u64) as usize];
+                    let to = leaves[rng.below(4) as usize];
+                    let _ = c.cs.move_application(c.now, app, to);
+                }
+                7 => {
+                    let i = rng.below(nodes.len() as u64) as usize;
+                    match nodes[i] {
+                        Some(n) if rng.chance(30) => {
+                            c.cs.remove_node(c.now, n).unwrap();
+                            nodes[i] = None;
+                        }
+                        None => {
+                            let spec =
+                                NodeSpec::new(&format!("h{i}:1"), "/r", Resource::new(8 * GB, 8));
+                            nodes[i] = Some(c.cs.add_node(c.now, &spec).unwrap());
+                        }
+                        _ => {}
+                    }
+                }
+                8 => {
+                    let events = policy.edit_schedule(&c.cs.preemption_snapshot(), c.now);
+                    c.cs.apply_preemption(c.now, &events);
+                }
+                9 => {
+                    // A label no queue lists comes and goes, taking its nodes' usage back.
+                    let now = c.now;
+                    if c.cs.cluster_node_labels().iter().any(|(n, _)| n == "z") {
+                        c.cs.remove_cluster_node_labels(now, &["z".to_string()])
+                            .unwrap();
+                    } else {
+                        labels(&mut c, &[("z", false)]);
+                        let i = rng.below(nodes.len() as u64);
+                        let now = c.now;
+                        c.cs.replace_labels_on_nodes(
+                            now,
+                            &[(format!("h{i}"), vec!["z".to_string()])],
+                        )
+                        .unwrap();
+                    }
+                }
+                _ => {
+                    let live: Vec<NodeId> = nodes.iter().flatten().copied().collect();
+                    if !live.is_empty() {
+                        let n = live[rng.below(live.len() as u64) as usize];
+                        c.heartbeat(n);
+                    }
+                }
+            }
+            c.check();
+            seen_x += (used(&c, "root", "x") > 0) as u64;
+            seen_y += (used(&c, "root", "y") > 0) as u64;
+            seen_lent += c.cs.containers().any(|(_, k)| k.ignore_exclusivity) as u64;
+        }
+    }
+    eprintln!("steps with usage on x {seen_x}, on y {seen_y}, with lent room used {seen_lent}");
+    assert!(seen_x > 1000 && seen_y > 1000 && seen_lent > 100);
 }

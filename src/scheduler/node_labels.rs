@@ -168,7 +168,13 @@ impl CapacityScheduler {
             let (app, resource, guaranteed, is_am, pos) = {
                 let c = &mut self.containers[id];
                 c.partition = to;
-                (c.app, c.resource, !c.is_opportunistic(), c.is_am, c.view_pos)
+                (
+                    c.app,
+                    c.resource,
+                    !c.is_opportunistic(),
+                    c.is_am,
+                    c.view_pos,
+                )
             };
             if !guaranteed || !self.apps.contains(app) {
                 continue;

@@ -134,7 +134,9 @@ impl CapacityScheduler {
                             used: (0..np).map(|p| u.used_in(p as Partition)).collect(),
                             limit: per_partition
                                 .iter()
-                                .map(|(inputs, all)| UsersManager::user_limit(inputs, *all, u.weight))
+                                .map(|(inputs, all)| {
+                                    UsersManager::user_limit(inputs, *all, u.weight)
+                                })
                                 .collect(),
                         })
                         .collect();
@@ -155,8 +157,7 @@ impl CapacityScheduler {
                 // TempQueuePerPartition's).
                 let inputs = self.limit_inputs(q);
                 let queue_limit = self.queue_user_limit(q);
-                let mut labelled_limits: Vec<Option<(QueueLimitInputs, Resource)>> =
-                    vec![None; np];
+                let mut labelled_limits: Vec<Option<(QueueLimitInputs, Resource)>> = vec![None; np];
                 // The policy walks this order backwards (`getPreemptionIterator`), so it must
                 // be the leaf's own: FIFO's active list, or the fair policy's order.
                 let order: Vec<AppId> = match self.fair_application_order(q) {
@@ -185,13 +186,12 @@ impl CapacityScheduler {
                     });
                     let pending = t.requests.pending().non_negative();
                     let with = Resource::component_min(pending, left_with);
-                    let default_reserved = if t.requests.labelled_pending().is_empty()
-                        && !self.labels.has_labels()
-                    {
-                        t.reserved
-                    } else {
-                        self.app_reserved_in(t, DEFAULT_PARTITION)
-                    };
+                    let default_reserved =
+                        if t.requests.labelled_pending().is_empty() && !self.labels.has_labels() {
+                            t.reserved
+                        } else {
+                            self.app_reserved_in(t, DEFAULT_PARTITION)
+                        };
                     let pending = (t.requests.pending() - default_reserved).non_negative();
                     let without = Resource::component_min(pending, left_without);
                     room[slot] = Some((left_with - with, left_without - without));
@@ -202,10 +202,11 @@ impl CapacityScheduler {
                         if asked.is_zero() {
                             continue;
                         }
-                        let (inputs, limit) = *labelled_limits[p as usize].get_or_insert_with(|| {
-                            let inputs = self.limit_inputs_in(q, p, false);
-                            (inputs, lr.users.compute_queue_user_limit(&inputs))
-                        });
+                        let (inputs, limit) =
+                            *labelled_limits[p as usize].get_or_insert_with(|| {
+                                let inputs = self.limit_inputs_in(q, p, false);
+                                (inputs, lr.users.compute_queue_user_limit(&inputs))
+                            });
                         let reserved = self.app_reserved_in(t, p);
                         let (left_with, left_without) =
                             *labelled_room.entry((slot, p)).or_insert_with(|| {
