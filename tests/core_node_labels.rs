@@ -1085,3 +1085,44 @@ fn random_events_on_a_labelled_cluster_keep_every_invariant() {
     eprintln!("steps with usage on x {seen_x}, on y {seen_y}, with lent room used {seen_lent}");
     assert!(seen_x > 1000 && seen_y > 1000 && seen_lent > 100);
 }
+
+#[test]
+fn an_exclusive_enforced_partition_belongs_to_its_applications() {
+    // yarn.node-labels.exclusive-enforced-partitions (SchedulerUtils.enforcePartitionExclusivity,
+    // TestSchedulerUtils.testEnforcePartitionExclusivity): an ask for x from an app not
+    // labelled x goes to the app's label (none: the default partition); every ask of an app
+    // labelled x is for x.
+    let conf = cql("yarn.node-labels.exclusive-enforced-partitions=x");
+    let (mut c, h1, _h2, h3) = three_nodes(&conf);
+    let outsider = submit(&mut c, "a1", GB, None);
+    c.heartbeat(h3);
+    ask(&mut c, outsider, 1, GB, 1, Some("x"));
+    c.heartbeat(h1);
+    assert_eq!(
+        on_node(&c, outsider, h1),
+        0,
+        "x is not this app's partition"
+    );
+    let a1 = c.cs.queue_tree().find("root.a.a1").unwrap();
+    assert_eq!(c.cs.queue_partition_usage(a1, "").pending.memory_mb(), GB);
+
+    let mut sub = AppSubmission::new("a1", "user");
+    sub.node_label_expression = Some("x".into());
+    let member = c.cs.submit_application(c.now, &sub).unwrap();
+    c.cs.add_attempt(
+        c.now,
+        member,
+        AttemptSubmission::with_am(Resource::new(GB, 1)),
+    )
+    .unwrap();
+    c.heartbeat(h1);
+    assert_eq!(on_node(&c, member, h1), 1, "its AM asks for x");
+    ask(&mut c, member, 2, GB, 1, Some(""));
+    c.heartbeat(h3);
+    c.heartbeat(h1);
+    assert_eq!(
+        on_node(&c, member, h1),
+        2,
+        "even an explicit \"\" ask is for x"
+    );
+}

@@ -103,6 +103,9 @@ pub const YARN_ACL_ENABLE: &str = "yarn.acl.enable";
 /// `YarnConfiguration.NODE_LABELS_ENABLED` (default false): without it the label manager
 /// refuses every change, and requests may name no label.
 pub const NODE_LABELS_ENABLED: &str = "yarn.node-labels.enabled";
+/// `YarnConfiguration.EXCLUSIVE_ENFORCED_PARTITIONS`: partitions only their own
+/// applications' asks may name, and whose applications' asks always name them.
+pub const EXCLUSIVE_ENFORCED_PARTITIONS: &str = "yarn.node-labels.exclusive-enforced-partitions";
 pub const YARN_ADMIN_ACL: &str = "yarn.admin.acl";
 pub const MAX_CLUSTER_LEVEL_APPLICATION_PRIORITY: &str = "yarn.cluster.max-application-priority";
 pub const RM_NM_HEARTBEAT_INTERVAL_MS: &str =

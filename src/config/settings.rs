@@ -61,6 +61,9 @@ pub struct SchedulerSettings {
     pub lazy_preemption_enabled: bool,
     /// `yarn.node-labels.enabled`.
     pub node_labels_enabled: bool,
+    /// `yarn.node-labels.exclusive-enforced-partitions` (`getStrings`: split on commas, not
+    /// trimmed, as YARN reads it).
+    pub exclusive_enforced_partitions: std::collections::BTreeSet<String>,
     /// capsched's protection of space freed by preemption for the queues it was freed for
     /// (`capsched.preemption.freed-space.protect`, default true; false = YARN exactly).
     pub freed_space_protect: bool,
@@ -438,6 +441,15 @@ pub(crate) fn read_scheduler_settings(r: &mut Reader) -> SchedulerSettings {
             0,
         ),
         node_labels_enabled: r.opt_bool(NODE_LABELS_ENABLED).unwrap_or(false),
+        exclusive_enforced_partitions: r
+            .get(None, EXCLUSIVE_ENFORCED_PARTITIONS)
+            .map(|v| {
+                v.split(',')
+                    .filter(|t| !t.is_empty())
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default(),
         lazy_preemption_enabled: r
             .opt_bool(&global_key(LAZY_PREEMPTION_ENABLED))
             .or_else(|| r.opt_bool(LAZY_PREEMPTION_ENABLED_MONITOR_ALIAS))

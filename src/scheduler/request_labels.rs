@@ -17,8 +17,10 @@ use crate::state::queue::QueueId;
 
 impl CapacityScheduler {
     /// The label an ask at `resource_name` carries after YARN's defaulting: its own (trimmed,
-    /// as `ResourceRequestPBImpl` reads it), else for ANY the application's, else for ANY the
-    /// leaf's default, else the default partition (`""`).
+    /// as `ResourceRequestPBImpl` reads it), else for ANY the application's; then for ANY
+    /// `enforcePartitionExclusivity` (an enforced partition is the application's own: named
+    /// by its asks only if it is the app's label, and always when it is); then for ANY the
+    /// leaf's default; else the default partition (`""`).
     pub(crate) fn normalized_label(
         &self,
         leaf: QueueId,
@@ -27,8 +29,16 @@ impl CapacityScheduler {
         resource_name: &str,
     ) -> String {
         let any = resource_name == ANY;
-        own.map(java_trim)
-            .or(app_label.filter(|_| any).map(java_trim))
+        let app_label = app_label.map(java_trim);
+        let mut label = own.map(java_trim).or(app_label.filter(|_| any));
+        let enforced = &self.tree.settings().exclusive_enforced_partitions;
+        if any && !enforced.is_empty() {
+            let app_enforced = app_label.is_some_and(|a| enforced.contains(a));
+            if app_enforced || label.is_some_and(|l| enforced.contains(l)) {
+                label = app_label;
+            }
+        }
+        label
             .or_else(|| {
                 any.then(|| self.tree.conf(leaf).labels.default_expression.as_deref())
                     .flatten()
