@@ -186,8 +186,9 @@ impl CapacityScheduler {
             }
             // 5b. A default-partition ask counts the chances it had; it may take a lent
             //     partition's room only after missing as many as the cluster has nodes, so
-            //     unlabelled nodes go first.
-            if key_partition == DEFAULT_PARTITION {
+            //     unlabelled nodes go first. (Counted only while some label lends its room:
+            //     nothing else reads the count; docs/SEMANTICS.md.)
+            if key_partition == DEFAULT_PARTITION && self.lending {
                 let missed = {
                     let c = self.apps[app]
                         .attempt

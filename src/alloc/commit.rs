@@ -93,6 +93,17 @@ impl CapacityScheduler {
     fn fits_queue_maxima(&self, leaf: QueueId, ctx: &NodeCtx, delta: Resource) -> bool {
         let rc = self.tree.settings().resource_calculator;
         let p = ctx.partition;
+        if p == DEFAULT_PARTITION {
+            let mut at = Some(leaf);
+            while let Some(q) = at {
+                let queue = self.tree.queue(q);
+                if !rc.fits_in(&(queue.used + delta), &queue.capacities.effective_max) {
+                    return false;
+                }
+                at = self.tree.parent(q);
+            }
+            return true;
+        }
         let whole = ctx.ignore.then(|| self.partition_resource(p));
         let mut at = Some(leaf);
         while let Some(q) = at {
@@ -205,7 +216,9 @@ impl CapacityScheduler {
             t.am_pending = false;
         }
         // Delay scheduling restarts after a local allocation (not after fulfilling a reservation).
-        if ctx.partition == crate::state::partition::DEFAULT_PARTITION {
+        // An allocation on an unlabelled node resets the key's count of chances (only kept
+        // while some label lends its room).
+        if ctx.partition == DEFAULT_PARTITION && self.lending {
             t.counters_mut(key).missed_non_partitioned = 0;
         }
         if from_reservation.is_none() {

@@ -13,8 +13,6 @@ use crate::state::queue::QueueId;
 #[derive(Clone, Copy)]
 struct Candidate {
     id: QueueId,
-    /// May use the partition offered (always, for the default one).
-    accessible: bool,
     absolute_capacity: f32,
     used_capacity: f32,
     absolute_used_capacity: f32,
@@ -25,13 +23,6 @@ struct Candidate {
 
 fn compare(policy: QueueOrderingPolicy, a: &Candidate, b: &Candidate) -> Ordering {
     let float = |x: f32, y: f32| x.partial_cmp(&y).unwrap_or(Ordering::Equal);
-    // PriorityUtilizationQueueOrderingPolicy: on a labelled partition, queues that may use it
-    // come first, in either exclusivity mode.
-    match (a.accessible, b.accessible) {
-        (true, false) => return Ordering::Less,
-        (false, true) => return Ordering::Greater,
-        _ => {}
-    }
     // 2. A queue with guaranteed capacity goes before one without.
     let by_usage = match (a.absolute_capacity > 0.0, b.absolute_capacity > 0.0) {
         (true, false) => return Ordering::Less,
@@ -72,53 +63,65 @@ impl CapacityScheduler {
         parent: QueueId,
         partition: Partition,
     ) -> SmallVec<[QueueId; 16]> {
-        let label = self.labels.name(partition);
         let policy = self
             .tree
             .conf(parent)
             .queue_ordering_policy
             .unwrap_or(QueueOrderingPolicy::Utilization);
-        let mut candidates: SmallVec<[Candidate; 16]> = self
-            .tree
-            .children(parent)
-            .iter()
-            .map(|&id| {
-                let conf = self.tree.conf(id);
-                let (accessible, absolute_capacity, used_capacity, absolute_used_capacity) =
-                    if partition == DEFAULT_PARTITION {
-                        (
-                            true,
-                            self.tree.queue(id).capacities.absolute_capacity,
-                            self.tree.used_capacity(id),
-                            self.tree.absolute_used_capacity(id),
-                        )
-                    } else {
-                        let used = self.tree.queue(id).labelled_used.get(partition);
-                        (
-                            conf.labels.accessible.can_access(label),
-                            self.tree.partition_capacity(id, label).absolute_capacity,
-                            self.tree.used_capacity_in(id, label, used),
-                            self.tree.absolute_used_capacity_in(label, used),
-                        )
-                    };
-                Candidate {
-                    id,
-                    accessible,
-                    absolute_capacity,
-                    used_capacity,
-                    absolute_used_capacity,
-                    priority: conf.priority,
-                    configured_min: match &conf.capacity {
-                        CapacityValue::Absolute(a) => {
-                            Some((a.resource().memory_mb(), a.resource().vcores()))
-                        }
-                        _ => None,
-                    },
-                }
-            })
-            .collect();
-        candidates.sort_by(|a, b| compare(policy, a, b));
-        candidates.iter().map(|c| c.id).collect()
+        let candidate = |id: QueueId, abs: f32, used: f32, abs_used: f32| {
+            let conf = self.tree.conf(id);
+            Candidate {
+                id,
+                absolute_capacity: abs,
+                used_capacity: used,
+                absolute_used_capacity: abs_used,
+                priority: conf.priority,
+                configured_min: match &conf.capacity {
+                    CapacityValue::Absolute(a) => {
+                        Some((a.resource().memory_mb(), a.resource().vcores()))
+                    }
+                    _ => None,
+                },
+            }
+        };
+        let children = self.tree.children(parent).iter().copied();
+        if partition == DEFAULT_PARTITION {
+            let mut candidates: SmallVec<[Candidate; 16]> = children
+                .map(|id| {
+                    candidate(
+                        id,
+                        self.tree.queue(id).capacities.absolute_capacity,
+                        self.tree.used_capacity(id),
+                        self.tree.absolute_used_capacity(id),
+                    )
+                })
+                .collect();
+            candidates.sort_by(|a, b| compare(policy, a, b));
+            return candidates.iter().map(|c| c.id).collect();
+        }
+        // PriorityUtilizationQueueOrderingPolicy on a labelled partition: queues that may use
+        // it come first, in either exclusivity mode; then the same order on the partition's
+        // figures. (A stable sort on access first: the two groups sorted apart.)
+        let label = self.labels.name(partition);
+        let (mut with, mut without): (SmallVec<[Candidate; 16]>, SmallVec<[Candidate; 16]>) =
+            Default::default();
+        for id in children {
+            let used = self.tree.queue(id).labelled_used.get(partition);
+            let c = candidate(
+                id,
+                self.tree.partition_capacity(id, label).absolute_capacity,
+                self.tree.used_capacity_in(id, label, used),
+                self.tree.absolute_used_capacity_in(label, used),
+            );
+            if self.tree.conf(id).labels.accessible.can_access(label) {
+                with.push(c);
+            } else {
+                without.push(c);
+            }
+        }
+        with.sort_by(|a, b| compare(policy, a, b));
+        without.sort_by(|a, b| compare(policy, a, b));
+        with.iter().chain(&without).map(|c| c.id).collect()
     }
 }
 
@@ -129,7 +132,6 @@ mod tests {
     fn q(id: QueueId, abs: f32, used: f32) -> Candidate {
         Candidate {
             id,
-            accessible: true,
             absolute_capacity: abs,
             used_capacity: used,
             absolute_used_capacity: used * abs,

@@ -147,6 +147,11 @@ impl NodeLabelsManager {
         self.labels.len()
     }
 
+    /// Whether some label lends its idle room (only then is an IGNORE pass ever made).
+    pub fn has_non_exclusive(&self) -> bool {
+        self.cluster_labels().any(|(_, l)| !l.exclusive)
+    }
+
     /// Whether the cluster has any label at all (every partition-aware path is skipped when
     /// it has none).
     pub fn has_labels(&self) -> bool {

@@ -225,6 +225,20 @@ impl UsersManager {
     }
 
     fn compute_limit(&self, q: &QueueLimitInputs, active_users: bool) -> Resource {
+        // The default partition's usage is a plain field: read it without a branch per user.
+        if q.partition == crate::state::partition::DEFAULT_PARTITION {
+            self.compute_limit_with(q, active_users, |u| u.used)
+        } else {
+            self.compute_limit_with(q, active_users, |u| u.used_in(q.partition))
+        }
+    }
+
+    fn compute_limit_with(
+        &self,
+        q: &QueueLimitInputs,
+        active_users: bool,
+        used_of: impl Fn(&User) -> Resource,
+    ) -> Resource {
         let rc = q.rc;
         let total = q.partition_total;
         let required = q.minimum_allocation;
@@ -233,7 +247,7 @@ impl UsersManager {
         let share: f32 = self
             .users
             .iter()
-            .map(|(_, u)| rc.ratio(&u.used_in(q.partition), &total))
+            .map(|(_, u)| rc.ratio(&used_of(u), &total))
             .filter(|r| r.is_finite())
             .sum();
         let consumed = rc.multiply_and_normalize_up(&total, share as f64, &required);
@@ -246,7 +260,7 @@ impl UsersManager {
             .users
             .iter()
             .filter(|(_, u)| u.is_active())
-            .map(|(_, u)| u.used_in(q.partition))
+            .map(|(_, u)| used_of(u))
             .sum();
         let (resource_used, weights) = if active_users {
             (active_used + required, self.active_weight)
