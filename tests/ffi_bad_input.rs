@@ -39,6 +39,8 @@ fn submission(size: usize, application_id: capsched_yarn_id) -> capsched_submiss
         recovering: 0,
         app_name: s(""),
         lifetime_s: 0,
+        node_label_expression: capsched_str::EMPTY,
+        am_node_label_expression: capsched_str::EMPTY,
     }
 }
 

@@ -249,9 +249,21 @@ pub struct capsched_allocate_request {
     pub blacklist_removal_count: usize,
     pub updates: *const capsched_update_request,
     pub update_count: usize,
+    /// Each ask's node-label expression (YARN's `ResourceRequest.getNodeLabelExpression()`),
+    /// beside `asks` rather than in `capsched_ask` so that array's layout stays: entry `i` is
+    /// `asks[i]`'s. `ask_label_count` is 0 (no ask has one; `ask_labels` may be NULL) or
+    /// `ask_count`. An entry with a NULL `ptr` (and `len` 0) has none, as YARN's unset
+    /// expression: an ANY ask then takes the application's label, else its queue's
+    /// `default-node-label-expression`. Any other entry is the expression, trimmed; an empty
+    /// one names the default partition. Only ANY asks may name a label, one label only, one
+    /// the cluster has and the queue may access (YARN's messages, CAPSCHED_ERR_REFUSED).
+    /// The second version of this struct (added within ABI 3).
+    pub ask_labels: *const capsched_str,
+    pub ask_label_count: usize,
 }
 
-const REQUEST_V1: usize = std::mem::size_of::<capsched_allocate_request>();
+/// The size of the first version, before `ask_labels`.
+const REQUEST_V1: usize = std::mem::offset_of!(capsched_allocate_request, ask_labels);
 
 /// A container handed to the AM.
 #[repr(C)]
@@ -374,12 +386,52 @@ fn update_code(t: ContainerUpdateType) -> i32 {
     }
 }
 
-unsafe fn read_request(ids: Ids, r: &capsched_allocate_request) -> FfiResult<AllocateRequest> {
-    check_struct_size(r.struct_size, REQUEST_V1, "capsched_allocate_request")?;
+/// The asks' label expressions: none, or one entry (maybe unset) per ask.
+unsafe fn read_ask_labels(r: &capsched_allocate_request) -> FfiResult<Vec<Option<String>>> {
+    if r.ask_label_count == 0 {
+        return Ok(vec![None; r.ask_count]);
+    }
+    if r.ask_label_count != r.ask_count {
+        return Err(FfiError::invalid(format!(
+            "ask_label_count is {} but ask_count is {}: one label expression per ask, or \
+             ask_label_count 0 for none",
+            r.ask_label_count, r.ask_count
+        )));
+    }
+    read_slice(r.ask_labels, r.ask_label_count, "ask_labels")?
+        .iter()
+        .enumerate()
+        .map(|(i, l)| Ok(read_opt_str(*l, &format!("ask_labels[{i}]"))?.map(str::to_string)))
+        .collect()
+}
+
+/// Reads a host's allocate request, of whichever version of the struct it was built with (an
+/// earlier one is read up to its end; the later fields take their defaults).
+///
+/// # Safety
+/// `request` NULL or valid for its `struct_size` bytes, with its arrays.
+unsafe fn read_request(
+    ids: Ids,
+    request: *const capsched_allocate_request,
+) -> FfiResult<AllocateRequest> {
+    // All zero: no arrays, and (for a host of the first version) no label expressions.
+    let defaults: capsched_allocate_request = std::mem::zeroed();
+    let r = read_growable(
+        request,
+        REQUEST_V1,
+        defaults,
+        "request",
+        "capsched_allocate_request",
+    )?;
+    let labels = read_ask_labels(&r)?;
     let mut asks = Vec::with_capacity(r.ask_count);
-    for (i, a) in read_slice(r.asks, r.ask_count, "asks")?.iter().enumerate() {
+    for ((i, a), label) in read_slice(r.asks, r.ask_count, "asks")?
+        .iter()
+        .enumerate()
+        .zip(labels)
+    {
         asks.push(ResourceRequest {
-            node_label_expression: None,
+            node_label_expression: label,
             key: SchedulerKey {
                 priority: a.priority,
                 allocation_request_id: a.allocation_request_id,
@@ -541,10 +593,7 @@ pub unsafe extern "C" fn capsched_allocate(
         let h = handle(engine)?;
         let ids = h.ids();
         let id = ids.take_app(app)?;
-        let req = read_request(
-            ids,
-            request.as_ref().ok_or_else(|| FfiError::null("request"))?,
-        )?;
+        let req = read_request(ids, request)?;
         let r = h
             .engine
             .allocate(id, req)
