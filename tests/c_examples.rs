@@ -204,6 +204,42 @@ fn the_cpp_wrapper_makes_the_rms_own_calls() {
 }
 
 #[test]
+fn a_c_host_labels_a_node_and_an_applications_label_sends_its_containers_there() {
+    for exe in both("examples/c/node_labels.c") {
+        let out = run(&exe, &[]);
+        assert!(out.contains("cluster label: gpu (exclusive)\n"), "{out}");
+        assert!(out.contains("host1: gpu\nhost2: <default>\n"), "{out}");
+        assert!(
+            out.contains("refused: CAPSCHED_ERR_REFUSED: Exclusivity cannot be modified for an existing label with : <gpu:exclusivity=false>"),
+            "{out}"
+        );
+        // The AM and both unlabelled 2 GB asks on the gpu node; the "" ask on the other.
+        assert!(out.contains("AM container: 1024 MB on host1\n"), "{out}");
+        assert_eq!(
+            out.matches("container: 2048 MB on host1\n").count(),
+            2,
+            "{out}"
+        );
+        assert_eq!(
+            out.matches("container: 1024 MB on host2\n").count(),
+            1,
+            "{out}"
+        );
+        assert!(
+            out.contains(
+                "ml in gpu: 5120 MB used, AM 1024 MB\nml in <default>: 1024 MB used, AM 0 MB\n"
+            ),
+            "{out}"
+        );
+        assert!(
+            out.contains("after relabelling host1:\nml in gpu: 0 MB used, AM 0 MB\nml in <default>: 6144 MB used, AM 1024 MB\n"),
+            "{out}"
+        );
+        assert!(out.trim_end().ends_with("done"), "{out}");
+    }
+}
+
+#[test]
 fn several_host_threads_share_one_engine() {
     for exe in both("examples/c/multithreaded.c") {
         let out = run(&exe, &[]);
