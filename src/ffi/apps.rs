@@ -423,27 +423,6 @@ unsafe fn read_request(
         "request",
         "capsched_allocate_request",
     )?;
-    let labels = read_ask_labels(&r)?;
-    let mut asks = Vec::with_capacity(r.ask_count);
-    for ((i, a), label) in read_slice(r.asks, r.ask_count, "asks")?
-        .iter()
-        .enumerate()
-        .zip(labels)
-    {
-        asks.push(ResourceRequest {
-            node_label_expression: label,
-            key: SchedulerKey {
-                priority: a.priority,
-                allocation_request_id: a.allocation_request_id,
-            },
-            resource_name: read_str(a.resource_name, &format!("asks[{i}].resource_name"))?
-                .to_string(),
-            capability: a.capability.into(),
-            num_containers: a.num_containers,
-            relax_locality: a.relax_locality != 0,
-            execution_type: execution_type(a.execution_type)?,
-        });
-    }
     let names = |p: *const capsched_str, n: usize, what: &str| -> FfiResult<Vec<String>> {
         read_slice(p, n, what)?
             .iter()
@@ -451,6 +430,12 @@ unsafe fn read_request(
             .map(|(i, s)| read_str(*s, &format!("{what}[{i}]")).map(str::to_string))
             .collect()
     };
+    // Ids first: another engine's id is refused as such, whatever else is wrong.
+    let releases = read_slice(r.releases, r.release_count, "releases")?
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| ids.take_container_at(c, "releases", i))
+        .collect::<FfiResult<_>>()?;
     let mut updates = Vec::with_capacity(r.update_count);
     for (i, u) in read_slice(r.updates, r.update_count, "updates")?
         .iter()
@@ -475,14 +460,31 @@ unsafe fn read_request(
             capability: resize.then(|| u.capability.into()),
         });
     }
+    let labels = read_ask_labels(&r)?;
+    let mut asks = Vec::with_capacity(r.ask_count);
+    for ((i, a), label) in read_slice(r.asks, r.ask_count, "asks")?
+        .iter()
+        .enumerate()
+        .zip(labels)
+    {
+        asks.push(ResourceRequest {
+            node_label_expression: label,
+            key: SchedulerKey {
+                priority: a.priority,
+                allocation_request_id: a.allocation_request_id,
+            },
+            resource_name: read_str(a.resource_name, &format!("asks[{i}].resource_name"))?
+                .to_string(),
+            capability: a.capability.into(),
+            num_containers: a.num_containers,
+            relax_locality: a.relax_locality != 0,
+            execution_type: execution_type(a.execution_type)?,
+        });
+    }
     Ok(AllocateRequest {
         response_id: r.response_id,
         asks,
-        releases: read_slice(r.releases, r.release_count, "releases")?
-            .iter()
-            .enumerate()
-            .map(|(i, &c)| ids.take_container_at(c, "releases", i))
-            .collect::<FfiResult<_>>()?,
+        releases,
         blacklist_additions: names(
             r.blacklist_additions,
             r.blacklist_addition_count,
