@@ -166,7 +166,8 @@ enum capsched_status
   // A node, application or container id the engine does not know (or no longer knows):
   // stale, never issued, 0, or issued by another engine (see "Ids" in the preamble).
   CAPSCHED_ERR_UNKNOWN_ID = 6,
-  // The scheduler refused the request (YARN's exception message in `capsched_last_error`).
+  // The scheduler refused the request (YARN's exception message in `capsched_last_error`),
+  // the node-label manager's refusals included.
   CAPSCHED_ERR_REFUSED = 7,
   // The application was rejected at submission (YARN's reason in `capsched_last_error`).
   CAPSCHED_ERR_REJECTED = 8,
@@ -252,6 +253,17 @@ typedef struct capsched_allocate_request {
   size_t blacklist_removal_count;
   const struct capsched_update_request *updates;
   size_t update_count;
+  // Each ask's node-label expression (YARN's `ResourceRequest.getNodeLabelExpression()`),
+  // beside `asks` rather than in `capsched_ask` so that array's layout stays: entry `i` is
+  // `asks[i]`'s. `ask_label_count` is 0 (no ask has one; `ask_labels` may be NULL) or
+  // `ask_count`. An entry with a NULL `ptr` (and `len` 0) has none, as YARN's unset
+  // expression: an ANY ask then takes the application's label, else its queue's
+  // `default-node-label-expression`. Any other entry is the expression, trimmed; an empty
+  // one names the default partition. Only ANY asks may name a label, one label only, one
+  // the cluster has and the queue may access (YARN's messages, CAPSCHED_ERR_REFUSED).
+  // The second version of this struct (added within ABI 3).
+  const struct capsched_str *ask_labels;
+  size_t ask_label_count;
 } capsched_allocate_request;
 
 // A YARN id as far as it goes: an application (`application` non-zero), one of its attempts
@@ -435,6 +447,40 @@ typedef void (*capsched_event_callback)(const struct capsched_event *event, void
 // Called once with `user_data` when the callback is replaced or the engine freed.
 typedef void (*capsched_user_data_finalizer)(void *user_data);
 
+// A cluster node label: its name and whether its partition is exclusive (non-zero: only asks
+// that name it get its nodes; zero: its idle room is lent to default-partition asks). YARN's
+// `NodeLabel`.
+typedef struct capsched_node_label {
+  struct capsched_str name;
+  int32_t exclusive;
+} capsched_node_label;
+
+// One node's new label for `capsched_node_labels_replace`. `node` is a host (`h1`, or
+// `h1:0`: every NodeManager on it) or one NodeManager (`h1:1234`); `label` the one label it
+// carries (YARN allows one per node), or empty for none.
+typedef struct capsched_node_label_mapping {
+  struct capsched_str node;
+  struct capsched_str label;
+} capsched_node_label_mapping;
+
+// The cluster's labels (library-owned; free with `capsched_node_label_list_free`).
+typedef struct capsched_node_label_list {
+  // In the order they were added; the names are owned by the list.
+  struct capsched_node_label *labels;
+  size_t count;
+} capsched_node_label_list;
+
+// A queue's figures in one partition.
+typedef struct capsched_partition_usage {
+  // Containers on the partition's nodes, reservations included.
+  struct capsched_resource used;
+  struct capsched_resource reserved;
+  // What the queue's applications still ask for with this partition's label.
+  struct capsched_resource pending;
+  // A leaf's AM containers there (0 for a parent).
+  struct capsched_resource am_used;
+} capsched_partition_usage;
+
 // A container a NodeManager reports when it (re)registers: work-preserving recovery.
 typedef struct capsched_container_report {
   uint64_t app;
@@ -536,6 +582,17 @@ typedef struct capsched_submission {
   // `maximum-application-lifetime`. When it ends the engine raises
   // CAPSCHED_EVENT_APP_LIFETIME_EXPIRED (ABI 3's fourth version).
   int64_t lifetime_s;
+  // The application's node-label expression (`ApplicationSubmissionContext.
+  // getNodeLabelExpression()`): its AM's and its ANY asks' label when they name none. A
+  // NULL `ptr` (and `len` 0): none, as YARN's unset expression (the queue's
+  // `default-node-label-expression` applies); any other value is the expression, trimmed,
+  // an empty one naming the default partition (ABI 3's fifth version).
+  struct capsched_str node_label_expression;
+  // The AM container request's own label expression (the AM `ResourceRequest`'s), NULL
+  // for none: then the application's, then the queue's default. Checked at submission as
+  // YARN's RMAppManager checks it: a label the cluster lacks or the queue may not access
+  // rejects the application with YARN's message (ABI 3's fifth version).
+  struct capsched_str am_node_label_expression;
 } capsched_submission;
 
 // One live container as the RM reports it (and launches it: everything a
@@ -857,6 +914,80 @@ capsched_status capsched_engine_set_event_callback(const struct capsched_engine 
                                                    capsched_event_callback callback,
                                                    void *user_data,
                                                    capsched_user_data_finalizer finalizer);
+
+// Adds labels to the cluster (`addToCluserNodeLabels`). A label the cluster has is kept as it
+// is, but its exclusivity may not change. CAPSCHED_ERR_REFUSED with the label manager's words
+// when node labels are disabled (`yarn.node-labels.enabled`), a name is empty, too long or
+// has characters other than letters, digits, `-` and `_` (or starts with `-` or `_`), or an
+// existing label would change exclusivity; then nothing is added.
+//
+// # Safety
+// `engine` live; `labels` valid for `n` entries (NULL only with 0) with their strings.
+capsched_status capsched_node_labels_add(const struct capsched_engine *engine,
+                                         const struct capsched_node_label *labels,
+                                         size_t n);
+
+// Removes labels from the cluster (`removeFromClusterNodeLabels`): nodes that carried one go
+// back to the default partition, their running containers' usage with them (a reservation on
+// such a node is dropped). CAPSCHED_ERR_REFUSED with the label manager's words while a queue
+// lists a label in its accessible labels, when labels are disabled, or a label is not the
+// cluster's; then nothing is removed.
+//
+// # Safety
+// `engine` live; `names` valid for `n` entries (NULL only with 0).
+capsched_status capsched_node_labels_remove(const struct capsched_engine *engine,
+                                            const struct capsched_str *names,
+                                            size_t n);
+
+// Relabels nodes (`replaceLabelsOnNode`, the scheduler's NODE_LABELS_UPDATE): each entry's
+// node takes its label, or none. A host's mapping replaces what its NodeManagers had of their
+// own; a NodeManager's wins over its host's. Nodes not registered yet keep the mapping for
+// when they register. A registered node that changes partition keeps its containers: their
+// usage (application, user, queues, AM) moves to the new partition, and its reservation is
+// dropped, as YARN's `updateLabelsOnNode` does. Entries apply in order (a node listed twice
+// takes its last). CAPSCHED_ERR_REFUSED with the label manager's words when labels are
+// disabled, a node is malformed or a label is not the cluster's; every entry is checked
+// before any applies.
+//
+// # Safety
+// `engine` live; `mappings` valid for `n` entries (NULL only with 0) with their strings.
+capsched_status capsched_node_labels_replace(const struct capsched_engine *engine,
+                                             const struct capsched_node_label_mapping *mappings,
+                                             size_t n);
+
+// The cluster's labels now, into `*out` (an empty list when there are none). Free it with
+// `capsched_node_label_list_free`.
+//
+// # Safety
+// `engine` live; `out` writable.
+capsched_status capsched_node_labels_get(const struct capsched_engine *engine,
+                                         struct capsched_node_label_list **out);
+
+// Frees a label list; NULL is fine.
+//
+// # Safety
+// `list` NULL or from `capsched_node_labels_get`, not freed before.
+void capsched_node_label_list_free(struct capsched_node_label_list *list);
+
+// The partition `node` is in now (YARN's `SchedulerNode.getPartition()`): its label, or the
+// empty string for the default partition, into `*out` (free with `capsched_string_free`).
+//
+// # Safety
+// `engine` live; `out` writable.
+capsched_status capsched_node_partition(const struct capsched_engine *engine,
+                                        uint64_t node,
+                                        struct capsched_owned_str *out);
+
+// `queue`'s (full path or unique short name) figures in the partition `label` (empty: the
+// default partition; a label the cluster does not have: all 0) into `*out`.
+// CAPSCHED_ERR_INVALID_ARGUMENT for an unknown or ambiguous queue.
+//
+// # Safety
+// `engine` live; strings valid; `out` writable.
+capsched_status capsched_queue_partition_usage(const struct capsched_engine *engine,
+                                               struct capsched_str queue,
+                                               struct capsched_str label,
+                                               struct capsched_partition_usage *out);
 
 // Registers a NodeManager; `*out_node` gets its id.
 //

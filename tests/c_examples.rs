@@ -204,6 +204,77 @@ fn the_cpp_wrapper_makes_the_rms_own_calls() {
 }
 
 #[test]
+fn a_c_host_labels_a_node_and_an_applications_label_sends_its_containers_there() {
+    for exe in both("examples/c/node_labels.c") {
+        let out = run(&exe, &[]);
+        assert!(out.contains("cluster label: gpu (exclusive)\n"), "{out}");
+        assert!(out.contains("host1: gpu\nhost2: <default>\n"), "{out}");
+        assert!(
+            out.contains("refused: CAPSCHED_ERR_REFUSED: Exclusivity cannot be modified for an existing label with : <gpu:exclusivity=false>"),
+            "{out}"
+        );
+        // The AM and both unlabelled 2 GB asks on the gpu node; the "" ask on the other.
+        assert!(out.contains("AM container: 1024 MB on host1\n"), "{out}");
+        assert_eq!(
+            out.matches("container: 2048 MB on host1\n").count(),
+            2,
+            "{out}"
+        );
+        assert_eq!(
+            out.matches("container: 1024 MB on host2\n").count(),
+            1,
+            "{out}"
+        );
+        assert!(
+            out.contains(
+                "ml in gpu: 5120 MB used, AM 1024 MB\nml in <default>: 1024 MB used, AM 0 MB\n"
+            ),
+            "{out}"
+        );
+        assert!(
+            out.contains("after relabelling host1:\nml in gpu: 0 MB used, AM 0 MB\nml in <default>: 6144 MB used, AM 1024 MB\n"),
+            "{out}"
+        );
+        assert!(out.trim_end().ends_with("done"), "{out}");
+    }
+}
+
+#[test]
+fn the_cpp_wrapper_makes_the_label_managers_calls_and_labels_asks() {
+    for exe in both("examples/cpp/node_labels.cpp") {
+        let out = run(&exe, &[]);
+        assert!(
+            out.contains("refused: CAPSCHED_ERR_REFUSED: label name should only contains {0-9, a-z, A-Z, -, _} and should not started with {-,_}, now it is= -gpu\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("label gpu exclusive\nlabel spare shared\n"),
+            "{out}"
+        );
+        assert!(out.contains("h1 in 'gpu', h2 in ''\n"), "{out}");
+        assert!(out.contains("AM in gpu: 1024 MB\n"), "{out}");
+        assert!(
+            out.contains("mismatched labels: CAPSCHED_ERR_INVALID_ARGUMENT: ask_label_count is 1 but ask_count is 2"),
+            "{out}"
+        );
+        assert!(
+            out.contains("container on h1:8041\ncontainer on h2:8041\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("ml in gpu: 3072 MB, default: 2048 MB\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("refused: CAPSCHED_ERR_REFUSED: Cannot remove label=gpu, because queue=root.ml is using this label."),
+            "{out}"
+        );
+        assert!(out.contains("h2 back in '', labels left: 1\n"), "{out}");
+        assert!(out.trim_end().ends_with("done"), "{out}");
+    }
+}
+
+#[test]
 fn several_host_threads_share_one_engine() {
     for exe in both("examples/c/multithreaded.c") {
         let out = run(&exe, &[]);

@@ -53,7 +53,9 @@ fn struct_layouts_and_constants_match_the_header() {
                 blacklist_removals,
                 blacklist_removal_count,
                 updates,
-                update_count
+                update_count,
+                ask_labels,
+                ask_label_count
             ]
         ),
         layout!(
@@ -216,9 +218,18 @@ fn struct_layouts_and_constants_match_the_header() {
                 groups,
                 group_count,
                 priority,
-                application_id
+                application_id,
+                recovering,
+                app_name,
+                lifetime_s,
+                node_label_expression,
+                am_node_label_expression
             ]
         ),
+        layout!(capsched_node_label, [name, exclusive]),
+        layout!(capsched_node_label_mapping, [node, label]),
+        layout!(capsched_node_label_list, [labels, count]),
+        layout!(capsched_partition_usage, [used, reserved, pending, am_used]),
         layout!(
             capsched_cluster_info,
             [

@@ -39,6 +39,8 @@ fn submission(size: usize, application_id: capsched_yarn_id) -> capsched_submiss
         recovering: 0,
         app_name: s(""),
         lifetime_s: 0,
+        node_label_expression: capsched_str::EMPTY,
+        am_node_label_expression: capsched_str::EMPTY,
     }
 }
 
@@ -384,6 +386,15 @@ unsafe fn every_call_refuses(
         );
         check(capsched_node_decommission(e, node, -1), "node_decommission");
         check(capsched_node_recommission(e, node), "node_recommission");
+        let mut label = capsched_owned_str {
+            ptr: ptr::null_mut(),
+            len: 7,
+        };
+        check(
+            capsched_node_partition(e, node, &mut label),
+            "node_partition",
+        );
+        assert_eq!(label.len, 7, "untouched on failure");
     }
     if kind == "application" {
         let report = capsched_container_report {
@@ -543,7 +554,7 @@ fn ids_of_another_live_engine_are_refused_on_every_call_and_change_nothing() {
             };
             calls += every_call_refuses(b, &wb, bad, kind, |_| format!("{kind} id {bad:#x}"));
         }
-        assert_eq!(calls, 2 * 21);
+        assert_eq!(calls, 2 * 22);
         assert_eq!(engine_state(a), before_a, "engine a unchanged");
         assert_eq!(engine_state(b), before_b, "engine b unchanged");
 
@@ -581,7 +592,7 @@ fn zero_is_never_an_id() {
                 )
             });
         }
-        assert_eq!(calls, 21);
+        assert_eq!(calls, 22);
         assert_eq!(engine_state(e), before);
         capsched_engine_free(e);
     }

@@ -4,8 +4,10 @@
 //! the wrong node, refreshes with valid and invalid XML. Every call must return one of its
 //! documented statuses (never a panic or a failed engine), a call given another engine's id
 //! must be refused as such, and `capsched_engine_check_invariants` must pass after every step;
-//! at the end the second engine must be exactly as it was. A failure prints its seed and step;
-//! `CAPSCHED_SEED=<seed>` replays one.
+//! at the end the second engine must be exactly as it was. Node labels come and go among the
+//! calls (labels added and removed, nodes relabelled under running containers and
+//! reservations, asks naming a label or not, parallel arrays of the wrong length). A failure
+//! prints its seed and step; `CAPSCHED_SEED=<seed>` replays one.
 
 mod common;
 
@@ -34,6 +36,16 @@ fn config(a: u32) -> String {
         ),
         ("yarn.scheduler.capacity.root.a.maximum-capacity", "100"),
         ("yarn.scheduler.capacity.root.b.maximum-capacity", "100"),
+        ("yarn.node-labels.enabled", "true"),
+        (
+            "yarn.scheduler.capacity.root.accessible-node-labels.x.capacity",
+            "100",
+        ),
+        ("yarn.scheduler.capacity.root.a.accessible-node-labels", "x"),
+        (
+            "yarn.scheduler.capacity.root.a.accessible-node-labels.x.capacity",
+            "100",
+        ),
         ("yarn.scheduler.capacity.maximum-am-resource-percent", "0.5"),
         ("yarn.resourcemanager.scheduler.monitor.enable", "true"),
         (
@@ -109,11 +121,13 @@ unsafe fn foreign(e: *mut capsched_engine) -> Foreign {
 /// The low 48 bits of an id: its slot and generation (docs/C-API.md, "Ids").
 const CORE: u64 = (1 << 48) - 1;
 
-/// One random run of `steps` calls; panics with the seed and step on a broken rule. Returns
-/// how many containers were handed out, how many calls failed, and how many were given
-/// another engine's id, so the caller can see the run exercised every side.
-fn run(seed: u64, steps: usize) -> (usize, usize, usize) {
-    let (mut handed_out, mut failed, mut foreign_calls) = (0, 0, 0);
+/// What a run exercised, so the caller can see it covered every side: containers handed out,
+/// calls refused, calls given another engine's id, nodes labelled.
+type Coverage = (usize, usize, usize, usize);
+
+/// One random run of `steps` calls; panics with the seed and step on a broken rule.
+fn run(seed: u64, steps: usize) -> Coverage {
+    let (mut handed_out, mut failed, mut foreign_calls, mut relabelled) = (0, 0, 0, 0);
     let mut rng = SplitMix(seed);
     unsafe {
         let other = new_engine();
@@ -278,11 +292,18 @@ fn run(seed: u64, steps: usize) -> (usize, usize, usize) {
                             }
                         })
                         .collect();
+                    // Its label expression: none, unset, the default partition, a label or
+                    // not; now and then a parallel array of the wrong length.
+                    let labels = [capsched_str::EMPTY, s(""), s("x"), s("y"), s("nope")];
+                    let label = [labels[rng.below(labels.len() as u64) as usize]];
+                    let label_count = [0, 0, 1, 1, 2][rng.below(5) as usize];
                     let mut req: capsched_allocate_request = std::mem::zeroed();
                     req.struct_size = std::mem::size_of::<capsched_allocate_request>() as u32;
                     req.response_id = *response_ids.get(&app).unwrap_or(&0);
                     req.asks = &ask;
                     req.ask_count = 1;
+                    req.ask_labels = label.as_ptr();
+                    req.ask_label_count = label_count;
                     req.releases = releases.as_ptr();
                     req.release_count = releases.len();
                     let mut r = ptr::null_mut();
@@ -462,6 +483,40 @@ fn run(seed: u64, steps: usize) -> (usize, usize, usize) {
                     }
                     &[CAPSCHED_OK, CAPSCHED_ERR_UNKNOWN_ID]
                 }
+                92..=94 => {
+                    what = "node labels";
+                    let names = ["x", "y", "nope", "-bad"];
+                    let name = names[rng.below(names.len() as u64) as usize];
+                    st = match rng.below(3) {
+                        0 => {
+                            let l = [capsched_node_label {
+                                name: s(name),
+                                exclusive: i32::from(name != "y" || rng.chance(10)),
+                            }];
+                            capsched_node_labels_add(e, l.as_ptr(), 1)
+                        }
+                        1 => capsched_node_labels_remove(e, [s(name)].as_ptr(), 1),
+                        _ => {
+                            // A host or one NodeManager, registered or not.
+                            let node = format!(
+                                "h{}{}",
+                                rng.below(12),
+                                if rng.chance(30) { ":0" } else { "" }
+                            );
+                            let to = ["", "x", "y", "nope"][rng.below(4) as usize];
+                            let m = [capsched_node_label_mapping {
+                                node: s(&node),
+                                label: s(to),
+                            }];
+                            let st = capsched_node_labels_replace(e, m.as_ptr(), 1);
+                            if st == CAPSCHED_OK && !to.is_empty() {
+                                relabelled += 1;
+                            }
+                            st
+                        }
+                    };
+                    &[CAPSCHED_OK, CAPSCHED_ERR_REFUSED]
+                }
                 86..=88 => {
                     what = "tick";
                     st = capsched_engine_tick(e, now, ptr::null_mut());
@@ -513,7 +568,7 @@ fn run(seed: u64, steps: usize) -> (usize, usize, usize) {
         );
         capsched_engine_free(other);
     }
-    (handed_out, failed, foreign_calls)
+    (handed_out, failed, foreign_calls, relabelled)
 }
 
 #[test]
@@ -522,18 +577,19 @@ fn random_calls_through_the_c_abi_keep_every_invariant() {
         Ok(s) => vec![s.parse().expect("CAPSCHED_SEED is a number")],
         Err(_) => (0..12).collect(),
     };
-    let (mut handed_out, mut failed, mut foreign) = (0, 0, 0);
+    let (mut handed_out, mut failed, mut foreign, mut relabelled) = (0, 0, 0, 0);
     for seed in seeds {
-        let (h, f, x) = run(seed, 600);
+        let (h, f, x, l) = run(seed, 600);
         handed_out += h;
         failed += f;
         foreign += x;
+        relabelled += l;
     }
     eprintln!(
-        "{handed_out} containers handed out, {failed} calls refused, {foreign} given another engine's id"
+        "{handed_out} containers handed out, {failed} calls refused, {foreign} given another engine's id, {relabelled} nodes labelled"
     );
     assert!(
-        handed_out > 100 && failed > 100 && foreign > 100,
-        "{handed_out} handed out, {failed} refused, {foreign} with another engine's id"
+        handed_out > 100 && failed > 100 && foreign > 100 && relabelled > 10,
+        "{handed_out} handed out, {failed} refused, {foreign} with another engine's id, {relabelled} labelled"
     );
 }

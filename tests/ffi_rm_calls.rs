@@ -75,6 +75,8 @@ fn submission(queue: &str, user: &str, groups: &[capsched_str]) -> capsched_subm
         recovering: 0,
         app_name: s(""),
         lifetime_s: 0,
+        node_label_expression: capsched_str::EMPTY,
+        am_node_label_expression: capsched_str::EMPTY,
     }
 }
 

@@ -65,10 +65,23 @@ struct NodeResponseDeleter {
 struct QueueListDeleter {
     void operator()(capsched_queue_list *l) const noexcept { capsched_queue_list_free(l); }
 };
+struct NodeLabelListDeleter {
+    void operator()(capsched_node_label_list *l) const noexcept { capsched_node_label_list_free(l); }
+};
 
 using AllocateResponse = std::unique_ptr<capsched_allocate_response, AllocateResponseDeleter>;
 using NodeResponse = std::unique_ptr<capsched_node_response, NodeResponseDeleter>;
 using QueueList = std::unique_ptr<capsched_queue_list, QueueListDeleter>;
+/// The cluster's node labels (`labels[i].name` owned by the list).
+using NodeLabelList = std::unique_ptr<capsched_node_label_list, NodeLabelListDeleter>;
+
+/// A node-label expression as the C ABI reads it: none (nullopt, YARN's unset expression: the
+/// defaults apply) is a NULL pointer; any value, an empty one too (the default partition),
+/// is a non-NULL pointer.
+inline capsched_str label_expression(const std::optional<std::string_view> &e) {
+    if (!e) return capsched_str{nullptr, 0};
+    return capsched_str{e->data() != nullptr ? e->data() : "", e->size()};
+}
 
 /// YARN's string form of an id (`application_...`, `appattempt_...`, `container_...`).
 inline std::string format_yarn_id(const capsched_yarn_id &id) {
@@ -107,6 +120,10 @@ struct Submit {
     /// The RM's own ApplicationId; sequence 0: the engine mints one.
     int64_t cluster_timestamp = 0;
     int32_t sequence = 0;
+    /// The application's node-label expression (its AM's and its unlabelled ANY asks'), and
+    /// the AM request's own; nullopt: none ("" names the default partition).
+    std::optional<std::string_view> node_label_expression{};
+    std::optional<std::string_view> am_node_label_expression{};
 };
 
 /// The library's version string ("capsched 0.1.0 (ABI 1)").
@@ -272,7 +289,7 @@ public:
     uint64_t submit(std::string_view queue, std::string_view user, const std::vector<std::string> &groups,
                     const Submit &more) const {
         return submit_full(queue, user, groups, more.priority, more.cluster_timestamp, more.sequence, more.app_name,
-                           false, more.lifetime_s);
+                           false, more.lifetime_s, more.node_label_expression, more.am_node_label_expression);
     }
     /// An application the RM re-adds after a work-preserving restart (no submission checks).
     uint64_t recover_app(std::string_view queue, std::string_view user, int64_t cluster_timestamp, int32_t sequence,
@@ -389,6 +406,63 @@ public:
         check(capsched_allocate(handle_.get(), app, &request, &r));
         return AllocateResponse(r);
     }
+    /// `request` with a node-label expression beside each of its asks (`ask_labels[i]` is
+    /// `asks[i]`'s; nullopt: none, the application's label then the queue's default apply).
+    AllocateResponse allocate(uint64_t app, capsched_allocate_request request,
+                              const std::vector<std::optional<std::string_view>> &ask_labels) const {
+        std::vector<capsched_str> labels;
+        labels.reserve(ask_labels.size());
+        for (const auto &l : ask_labels) labels.push_back(label_expression(l));
+        request.ask_labels = labels.data();
+        request.ask_label_count = labels.size();
+        return allocate(app, request);
+    }
+
+    // ---- node labels (the RM's label manager) ----
+
+    /// `addToCluserNodeLabels`: (name, exclusive) pairs. Throws `Error` (CAPSCHED_ERR_REFUSED,
+    /// the label manager's words) and adds nothing when one is refused.
+    void add_node_labels(const std::vector<std::pair<std::string, bool>> &labels) const {
+        std::vector<capsched_node_label> l;
+        l.reserve(labels.size());
+        for (const auto &x : labels) l.push_back(capsched_node_label{str(x.first), x.second ? 1 : 0});
+        check(capsched_node_labels_add(handle_.get(), l.data(), l.size()));
+    }
+    /// `removeFromClusterNodeLabels`; refused while a queue lists a label.
+    void remove_node_labels(const std::vector<std::string> &names) const {
+        std::vector<capsched_str> n;
+        n.reserve(names.size());
+        for (const auto &x : names) n.push_back(str(x));
+        check(capsched_node_labels_remove(handle_.get(), n.data(), n.size()));
+    }
+    /// `replaceLabelsOnNode`: (node, label) pairs, a node being a host or `host:port`, the
+    /// label "" for none. Running containers stay; their usage moves with the node.
+    void replace_labels_on_nodes(const std::vector<std::pair<std::string, std::string>> &mapping) const {
+        std::vector<capsched_node_label_mapping> m;
+        m.reserve(mapping.size());
+        for (const auto &x : mapping) m.push_back(capsched_node_label_mapping{str(x.first), str(x.second)});
+        check(capsched_node_labels_replace(handle_.get(), m.data(), m.size()));
+    }
+    /// The cluster's labels, in the order they were added.
+    NodeLabelList node_labels() const {
+        capsched_node_label_list *l = nullptr;
+        check(capsched_node_labels_get(handle_.get(), &l));
+        return NodeLabelList(l);
+    }
+    /// The node's partition: its label, or "" for the default partition.
+    std::string node_partition(uint64_t node) const {
+        capsched_owned_str s{};
+        check(capsched_node_partition(handle_.get(), node, &s));
+        std::string out(s.ptr, s.len);
+        capsched_string_free(s);
+        return out;
+    }
+    /// A queue's used, reserved, pending and AM resources in one partition ("" the default).
+    capsched_partition_usage queue_partition_usage(std::string_view queue, std::string_view label = {}) const {
+        capsched_partition_usage u{};
+        check(capsched_queue_partition_usage(handle_.get(), str(queue), str(label), &u));
+        return u;
+    }
     uint32_t tick(int64_t now_ms = -1) const {
         uint32_t n = 0;
         check(capsched_engine_tick(handle_.get(), now_ms, &n));
@@ -479,14 +553,17 @@ private:
     /// `capsched_app_submit_as` with everything; sequence 0: the engine mints the id.
     uint64_t submit_full(std::string_view queue, std::string_view user, const std::vector<std::string> &groups,
                          int32_t priority, int64_t cluster_timestamp, int32_t sequence,
-                         std::string_view app_name = {}, bool recovering = false,
-                         int64_t lifetime_s = 0) const {
+                         std::string_view app_name = {}, bool recovering = false, int64_t lifetime_s = 0,
+                         const std::optional<std::string_view> &node_label_expression = std::nullopt,
+                         const std::optional<std::string_view> &am_node_label_expression = std::nullopt) const {
         std::vector<capsched_str> g;
         capsched_submission sub = submission(queue, user, groups, g, priority, app_name);
         sub.application_id.cluster_timestamp = cluster_timestamp;
         sub.application_id.application = sequence;
         sub.recovering = recovering ? 1 : 0;
         sub.lifetime_s = lifetime_s;
+        sub.node_label_expression = label_expression(node_label_expression);
+        sub.am_node_label_expression = label_expression(am_node_label_expression);
         uint64_t app = 0;
         check(capsched_app_submit_as(handle_.get(), &sub, &app));
         return app;

@@ -249,9 +249,21 @@ pub struct capsched_allocate_request {
     pub blacklist_removal_count: usize,
     pub updates: *const capsched_update_request,
     pub update_count: usize,
+    /// Each ask's node-label expression (YARN's `ResourceRequest.getNodeLabelExpression()`),
+    /// beside `asks` rather than in `capsched_ask` so that array's layout stays: entry `i` is
+    /// `asks[i]`'s. `ask_label_count` is 0 (no ask has one; `ask_labels` may be NULL) or
+    /// `ask_count`. An entry with a NULL `ptr` (and `len` 0) has none, as YARN's unset
+    /// expression: an ANY ask then takes the application's label, else its queue's
+    /// `default-node-label-expression`. Any other entry is the expression, trimmed; an empty
+    /// one names the default partition. Only ANY asks may name a label, one label only, one
+    /// the cluster has and the queue may access (YARN's messages, CAPSCHED_ERR_REFUSED).
+    /// The second version of this struct (added within ABI 3).
+    pub ask_labels: *const capsched_str,
+    pub ask_label_count: usize,
 }
 
-const REQUEST_V1: usize = std::mem::size_of::<capsched_allocate_request>();
+/// The size of the first version, before `ask_labels`.
+const REQUEST_V1: usize = std::mem::offset_of!(capsched_allocate_request, ask_labels);
 
 /// A container handed to the AM.
 #[repr(C)]
@@ -374,24 +386,43 @@ fn update_code(t: ContainerUpdateType) -> i32 {
     }
 }
 
-unsafe fn read_request(ids: Ids, r: &capsched_allocate_request) -> FfiResult<AllocateRequest> {
-    check_struct_size(r.struct_size, REQUEST_V1, "capsched_allocate_request")?;
-    let mut asks = Vec::with_capacity(r.ask_count);
-    for (i, a) in read_slice(r.asks, r.ask_count, "asks")?.iter().enumerate() {
-        asks.push(ResourceRequest {
-            node_label_expression: None,
-            key: SchedulerKey {
-                priority: a.priority,
-                allocation_request_id: a.allocation_request_id,
-            },
-            resource_name: read_str(a.resource_name, &format!("asks[{i}].resource_name"))?
-                .to_string(),
-            capability: a.capability.into(),
-            num_containers: a.num_containers,
-            relax_locality: a.relax_locality != 0,
-            execution_type: execution_type(a.execution_type)?,
-        });
+/// The asks' label expressions: none, or one entry (maybe unset) per ask.
+unsafe fn read_ask_labels(r: &capsched_allocate_request) -> FfiResult<Vec<Option<String>>> {
+    if r.ask_label_count == 0 {
+        return Ok(vec![None; r.ask_count]);
     }
+    if r.ask_label_count != r.ask_count {
+        return Err(FfiError::invalid(format!(
+            "ask_label_count is {} but ask_count is {}: one label expression per ask, or \
+             ask_label_count 0 for none",
+            r.ask_label_count, r.ask_count
+        )));
+    }
+    read_slice(r.ask_labels, r.ask_label_count, "ask_labels")?
+        .iter()
+        .enumerate()
+        .map(|(i, l)| Ok(read_opt_str(*l, &format!("ask_labels[{i}]"))?.map(str::to_string)))
+        .collect()
+}
+
+/// Reads a host's allocate request, of whichever version of the struct it was built with (an
+/// earlier one is read up to its end; the later fields take their defaults).
+///
+/// # Safety
+/// `request` NULL or valid for its `struct_size` bytes, with its arrays.
+unsafe fn read_request(
+    ids: Ids,
+    request: *const capsched_allocate_request,
+) -> FfiResult<AllocateRequest> {
+    // All zero: no arrays, and (for a host of the first version) no label expressions.
+    let defaults: capsched_allocate_request = std::mem::zeroed();
+    let r = read_growable(
+        request,
+        REQUEST_V1,
+        defaults,
+        "request",
+        "capsched_allocate_request",
+    )?;
     let names = |p: *const capsched_str, n: usize, what: &str| -> FfiResult<Vec<String>> {
         read_slice(p, n, what)?
             .iter()
@@ -399,6 +430,12 @@ unsafe fn read_request(ids: Ids, r: &capsched_allocate_request) -> FfiResult<All
             .map(|(i, s)| read_str(*s, &format!("{what}[{i}]")).map(str::to_string))
             .collect()
     };
+    // Ids first: another engine's id is refused as such, whatever else is wrong.
+    let releases = read_slice(r.releases, r.release_count, "releases")?
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| ids.take_container_at(c, "releases", i))
+        .collect::<FfiResult<_>>()?;
     let mut updates = Vec::with_capacity(r.update_count);
     for (i, u) in read_slice(r.updates, r.update_count, "updates")?
         .iter()
@@ -423,14 +460,31 @@ unsafe fn read_request(ids: Ids, r: &capsched_allocate_request) -> FfiResult<All
             capability: resize.then(|| u.capability.into()),
         });
     }
+    let labels = read_ask_labels(&r)?;
+    let mut asks = Vec::with_capacity(r.ask_count);
+    for ((i, a), label) in read_slice(r.asks, r.ask_count, "asks")?
+        .iter()
+        .enumerate()
+        .zip(labels)
+    {
+        asks.push(ResourceRequest {
+            node_label_expression: label,
+            key: SchedulerKey {
+                priority: a.priority,
+                allocation_request_id: a.allocation_request_id,
+            },
+            resource_name: read_str(a.resource_name, &format!("asks[{i}].resource_name"))?
+                .to_string(),
+            capability: a.capability.into(),
+            num_containers: a.num_containers,
+            relax_locality: a.relax_locality != 0,
+            execution_type: execution_type(a.execution_type)?,
+        });
+    }
     Ok(AllocateRequest {
         response_id: r.response_id,
         asks,
-        releases: read_slice(r.releases, r.release_count, "releases")?
-            .iter()
-            .enumerate()
-            .map(|(i, &c)| ids.take_container_at(c, "releases", i))
-            .collect::<FfiResult<_>>()?,
+        releases,
         blacklist_additions: names(
             r.blacklist_additions,
             r.blacklist_addition_count,
@@ -541,10 +595,7 @@ pub unsafe extern "C" fn capsched_allocate(
         let h = handle(engine)?;
         let ids = h.ids();
         let id = ids.take_app(app)?;
-        let req = read_request(
-            ids,
-            request.as_ref().ok_or_else(|| FfiError::null("request"))?,
-        )?;
+        let req = read_request(ids, request)?;
         let r = h
             .engine
             .allocate(id, req)

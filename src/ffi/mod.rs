@@ -17,6 +17,7 @@ mod apps;
 mod config;
 mod engine;
 mod ids;
+mod labels;
 mod nodes;
 mod rm;
 mod types;
@@ -25,6 +26,7 @@ mod yarn;
 pub use apps::*;
 pub use config::*;
 pub use engine::*;
+pub use labels::*;
 pub use nodes::*;
 pub use rm::*;
 pub use types::*;
@@ -55,7 +57,8 @@ pub enum capsched_status {
     /// A node, application or container id the engine does not know (or no longer knows):
     /// stale, never issued, 0, or issued by another engine (see "Ids" in the preamble).
     CAPSCHED_ERR_UNKNOWN_ID = 6,
-    /// The scheduler refused the request (YARN's exception message in `capsched_last_error`).
+    /// The scheduler refused the request (YARN's exception message in `capsched_last_error`),
+    /// the node-label manager's refusals included.
     CAPSCHED_ERR_REFUSED = 7,
     /// The application was rejected at submission (YARN's reason in `capsched_last_error`).
     CAPSCHED_ERR_REJECTED = 8,
@@ -98,6 +101,10 @@ impl From<SchedulerError> for FfiError {
             SchedulerError::InvalidArgument(_) | SchedulerError::DuplicateNode(_) => {
                 CAPSCHED_ERR_INVALID_ARGUMENT
             }
+            // The label manager's IOException (labels disabled, a bad or unknown label, a
+            // label a queue still uses, a malformed node): YARN refuses the admin call with
+            // its words, as it refuses a move or a refresh.
+            SchedulerError::NodeLabels(_) => CAPSCHED_ERR_REFUSED,
             _ => CAPSCHED_ERR_REFUSED,
         };
         FfiError(status, e.to_string())

@@ -222,6 +222,17 @@ pub struct capsched_submission {
     /// `maximum-application-lifetime`. When it ends the engine raises
     /// CAPSCHED_EVENT_APP_LIFETIME_EXPIRED (ABI 3's fourth version).
     pub lifetime_s: i64,
+    /// The application's node-label expression (`ApplicationSubmissionContext.
+    /// getNodeLabelExpression()`): its AM's and its ANY asks' label when they name none. A
+    /// NULL `ptr` (and `len` 0): none, as YARN's unset expression (the queue's
+    /// `default-node-label-expression` applies); any other value is the expression, trimmed,
+    /// an empty one naming the default partition (ABI 3's fifth version).
+    pub node_label_expression: capsched_str,
+    /// The AM container request's own label expression (the AM `ResourceRequest`'s), NULL
+    /// for none: then the application's, then the queue's default. Checked at submission as
+    /// YARN's RMAppManager checks it: a label the cluster lacks or the queue may not access
+    /// rejects the application with YARN's message (ABI 3's fifth version).
+    pub am_node_label_expression: capsched_str,
 }
 
 /// The size of the first version (ABI 2), before `application_id`.
@@ -272,6 +283,8 @@ unsafe fn read_submission(submission: *const capsched_submission) -> FfiResult<A
         recovering: 0,
         app_name: capsched_str::EMPTY,
         lifetime_s: 0,
+        node_label_expression: capsched_str::EMPTY,
+        am_node_label_expression: capsched_str::EMPTY,
     };
     let s = read_growable(
         submission,
@@ -293,6 +306,10 @@ unsafe fn read_submission(submission: *const capsched_submission) -> FfiResult<A
     if s.lifetime_s > 0 {
         sub.lifetime_s = Some(s.lifetime_s);
     }
+    sub.node_label_expression =
+        read_opt_str(s.node_label_expression, "node_label_expression")?.map(str::to_string);
+    sub.am_node_label_expression =
+        read_opt_str(s.am_node_label_expression, "am_node_label_expression")?.map(str::to_string);
     let id = s.application_id;
     if id != super::capsched_yarn_id::default() {
         if id.application <= 0 || id.cluster_timestamp < 0 {

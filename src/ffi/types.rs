@@ -88,6 +88,20 @@ pub(crate) unsafe fn read_str<'a>(s: capsched_str, what: &str) -> FfiResult<&'a 
     })
 }
 
+/// Reads a `capsched_str` whose absence means something else than the empty string, as
+/// YARN's optional strings do (a node-label expression left unset takes a default; an empty
+/// one names the default partition): a NULL `ptr` with `len` 0 is `None`, any other pointer
+/// (of length 0 too) the string.
+///
+/// # Safety
+/// As [`read_str`].
+pub(crate) unsafe fn read_opt_str<'a>(s: capsched_str, what: &str) -> FfiResult<Option<&'a str>> {
+    if s.ptr.is_null() && s.len == 0 {
+        return Ok(None);
+    }
+    read_str(s, what).map(Some)
+}
+
 /// Reads a C array (`ptr`, `count`); NULL is the empty array only when `count` is 0.
 ///
 /// # Safety

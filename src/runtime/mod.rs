@@ -28,6 +28,7 @@
 pub mod clock;
 pub mod core;
 pub mod events;
+mod labels;
 mod monitor;
 pub mod snapshot;
 mod worker;

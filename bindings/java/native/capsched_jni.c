@@ -155,6 +155,23 @@ static int strs_in(JNIEnv *env, jobjectArray a, jstrs *out) {
     return 1;
 }
 
+/* A node-label expression: null stays "none" (a NULL pointer), while an empty byte[] is the
+ * empty expression (the default partition), which the C ABI reads from a non-NULL pointer. */
+static int opt_str_in(JNIEnv *env, jbyteArray a, jstr *out) {
+    if (!str_in(env, a, out)) return 0;
+    if (a != NULL && out->str.ptr == NULL) out->str.ptr = "";
+    return 1;
+}
+
+/* As opt_str_in, for each element of a byte[][]. */
+static int opt_strs_in(JNIEnv *env, jobjectArray a, jstrs *out) {
+    if (!strs_in(env, a, out)) return 0;
+    for (jsize i = 0; i < out->count; i++) {
+        if (out->items[i].array != NULL && out->strs[i].ptr == NULL) out->strs[i].ptr = "";
+    }
+    return 1;
+}
+
 /* A long[] copied out (NULL: empty). The caller frees `*out`. */
 static int longs_in(JNIEnv *env, jlongArray a, jlong **out, jsize *count) {
     *out = NULL;
@@ -637,7 +654,7 @@ JNIEXPORT jlong JNICALL FN(nodeFind)(JNIEnv *env, jclass cls, jlong e, jbyteArra
 
 /* A submission's Java parts, pinned while the call runs. */
 typedef struct {
-    jstr queue, user, app_name;
+    jstr queue, user, app_name, node_label, am_node_label;
     jstrs groups;
     capsched_submission s;
 } jsub;
@@ -646,13 +663,17 @@ static void sub_done(JNIEnv *env, jsub *j) {
     str_done(env, &j->queue);
     str_done(env, &j->user);
     str_done(env, &j->app_name);
+    str_done(env, &j->node_label);
+    str_done(env, &j->am_node_label);
     strs_done(env, &j->groups);
 }
 
 static int sub_in(JNIEnv *env, jbyteArray queue, jbyteArray user, jobjectArray groups, jbyteArray app_name,
-                  jint priority, jlong cluster_timestamp, jint sequence, jboolean recovering, jsub *j) {
+                  jint priority, jlong cluster_timestamp, jint sequence, jboolean recovering, jbyteArray node_label,
+                  jbyteArray am_node_label, jsub *j) {
     memset(j, 0, sizeof *j);
     if (!str_in(env, queue, &j->queue) || !str_in(env, user, &j->user) || !str_in(env, app_name, &j->app_name) ||
+        !opt_str_in(env, node_label, &j->node_label) || !opt_str_in(env, am_node_label, &j->am_node_label) ||
         !strs_in(env, groups, &j->groups)) {
         sub_done(env, j);
         return 0;
@@ -667,15 +688,20 @@ static int sub_in(JNIEnv *env, jbyteArray queue, jbyteArray user, jobjectArray g
     j->s.application_id.application = sequence;
     j->s.recovering = recovering ? 1 : 0;
     j->s.app_name = j->app_name.str;
+    j->s.node_label_expression = j->node_label.str;
+    j->s.am_node_label_expression = j->am_node_label.str;
     return 1;
 }
 
 JNIEXPORT jlong JNICALL FN(appSubmit)(JNIEnv *env, jclass cls, jlong e, jbyteArray queue, jbyteArray user,
                                        jobjectArray groups, jbyteArray app_name, jint priority,
-                                       jlong cluster_timestamp, jint sequence, jboolean recovering) {
+                                       jlong cluster_timestamp, jint sequence, jboolean recovering,
+                                       jbyteArray node_label, jbyteArray am_node_label) {
     (void)cls;
     jsub j;
-    if (!sub_in(env, queue, user, groups, app_name, priority, cluster_timestamp, sequence, recovering, &j)) return 0;
+    if (!sub_in(env, queue, user, groups, app_name, priority, cluster_timestamp, sequence, recovering, node_label,
+                am_node_label, &j))
+        return 0;
     uint64_t app = 0;
     capsched_status st = capsched_app_submit_as(E(e), &j.s, &app);
     sub_done(env, &j);
@@ -688,7 +714,8 @@ JNIEXPORT jobjectArray JNICALL FN(appPlace)(JNIEnv *env, jclass cls, jlong e, jb
                                              jint sequence) {
     (void)cls;
     jsub j;
-    if (!sub_in(env, queue, user, groups, app_name, CAPSCHED_DEFAULT_PRIORITY, cluster_timestamp, sequence, 0, &j)) {
+    if (!sub_in(env, queue, user, groups, app_name, CAPSCHED_DEFAULT_PRIORITY, cluster_timestamp, sequence, 0, NULL,
+                NULL, &j)) {
         return NULL;
     }
     capsched_owned_str q = {NULL, 0}, p = {NULL, 0};
@@ -881,22 +908,24 @@ JNIEXPORT jlongArray JNICALL FN(applicationLifetime)(JNIEnv *env, jclass cls, jl
 /* --- allocate --------------------------------------------------------------------------- */
 
 /* asks: 7 longs each (priority, allocation_request_id, memory, vcores, num_containers,
- * relax_locality, execution_type) with their resource names. Returns {long[] head:
+ * relax_locality, execution_type) with their resource names, and their label expressions
+ * beside them (null: no ask has one; a null entry: that ask has none). Returns {long[] head:
  * response_id, headroom (2), num_cluster_nodes, preempt_resource (2); long[] allocated;
  * byte[][] their hosts; long[] completed (STATUS_LONGS each); byte[][] their diagnostics;
  * long[] preempt_containers} */
 JNIEXPORT jobjectArray JNICALL FN(allocate)(JNIEnv *env, jclass cls, jlong e, jlong app, jint response_id,
-                                             jlongArray ask_values, jobjectArray ask_names, jlongArray releases,
+                                             jlongArray ask_values, jobjectArray ask_names,
+                                             jobjectArray ask_labels, jlongArray releases,
                                              jobjectArray blacklist_add, jobjectArray blacklist_remove) {
     (void)cls;
     jlong *av = NULL, *rel = NULL;
     jsize nav = 0, nrel = 0;
-    jstrs names = {0, NULL, NULL}, add = {0, NULL, NULL}, rem = {0, NULL, NULL};
+    jstrs names = {0, NULL, NULL}, labels = {0, NULL, NULL}, add = {0, NULL, NULL}, rem = {0, NULL, NULL};
     capsched_ask *asks = NULL;
     jobjectArray out = NULL;
     if (!longs_in(env, ask_values, &av, &nav) || !longs_in(env, releases, &rel, &nrel)) goto end;
-    if (!strs_in(env, ask_names, &names) || !strs_in(env, blacklist_add, &add) ||
-        !strs_in(env, blacklist_remove, &rem))
+    if (!strs_in(env, ask_names, &names) || !opt_strs_in(env, ask_labels, &labels) ||
+        !strs_in(env, blacklist_add, &add) || !strs_in(env, blacklist_remove, &rem))
         goto end;
     if (nav != names.count * 7) {
         throw_invalid(env, "asks: 7 values and a resource name each expected");
@@ -921,6 +950,8 @@ JNIEXPORT jobjectArray JNICALL FN(allocate)(JNIEnv *env, jclass cls, jlong e, jl
     rq.response_id = response_id;
     rq.asks = asks;
     rq.ask_count = (size_t)names.count;
+    rq.ask_labels = labels.strs;
+    rq.ask_label_count = (size_t)labels.count;
     rq.releases = (const uint64_t *)rel;
     rq.release_count = (size_t)nrel;
     rq.blacklist_additions = add.strs;
@@ -957,9 +988,124 @@ end:
     free(rel);
     free(asks);
     strs_done(env, &names);
+    strs_done(env, &labels);
     strs_done(env, &add);
     strs_done(env, &rem);
     return out;
+}
+
+/* --- node labels ----------------------------------------------------------------------- */
+
+JNIEXPORT void JNICALL FN(nodeLabelsAdd)(JNIEnv *env, jclass cls, jlong e, jobjectArray names,
+                                         jbooleanArray exclusive) {
+    (void)cls;
+    jstrs n;
+    if (!strs_in(env, names, &n)) return;
+    jsize count = exclusive == NULL ? 0 : (*env)->GetArrayLength(env, exclusive);
+    if (count != n.count) {
+        strs_done(env, &n);
+        throw_invalid(env, "a name and an exclusivity per label expected");
+        return;
+    }
+    capsched_node_label *labels = calloc((size_t)count + 1, sizeof(capsched_node_label));
+    jboolean *x = calloc((size_t)count + 1, sizeof(jboolean));
+    if (labels == NULL || x == NULL) {
+        throw_invalid(env, "out of memory");
+    } else {
+        if (count > 0) (*env)->GetBooleanArrayRegion(env, exclusive, 0, count, x);
+        for (jsize i = 0; i < count; i++) {
+            labels[i].name = n.strs[i];
+            labels[i].exclusive = x[i] ? 1 : 0;
+        }
+        failed(env, capsched_node_labels_add(E(e), labels, (size_t)count));
+    }
+    free(labels);
+    free(x);
+    strs_done(env, &n);
+}
+
+JNIEXPORT void JNICALL FN(nodeLabelsRemove)(JNIEnv *env, jclass cls, jlong e, jobjectArray names) {
+    (void)cls;
+    jstrs n;
+    if (!strs_in(env, names, &n)) return;
+    capsched_status st = capsched_node_labels_remove(E(e), n.strs, (size_t)n.count);
+    strs_done(env, &n);
+    failed(env, st);
+}
+
+/* nodes[i] takes labels[i] (null or empty: none). */
+JNIEXPORT void JNICALL FN(nodeLabelsReplace)(JNIEnv *env, jclass cls, jlong e, jobjectArray nodes,
+                                             jobjectArray labels) {
+    (void)cls;
+    jstrs n, l;
+    if (!strs_in(env, nodes, &n)) return;
+    if (!strs_in(env, labels, &l)) {
+        strs_done(env, &n);
+        return;
+    }
+    capsched_node_label_mapping *m = NULL;
+    if (n.count != l.count) {
+        throw_invalid(env, "a label (or null) per node expected");
+    } else if ((m = calloc((size_t)n.count + 1, sizeof(capsched_node_label_mapping))) == NULL) {
+        throw_invalid(env, "out of memory");
+    } else {
+        for (jsize i = 0; i < n.count; i++) {
+            m[i].node = n.strs[i];
+            m[i].label = l.strs[i];
+        }
+        failed(env, capsched_node_labels_replace(E(e), m, (size_t)n.count));
+    }
+    free(m);
+    strs_done(env, &n);
+    strs_done(env, &l);
+}
+
+/* {byte[][] names, long[] exclusive (0 or 1)}, in the order the labels were added. */
+JNIEXPORT jobjectArray JNICALL FN(nodeLabels)(JNIEnv *env, jclass cls, jlong e) {
+    (void)cls;
+    capsched_node_label_list *l = NULL;
+    if (failed(env, capsched_node_labels_get(E(e), &l))) return NULL;
+    jobjectArray out = objects(env, 2);
+    jobjectArray names = out == NULL ? NULL : (*env)->NewObjectArray(env, (jsize)l->count, g_bytes, NULL);
+    jlong *x = calloc(l->count + 1, sizeof(jlong));
+    if (names != NULL && x != NULL) {
+        for (size_t i = 0; i < l->count; i++) {
+            put(env, names, (jsize)i, bytes_out(env, l->labels[i].name.ptr, l->labels[i].name.len));
+            x[i] = l->labels[i].exclusive;
+        }
+        put(env, out, 0, names);
+        put(env, out, 1, longs_out(env, x, l->count));
+    }
+    free(x);
+    capsched_node_label_list_free(l);
+    return out;
+}
+
+JNIEXPORT jbyteArray JNICALL FN(nodePartition)(JNIEnv *env, jclass cls, jlong e, jlong node) {
+    (void)cls;
+    capsched_owned_str p = {NULL, 0};
+    if (failed(env, capsched_node_partition(E(e), (uint64_t)node, &p))) return NULL;
+    return owned_out(env, p);
+}
+
+/* used (2), reserved (2), pending (2), am_used (2). */
+JNIEXPORT jlongArray JNICALL FN(queuePartitionUsage)(JNIEnv *env, jclass cls, jlong e, jbyteArray queue,
+                                                      jbyteArray label) {
+    (void)cls;
+    jstr q, l;
+    if (!str_in(env, queue, &q)) return NULL;
+    if (!str_in(env, label, &l)) {
+        str_done(env, &q);
+        return NULL;
+    }
+    capsched_partition_usage u;
+    capsched_status st = capsched_queue_partition_usage(E(e), q.str, l.str, &u);
+    str_done(env, &q);
+    str_done(env, &l);
+    if (failed(env, st)) return NULL;
+    jlong v[8] = {u.used.memory_mb,    u.used.vcores,    u.reserved.memory_mb, u.reserved.vcores,
+                  u.pending.memory_mb, u.pending.vcores, u.am_used.memory_mb,  u.am_used.vcores};
+    return longs_out(env, v, 8);
 }
 
 /* --- YARN ids --------------------------------------------------------------------------- */

@@ -3,6 +3,7 @@ package org.capsched;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A running scheduler. Every method may be called from any number of threads at once; {@link
@@ -153,8 +154,22 @@ public final class Engine extends NativeHandle {
         return submit(queue, user, groups, null, priority, applicationId, true);
     }
 
+    /**
+     * Submission with everything the RM knows of it, node-label expressions included (a label
+     * the cluster lacks or the queue may not use throws REJECTED with YARN's message).
+     */
+    public long submit(Submission s) {
+        return submit(s.queue, s.user, s.groups, s.appName, s.priority, s.applicationId, false,
+                s.nodeLabelExpression, s.amNodeLabelExpression);
+    }
+
     private long submit(String queue, String user, List<String> groups, String appName, int priority,
-            YarnId applicationId, final boolean recovering) {
+            YarnId applicationId, boolean recovering) {
+        return submit(queue, user, groups, appName, priority, applicationId, recovering, null, null);
+    }
+
+    private long submit(String queue, String user, List<String> groups, String appName, int priority,
+            YarnId applicationId, final boolean recovering, String nodeLabel, String amNodeLabel) {
         final byte[] q = Utf8.bytes(queue);
         final byte[] u = Utf8.bytes(user);
         final byte[][] g = Utf8.all(groups);
@@ -162,7 +177,10 @@ public final class Engine extends NativeHandle {
         final int p = priority;
         final long ts = applicationId == null ? 0 : applicationId.clusterTimestamp;
         final int seq = applicationId == null ? 0 : applicationId.application;
-        return with(e -> Native.appSubmit(e, q, u, g, n, p, ts, seq, recovering));
+        // null stays null: an unset expression is not the empty one.
+        final byte[] label = nodeLabel == null ? null : Utf8.bytes(nodeLabel);
+        final byte[] amLabel = amNodeLabel == null ? null : Utf8.bytes(amNodeLabel);
+        return with(e -> Native.appSubmit(e, q, u, g, n, p, ts, seq, recovering, label, amLabel));
     }
 
     public long submit(String queue, String user) {
@@ -222,6 +240,15 @@ public final class Engine extends NativeHandle {
         final int n = request.asks.size();
         final long[] values = new long[n * 7];
         final byte[][] names = new byte[n][];
+        // Label expressions go beside the asks only when one has any (null entries: none).
+        byte[][] labels = null;
+        for (int i = 0; i < n; i++) {
+            String label = request.asks.get(i).nodeLabelExpression;
+            if (label == null) continue;
+            if (labels == null) labels = new byte[n][];
+            labels[i] = Utf8.bytes(label);
+        }
+        final byte[][] askLabels = labels;
         for (int i = 0; i < n; i++) {
             Ask a = request.asks.get(i);
             values[i * 7] = a.priority;
@@ -238,7 +265,74 @@ public final class Engine extends NativeHandle {
         final byte[][] add = Utf8.all(request.blacklistAdditions);
         final byte[][] remove = Utf8.all(request.blacklistRemovals);
         final int responseId = request.responseId;
-        return with(e -> new AllocateResponse(Native.allocate(e, app, responseId, values, names, releases, add, remove)));
+        return with(e -> new AllocateResponse(
+                Native.allocate(e, app, responseId, values, names, askLabels, releases, add, remove)));
+    }
+
+    // ---- node labels (the RM's label manager) ----
+
+    /**
+     * {@code addToCluserNodeLabels}. Throws REFUSED with the label manager's words (labels
+     * disabled, a bad name, an existing label's exclusivity changed), nothing added then.
+     */
+    public void addNodeLabels(List<NodeLabel> labels) {
+        final byte[][] names = new byte[labels.size()][];
+        final boolean[] exclusive = new boolean[names.length];
+        for (int i = 0; i < names.length; i++) {
+            names[i] = Utf8.bytes(labels.get(i).name);
+            exclusive[i] = labels.get(i).exclusive;
+        }
+        run(e -> Native.nodeLabelsAdd(e, names, exclusive));
+    }
+
+    /**
+     * {@code removeFromClusterNodeLabels}: refused (REFUSED) while a queue lists a label; nodes
+     * carrying one fall back to the default partition with their usage.
+     */
+    public void removeNodeLabels(List<String> names) {
+        final byte[][] n = Utf8.all(names);
+        run(e -> Native.nodeLabelsRemove(e, n));
+    }
+
+    /**
+     * {@code replaceLabelsOnNode} (the scheduler's NODE_LABELS_UPDATE): each node (a host, or
+     * {@code host:port} for one NodeManager) takes its label, null or "" for none, in the map's
+     * order. Running containers stay; their usage moves with their node's partition.
+     */
+    public void replaceLabelsOnNodes(Map<String, String> labels) {
+        final byte[][] nodes = new byte[labels.size()][];
+        final byte[][] values = new byte[nodes.length][];
+        int i = 0;
+        for (Map.Entry<String, String> m : labels.entrySet()) {
+            nodes[i] = Utf8.bytes(m.getKey());
+            values[i] = m.getValue() == null ? null : Utf8.bytes(m.getValue());
+            i++;
+        }
+        run(e -> Native.nodeLabelsReplace(e, nodes, values));
+    }
+
+    /** The cluster's labels, in the order they were added. */
+    public List<NodeLabel> nodeLabels() {
+        return with(e -> {
+            Object[] r = Native.nodeLabels(e);
+            byte[][] names = (byte[][]) r[0];
+            long[] exclusive = (long[]) r[1];
+            List<NodeLabel> out = new ArrayList<NodeLabel>(names.length);
+            for (int i = 0; i < names.length; i++) out.add(new NodeLabel(Utf8.string(names[i]), exclusive[i] != 0));
+            return Collections.unmodifiableList(out);
+        });
+    }
+
+    /** The node's partition: its label, or "" for the default partition. */
+    public String nodePartition(final long node) {
+        return with(e -> Utf8.string(Native.nodePartition(e, node)));
+    }
+
+    /** A queue's figures in the partition {@code label} ("" the default one). */
+    public PartitionUsage queuePartitionUsage(String queue, String label) {
+        final byte[] q = Utf8.bytes(queue);
+        final byte[] l = Utf8.bytes(label);
+        return with(e -> new PartitionUsage(Native.queuePartitionUsage(e, q, l)));
     }
 
     // ---- containers ----

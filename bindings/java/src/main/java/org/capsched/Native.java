@@ -77,7 +77,8 @@ final class Native {
     static native long nodeFind(long engine, byte[] address);
 
     static native long appSubmit(long engine, byte[] queue, byte[] user, byte[][] groups, byte[] appName,
-            int priority, long clusterTimestamp, int sequence, boolean recovering);
+            int priority, long clusterTimestamp, int sequence, boolean recovering, byte[] nodeLabelExpression,
+            byte[] amNodeLabelExpression);
 
     static native byte[][] appPlace(long engine, byte[] queue, byte[] user, byte[][] groups, byte[] appName,
             long clusterTimestamp, int sequence);
@@ -115,7 +116,19 @@ final class Native {
     static native long[] applicationLifetime(long engine, byte[] queue, long requested);
 
     static native Object[] allocate(long engine, long app, int responseId, long[] askValues, byte[][] askNames,
-            long[] releases, byte[][] blacklistAdditions, byte[][] blacklistRemovals);
+            byte[][] askLabels, long[] releases, byte[][] blacklistAdditions, byte[][] blacklistRemovals);
+
+    static native void nodeLabelsAdd(long engine, byte[][] names, boolean[] exclusive);
+
+    static native void nodeLabelsRemove(long engine, byte[][] names);
+
+    static native void nodeLabelsReplace(long engine, byte[][] nodes, byte[][] labels);
+
+    static native Object[] nodeLabels(long engine);
+
+    static native byte[] nodePartition(long engine, long node);
+
+    static native long[] queuePartitionUsage(long engine, byte[] queue, byte[] label);
 
     static native byte[] yarnIdFormat(long clusterTimestamp, int application, int attempt, long containerId);
 

@@ -389,4 +389,112 @@ public class EngineTest {
             }
         }
     }
+
+    static Config labelled(boolean enabled) {
+        return twoQueues("yarn.node-labels.enabled", String.valueOf(enabled),
+                "yarn.scheduler.capacity.root.accessible-node-labels.x.capacity", "100",
+                "yarn.scheduler.capacity.root.a.accessible-node-labels", "x",
+                "yarn.scheduler.capacity.root.a.accessible-node-labels.x.capacity", "100",
+                "yarn.scheduler.capacity.root.a.user-limit-factor", "2",
+                "yarn.scheduler.capacity.root.b.accessible-node-labels", " ",
+                "yarn.scheduler.capacity.maximum-am-resource-percent", "1");
+    }
+
+    static void assertRefused(Runnable call, int status, String message) {
+        try {
+            call.run();
+            fail("accepted: " + message);
+        } catch (CapschedException e) {
+            assertEquals(status, e.status());
+            assertEquals(message, e.getMessage());
+        }
+    }
+
+    @Test
+    public void nodeLabelsSendAnApplicationsContainersToItsPartition() {
+        try (Config config = labelled(true); Engine engine = manual(config)) {
+            engine.addNodeLabels(Arrays.asList(new NodeLabel(" x ", true), new NodeLabel("y", false)));
+            assertEquals(Arrays.asList(new NodeLabel("x", true), new NodeLabel("y", false)), engine.nodeLabels());
+            assertRefused(() -> engine.addNodeLabels(Arrays.asList(new NodeLabel("x", false))),
+                    CapschedException.REFUSED,
+                    "Exclusivity cannot be modified for an existing label with : <x:exclusivity=false>");
+            long h1 = engine.addNode("h1:8041", "/r", new Resource(8192, 8));
+            long h2 = engine.addNode("h2:8041", "/r", new Resource(8192, 8));
+            Map<String, String> mapping = new LinkedHashMap<String, String>();
+            mapping.put("h1", "x");
+            engine.replaceLabelsOnNodes(mapping);
+            assertEquals("x", engine.nodePartition(h1));
+            assertEquals("", engine.nodePartition(h2));
+
+            // The application's label sends its AM to x, and its unlabelled asks after it.
+            long app = engine.submit(new Submission("a", "alice").nodeLabelExpression("x"));
+            engine.addAttempt(app, new Resource(1024, 1), false, false);
+            assertEquals(0, engine.nodeUpdate(h2).allocatedCount);
+            NodeResponse nr = engine.nodeUpdate(h1);
+            assertEquals(1, nr.allocatedCount);
+            assertTrue(nr.allocated.get(0).isAm);
+            AllocateRequest ask = new AllocateRequest()
+                    .ask(Ask.any(1, new Resource(2048, 1), 1))
+                    .ask(Ask.any(2, new Resource(1024, 1), 1).withNodeLabelExpression(""));
+            engine.allocate(app, ask);
+            assertEquals(2048, engine.queuePartitionUsage("a", "x").pending.memoryMb);
+            assertEquals("an empty expression is the default partition", 1024,
+                    engine.queuePartitionUsage("a", "").pending.memoryMb);
+            assertEquals("h1:8041", engine.nodeUpdate(h1).allocated.get(0).host);
+            assertEquals("h2:8041", engine.nodeUpdate(h2).allocated.get(0).host);
+            PartitionUsage x = engine.queuePartitionUsage("root.a", "x");
+            assertEquals(new Resource(3072, 2), x.used);
+            assertEquals(new Resource(1024, 1), x.amUsed);
+
+            // YARN's checks of expressions, with its words.
+            assertRefused(() -> engine.allocate(app, new AllocateRequest().responseId(1)
+                    .ask(Ask.any(3, new Resource(1024, 1), 1).withNodeLabelExpression("nope"))),
+                    CapschedException.REFUSED,
+                    "Invalid resource request, queue=a doesn't have permission to access all labels in resource "
+                            + "request. labelExpression of resource request=nope. Queue labels=x");
+            assertRefused(() -> engine.submit(new Submission("b", "bob").amNodeLabelExpression("x")),
+                    CapschedException.REJECTED,
+                    "Invalid resource request, queue=b doesn't have permission to access all labels in resource "
+                            + "request. labelExpression of resource request=x. Queue labels=");
+
+            // A label a queue lists stays; h1 unlabelled keeps its containers, their usage moves.
+            assertRefused(() -> engine.removeNodeLabels(Arrays.asList("x")), CapschedException.REFUSED,
+                    "Cannot remove label=x, because queue=root.a is using this label. Please remove label on queue "
+                            + "before remove the label");
+            mapping.put("h1", null);
+            engine.replaceLabelsOnNodes(mapping);
+            assertEquals("", engine.nodePartition(h1));
+            assertEquals(new Resource(0, 0), engine.queuePartitionUsage("a", "x").used);
+            assertEquals(4096, engine.queuePartitionUsage("a", "").used.memoryMb);
+            engine.removeNodeLabels(Arrays.asList("y"));
+            assertEquals(Arrays.asList(new NodeLabel("x", true)), engine.nodeLabels());
+            engine.checkInvariants();
+        }
+    }
+
+    @Test
+    public void withLabelsDisabledTheLabelManagerRefuses() {
+        try (Config config = labelled(false); Engine engine = manual(config)) {
+            String disabled = "Node-label-based scheduling is disabled. Please check yarn.node-labels.enabled";
+            assertRefused(() -> engine.addNodeLabels(Arrays.asList(new NodeLabel("x", true))),
+                    CapschedException.REFUSED, disabled);
+            assertRefused(() -> engine.replaceLabelsOnNodes(Collections.singletonMap("h1", "x")),
+                    CapschedException.REFUSED, disabled);
+            assertTrue(engine.nodeLabels().isEmpty());
+            long h1 = engine.addNode("h1", "/r", new Resource(8192, 8));
+            try {
+                engine.nodePartition(h1 + 1);
+                fail("an id never issued");
+            } catch (CapschedException e) {
+                assertEquals(CapschedException.UNKNOWN_ID, e.status());
+            }
+            try {
+                engine.queuePartitionUsage("nope", "");
+                fail("an unknown queue");
+            } catch (CapschedException e) {
+                assertEquals(CapschedException.INVALID_ARGUMENT, e.status());
+                assertEquals("unknown queue: nope", e.getMessage());
+            }
+        }
+    }
 }
