@@ -653,3 +653,73 @@ yarn.scheduler.capacity.queue-mappings-override.enable=true"
          for the specified user : user_0"
     );
 }
+
+/// TestCapacitySchedulerAutoQueueCreation.testAutoCreatedQueueActivationDeactivation, the
+/// labelled half: c (20%) creates leaves with 50% of its default partition, 30% of its GPU and
+/// 40% of its SSD; the policy entitles each partition on its own.
+#[test]
+fn leaves_are_entitled_on_each_partition_of_the_template_separately() {
+    let text = "yarn.node-labels.enabled=true
+yarn.scheduler.capacity.root.queues=a,c
+yarn.scheduler.capacity.root.accessible-node-labels.GPU.capacity=100
+yarn.scheduler.capacity.root.accessible-node-labels.SSD.capacity=100
+yarn.scheduler.capacity.root.a.capacity=80
+yarn.scheduler.capacity.root.a.accessible-node-labels=
+yarn.scheduler.capacity.root.c.capacity=20
+yarn.scheduler.capacity.root.c.accessible-node-labels=GPU,SSD
+yarn.scheduler.capacity.root.c.accessible-node-labels.GPU.capacity=100
+yarn.scheduler.capacity.root.c.accessible-node-labels.SSD.capacity=100
+yarn.scheduler.capacity.root.c.default-node-label-expression=GPU
+yarn.scheduler.capacity.root.c.auto-create-child-queue.enabled=true
+yarn.scheduler.capacity.root.c.leaf-queue-template.capacity=50
+yarn.scheduler.capacity.root.c.leaf-queue-template.maximum-capacity=100
+yarn.scheduler.capacity.root.c.leaf-queue-template.accessible-node-labels.GPU.capacity=30
+yarn.scheduler.capacity.root.c.leaf-queue-template.accessible-node-labels.GPU.maximum-capacity=100
+yarn.scheduler.capacity.root.c.leaf-queue-template.accessible-node-labels.SSD.capacity=40
+yarn.scheduler.capacity.root.c.leaf-queue-template.accessible-node-labels.SSD.maximum-capacity=100
+yarn.scheduler.capacity.root.c.leaf-queue-template.default-node-label-expression=SSD
+yarn.scheduler.capacity.queue-mappings=u:%user:c.%user
+";
+    let conf = CapacitySchedulerConfiguration::from_properties_str(text).unwrap();
+    let mut cs = CapacityScheduler::new(Arc::new(conf), TS, 1);
+    cs.add_cluster_node_labels(&[("GPU".into(), true), ("SSD".into(), true)])
+        .unwrap();
+    cs.replace_labels_on_nodes(0, &[("h1".into(), vec!["SSD".into()])])
+        .unwrap();
+    cs.replace_labels_on_nodes(0, &[("h2".into(), vec!["GPU".into()])])
+        .unwrap();
+    for h in ["h1", "h2", "h3"] {
+        cs.add_node(0, &NodeSpec::new(h, "/r1", Resource::new(10 * 1024, 10)))
+            .unwrap();
+    }
+    // (default, GPU, SSD) capacities of a leaf, as fractions of c's.
+    let entitled = |cs: &CapacityScheduler, user: &str| {
+        let t = cs.queue_tree();
+        let q = t.find(&format!("root.c.{user}")).unwrap();
+        (
+            t.queue(q).capacities.capacity,
+            t.partition_capacity(q, "GPU").capacity,
+            t.partition_capacity(q, "SSD").capacity,
+        )
+    };
+    submit(&mut cs, "default", "user1").unwrap();
+    let user2 = submit(&mut cs, "default", "user2").unwrap();
+    submit(&mut cs, "default", "user1").unwrap();
+    assert_eq!(entitled(&cs, "user1"), (0.5, 0.3, 0.4));
+    assert_eq!(entitled(&cs, "user2"), (0.5, 0.3, 0.4));
+    // c's default partition (2 × 0.1 of the cluster) and SSD (0.8 of 1.0) are taken; GPU has
+    // 0.4 left for a third 0.3.
+    submit(&mut cs, "default", "user3").unwrap();
+    assert_eq!(entitled(&cs, "user3"), (0.0, 0.3, 0.0));
+    let t = cs.queue_tree();
+    let user3 = t.find("root.c.user3").unwrap();
+    assert!((t.partition_capacity(user3, "GPU").absolute_capacity - 0.3).abs() < 1e-6);
+    invariants(&cs);
+    // user2's application goes: the next round takes all its entitlements and gives user3
+    // the default partition and SSD.
+    cs.remove_application(0, user2).unwrap();
+    assert!(cs.run_queue_management(0));
+    assert_eq!(entitled(&cs, "user2"), (0.0, 0.0, 0.0));
+    assert_eq!(entitled(&cs, "user3"), (0.5, 0.3, 0.4));
+    invariants(&cs);
+}

@@ -18,6 +18,7 @@ use super::queue_read::read_queue;
 use super::reader::{queue_key, Reader};
 use super::settings::SchedulerSettings;
 use crate::echo::echo;
+use std::collections::BTreeSet;
 
 pub const AUTO_CREATE_CHILD_QUEUE_ENABLED: &str = "auto-create-child-queue.enabled";
 pub const AUTO_CREATE_QUEUE_MAX_QUEUES: &str = "auto-create-child-queue.max-queues";
@@ -71,10 +72,28 @@ impl ManagedParent {
         }
     }
 
-    /// The leaf `name` of this parent as the template makes it, with the capacity its
-    /// entitlement gives (`AutoCreatedLeafQueue.reinitializeFromTemplate`): the template's when
-    /// active, 0 otherwise; the maximum is the template's either way.
-    pub fn leaf_conf(&self, parent_path: &str, name: &str, active: bool) -> QueueConf {
+    /// The labels the template has capacity keys for, which the management policy entitles
+    /// each leaf on separately (`leafQueueTemplateNodeLabels`, the default partition aside).
+    pub fn template_labels(&self) -> impl Iterator<Item = &str> {
+        self.template.labels.capacities.keys().map(String::as_str)
+    }
+
+    /// The template's capacity on `label` as a fraction of the parent's there.
+    pub fn template_label_capacity(&self, label: &str) -> f32 {
+        self.template.labels.capacity(label).capacity
+    }
+
+    /// The leaf `name` of this parent as the template makes it, with the capacities its
+    /// entitlement gives (`AutoCreatedLeafQueue.reinitializeFromTemplate`): on the default
+    /// partition the template's when `active`, on each template label the template's when
+    /// listed in `active_labels`, 0 otherwise; the maxima are the template's either way.
+    pub fn leaf_conf(
+        &self,
+        parent_path: &str,
+        name: &str,
+        active: bool,
+        active_labels: &BTreeSet<String>,
+    ) -> QueueConf {
         let mut q = (*self.template).clone();
         q.path = format!("{parent_path}.{name}");
         q.name = name.to_string();
@@ -85,6 +104,11 @@ impl ManagedParent {
         } else {
             0.0
         });
+        for (label, c) in q.labels.capacities.iter_mut() {
+            if !active_labels.contains(label) {
+                c.capacity = 0.0;
+            }
+        }
         q.auto_created = true;
         q
     }
@@ -97,7 +121,10 @@ pub struct AutoCreatedLeaf {
     /// The managed parent's full path.
     pub parent: String,
     pub name: String,
+    /// Holds the template's capacity on the default partition.
     pub active: bool,
+    /// The template's labels on which it holds the template's capacity.
+    pub active_labels: BTreeSet<String>,
 }
 
 impl AutoCreatedLeaf {

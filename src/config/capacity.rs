@@ -378,7 +378,7 @@ fn read_queues(
                 }
                 pending_auto.push((
                     index,
-                    mp.leaf_conf(&path, &leaf.name, leaf.active),
+                    mp.leaf_conf(&path, &leaf.name, leaf.active, &leaf.active_labels),
                     leaf.clone(),
                 ));
             }

@@ -27,7 +27,7 @@ impl CapacitySchedulerConfiguration {
                 leaf.parent
             ))])
         })?;
-        let q = mp.leaf_conf(&leaf.parent, &leaf.name, leaf.active);
+        let q = mp.leaf_conf(&leaf.parent, &leaf.name, leaf.active, &leaf.active_labels);
         let mut next = self.spliced(parent, q)?;
         next.auto_created.push(leaf);
         Ok(next)
@@ -59,25 +59,37 @@ impl CapacitySchedulerConfiguration {
         Ok(next)
     }
 
-    /// This configuration with the auto-created leaves' entitlements `active` (by path): only
-    /// their capacities change.
-    pub fn with_entitlements(&self, active: &[(String, bool)]) -> Self {
+    /// This configuration with the auto-created leaves' entitlements (by path: on the
+    /// default partition, and the template labels held): only their capacities change.
+    pub fn with_entitlements(
+        &self,
+        entitlements: &[(String, bool, std::collections::BTreeSet<String>)],
+    ) -> Self {
         let mut next = self.clone();
         for leaf in next.auto_created.iter_mut() {
             let path = leaf.path();
-            let Some(&(_, on)) = active.iter().find(|(p, _)| *p == path) else {
+            let Some((_, on, labels)) = entitlements.iter().find(|(p, _, _)| *p == path) else {
                 continue;
             };
-            leaf.active = on;
+            leaf.active = *on;
+            leaf.active_labels = labels.clone();
             let Some(i) = next.queues.iter().position(|q| q.path == path) else {
                 continue;
             };
             let parent = next.queues[i]
                 .parent
                 .expect("an auto-created leaf has a parent");
-            if let Some(mp) = next.queues[parent].managed.as_deref() {
-                next.queues[i].capacity =
-                    CapacityValue::Percent(if on { mp.template_capacity() } else { 0.0 });
+            let Some(mp) = next.queues[parent].managed.clone() else {
+                continue;
+            };
+            next.queues[i].capacity =
+                CapacityValue::Percent(if *on { mp.template_capacity() } else { 0.0 });
+            for (label, c) in next.queues[i].labels.capacities.iter_mut() {
+                c.capacity = if labels.contains(label) {
+                    mp.template_label_capacity(label)
+                } else {
+                    0.0
+                };
             }
         }
         next

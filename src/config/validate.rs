@@ -48,11 +48,21 @@ pub(crate) fn validate_tree(r: &mut Reader, settings: &SchedulerSettings, queues
 /// maximum (`CSQueueUtils.capacitiesSanityCheck`, a strict comparison as in YARN).
 fn check_label_capacities(r: &mut Reader, queues: &[QueueConf]) {
     for parent in queues.iter().filter(|q| !q.is_leaf()) {
+        // Queues the scheduler created hold what their parent's policy entitles them to; as
+        // for the default partition, only configured children are summed, and a parent with
+        // none is not checked.
+        let configured: Vec<usize> = parent
+            .children
+            .iter()
+            .copied()
+            .filter(|&c| !queues[c].auto_created && !queues[c].dynamic)
+            .collect();
+        if configured.is_empty() {
+            continue;
+        }
         for (label, lc) in &parent.labels.capacities {
-            let sum: f32 = parent
-                .children
+            let sum: f32 = configured
                 .iter()
-                .filter(|&&c| !queues[c].auto_created && !queues[c].dynamic)
                 .map(|&c| queues[c].labels.capacity(label).capacity)
                 .fold(0.0, |a, b| a + b);
             let bad = if lc.capacity > 0.0 {
@@ -60,7 +70,7 @@ fn check_label_capacities(r: &mut Reader, queues: &[QueueConf]) {
             } else {
                 sum > 0.0
             };
-            if bad && !parent.children.is_empty() {
+            if bad {
                 r.error(
                     Some(&parent.path),
                     &queue_key(&parent.path, QUEUES),

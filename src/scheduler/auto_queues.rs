@@ -29,12 +29,21 @@ use crate::sync::Arc;
 /// `CSQueueUtils.EPSILON`.
 const EPSILON: f32 = 0.0001;
 
-/// The policy's memory per managed parent (`ParentQueueState`): the absolute capacity its
-/// active leaves hold, kept as YARN keeps it — a float moved by each activation and
-/// deactivation — so that rounding matches.
+/// The policy's memory per managed parent and partition (`ParentQueueState`): the absolute
+/// capacity its active leaves hold there, kept as YARN keeps it — a float moved by each
+/// activation and deactivation — so that rounding matches.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct QueueManagementState {
-    activated: HashMap<String, f32>,
+    /// By (parent path, label; `""` the default partition).
+    activated: HashMap<(String, String), f32>,
+}
+
+/// The partitions a managed parent's policy entitles leaves on (`leafQueueTemplateNodeLabels`):
+/// the default one and each label the template has capacity keys for.
+fn managed_labels(mp: &crate::config::auto_create::ManagedParent) -> Vec<String> {
+    std::iter::once(String::new())
+        .chain(mp.template_labels().map(str::to_string))
+        .collect()
 }
 
 impl CapacityScheduler {
@@ -72,6 +81,7 @@ impl CapacityScheduler {
         }
         let parent_abs = self.tree.queue(parent).capacities.absolute_capacity;
         let template_abs = mp.template_capacity() * parent_abs;
+        let labels = managed_labels(mp);
         if mp.fail_on_exceeding_parent_capacity {
             let sum: f32 = self
                 .tree
@@ -85,21 +95,34 @@ impl CapacityScheduler {
                 ));
             }
         }
-        let activated = self.activated_capacity(&parent_path);
-        let active = parent_abs - activated + EPSILON >= template_abs;
+        // getInitialLeafQueueConfiguration: on each partition, the template's capacity while
+        // the parent's guarantee there has room for it.
+        let mut granted: Vec<(String, f32)> = Vec::new();
+        for label in &labels {
+            let (parent_abs, template_abs) = self.template_share(parent, mp, label);
+            let activated = self.activated_capacity(&parent_path, label);
+            if parent_abs - activated + EPSILON >= template_abs {
+                granted.push((label.clone(), template_abs));
+            }
+        }
         let next = conf
             .with_created_leaf(AutoCreatedLeaf {
                 parent: parent_path.clone(),
                 name: name.to_string(),
-                active,
+                active: granted.iter().any(|(l, _)| l.is_empty()),
+                active_labels: granted
+                    .iter()
+                    .filter(|(l, _)| !l.is_empty())
+                    .map(|(l, _)| l.clone())
+                    .collect(),
             })
             .map_err(|e| e.to_string())?;
-        if active {
+        for (label, share) in granted {
             *self
                 .queue_management
                 .activated
-                .entry(parent_path)
-                .or_insert(0.0) += template_abs;
+                .entry((parent_path.clone(), label))
+                .or_insert(0.0) += share;
         }
         self.apply_refresh(now_ms, Arc::new(next));
         self.tree
@@ -107,12 +130,32 @@ impl CapacityScheduler {
             .map_err(|e| format!("Could not auto-create leaf queue {leaf_path}: {e}"))
     }
 
-    fn activated_capacity(&self, parent_path: &str) -> f32 {
+    fn activated_capacity(&self, parent_path: &str, label: &str) -> f32 {
         self.queue_management
             .activated
-            .get(parent_path)
+            .get(&(parent_path.to_string(), label.to_string()))
             .copied()
             .unwrap_or(0.0)
+    }
+
+    /// The managed parent's absolute capacity on `label` and an activated leaf's share of it
+    /// there (the template's capacity times it).
+    fn template_share(
+        &self,
+        parent: QueueId,
+        mp: &crate::config::auto_create::ManagedParent,
+        label: &str,
+    ) -> (f32, f32) {
+        if label.is_empty() {
+            let abs = self.tree.queue(parent).capacities.absolute_capacity;
+            (abs, mp.template_capacity() * abs)
+        } else {
+            let abs = self
+                .tree
+                .partition_capacity(parent, label)
+                .absolute_capacity;
+            (abs, mp.template_label_capacity(label) * abs)
+        }
     }
 
     /// One run of every managed parent's policy (`computeQueueManagementChanges` then
@@ -123,20 +166,18 @@ impl CapacityScheduler {
         if conf.auto_created_leaves().is_empty() {
             return false;
         }
-        let active_paths: std::collections::HashSet<String> = conf
+        // Each leaf's entitlement now: (default partition, labels held), by path.
+        let entitled: HashMap<String, (bool, BTreeSet<String>)> = conf
             .auto_created_leaves()
             .iter()
-            .filter(|l| l.active)
-            .map(|l| l.path())
+            .map(|l| (l.path(), (l.active, l.active_labels.clone())))
             .collect();
-        let mut changed: HashMap<String, bool> = HashMap::new();
+        let mut changed: HashMap<String, (bool, BTreeSet<String>)> = HashMap::new();
         for parent in 0..self.tree.len() {
             let Some(mp) = self.tree.conf(parent).managed.as_deref() else {
                 continue;
             };
             let parent_path = self.tree.path(parent).to_string();
-            let parent_abs = self.tree.queue(parent).capacities.absolute_capacity;
-            let template_abs = mp.template_capacity() * parent_abs;
             let leaves: Vec<QueueId> = self
                 .tree
                 .children(parent)
@@ -146,10 +187,11 @@ impl CapacityScheduler {
                 .collect();
             let index: HashMap<QueueId, usize> =
                 leaves.iter().enumerate().map(|(i, &l)| (l, i)).collect();
-            let active: Vec<bool> = leaves
+            let mut state: Vec<(bool, BTreeSet<String>)> = leaves
                 .iter()
-                .map(|&l| active_paths.contains(self.tree.path(l)))
+                .map(|&l| entitled.get(self.tree.path(l)).cloned().unwrap_or_default())
                 .collect();
+            let before = state.clone();
             // Applications with an attempt (the leaf's pending and active FiCaSchedulerApps),
             // per leaf and in submission order.
             let mut with_apps = vec![0usize; leaves.len()];
@@ -161,48 +203,78 @@ impl CapacityScheduler {
                 }
             }
             apps.sort();
-            // deactivateLeafQueuesIfInActive.
-            let deactivated: BTreeSet<usize> = (0..leaves.len())
-                .filter(|&i| active[i] && with_apps[i] == 0)
-                .collect();
-            let deactivated_capacity = deactivated.iter().fold(0.0f32, |a, _| a + template_abs);
-            let available =
-                parent_abs - self.activated_capacity(&parent_path) + deactivated_capacity + EPSILON;
-            let mut picked: Vec<usize> = Vec::new();
-            if available >= template_abs && !apps.is_empty() && template_abs > 0.0 {
-                let wanted = ((available / template_abs).floor() as usize).min(apps.len());
-                for &(_, _, i) in &apps {
-                    if picked.len() >= wanted {
-                        break;
+            // Each partition on its own, as YARN's computeQueueManagementChanges does.
+            for label in managed_labels(mp) {
+                let (parent_abs, template_abs) = self.template_share(parent, mp, &label);
+                let holds = |s: &(bool, BTreeSet<String>)| {
+                    if label.is_empty() {
+                        s.0
+                    } else {
+                        s.1.contains(&label)
                     }
-                    if !active[i] && !deactivated.contains(&i) && !picked.contains(&i) {
-                        picked.push(i);
+                };
+                // deactivateLeafQueuesIfInActive.
+                let deactivated: BTreeSet<usize> = (0..leaves.len())
+                    .filter(|&i| holds(&before[i]) && with_apps[i] == 0)
+                    .collect();
+                let deactivated_capacity = deactivated.iter().fold(0.0f32, |a, _| a + template_abs);
+                let available = parent_abs - self.activated_capacity(&parent_path, &label)
+                    + deactivated_capacity
+                    + EPSILON;
+                let mut picked: Vec<usize> = Vec::new();
+                if available >= template_abs && !apps.is_empty() && template_abs > 0.0 {
+                    let wanted = ((available / template_abs).floor() as usize).min(apps.len());
+                    for &(_, _, i) in &apps {
+                        if picked.len() >= wanted {
+                            break;
+                        }
+                        if !holds(&before[i]) && !deactivated.contains(&i) && !picked.contains(&i) {
+                            picked.push(i);
+                        }
                     }
                 }
+                let set = |s: &mut (bool, BTreeSet<String>), on: bool| {
+                    if label.is_empty() {
+                        s.0 = on;
+                    } else if on {
+                        s.1.insert(label.clone());
+                    } else {
+                        s.1.remove(&label);
+                    }
+                };
+                for &i in &deactivated {
+                    set(&mut state[i], false);
+                }
+                for &i in &picked {
+                    set(&mut state[i], true);
+                }
+                // commitQueueManagementChanges: the float moved once per change, as YARN
+                // moves it.
+                let entry = self
+                    .queue_management
+                    .activated
+                    .entry((parent_path.clone(), label.clone()))
+                    .or_insert(0.0);
+                for _ in &deactivated {
+                    *entry -= template_abs;
+                }
+                for _ in &picked {
+                    *entry += template_abs;
+                }
             }
-            for &i in &deactivated {
-                changed.insert(self.tree.path(leaves[i]).to_string(), false);
-            }
-            for &i in &picked {
-                changed.insert(self.tree.path(leaves[i]).to_string(), true);
-            }
-            // commitQueueManagementChanges: the float moved once per change, as YARN moves it.
-            let entry = self
-                .queue_management
-                .activated
-                .entry(parent_path)
-                .or_insert(0.0);
-            for _ in &deactivated {
-                *entry -= template_abs;
-            }
-            for _ in &picked {
-                *entry += template_abs;
+            for (i, s) in state.into_iter().enumerate() {
+                if s != before[i] {
+                    changed.insert(self.tree.path(leaves[i]).to_string(), s);
+                }
             }
         }
         if changed.is_empty() {
             return false;
         }
-        let changes: Vec<(String, bool)> = changed.into_iter().collect();
+        let changes: Vec<(String, bool, BTreeSet<String>)> = changed
+            .into_iter()
+            .map(|(p, (on, labels))| (p, on, labels))
+            .collect();
         let next = conf.with_entitlements(&changes);
         self.tree.replace_configuration(Arc::new(next));
         self.cluster_resource_changed(now_ms);
@@ -226,6 +298,7 @@ impl CapacityScheduler {
             .iter()
             .map(|l| AutoCreatedLeaf {
                 active: false,
+                active_labels: Default::default(),
                 ..l.clone()
             })
             .collect();
