@@ -288,8 +288,8 @@ impl CapacityScheduler {
         }
         // Parents' pending is the sum of their children's, bottom-up.
         for q in (0..tree.len()).rev() {
-            for part in 0..np {
-                let (w, wo) = pending[q][part];
+            let mine = std::mem::take(&mut pending[q]);
+            for (part, &(w, wo)) in mine.iter().enumerate() {
                 if let Some(p) = tree.parent(q) {
                     pending[p][part].0 += w;
                     pending[p][part].1 += wo;
