@@ -30,7 +30,9 @@ use super::nm::NmSim;
 use super::observer::{NoObserver, Progress, SimObserver};
 use super::options::{SimulationInput, SimulationOptions};
 use super::sampling::sample;
-use super::setup::{check_input, check_opportunistic_can_be_placed, rack_name, task_groups};
+use super::setup::{
+    apply_node_labels, check_input, check_opportunistic_can_be_placed, rack_name, task_groups,
+};
 use super::state::{schedule_ends, Event, Periodic, Periods, Sim, Work};
 use crate::preempt::policy::PreemptionPolicy;
 use crate::resource::Resource;
@@ -124,6 +126,8 @@ pub fn simulate_with(
     };
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(opts.seed);
     let mut cs = CapacityScheduler::new(input.conf.clone(), 1_000_000, opts.seed);
+    // The nodes file's labels are the cluster's before any NodeManager registers.
+    apply_node_labels(&mut cs, &input.nodes)?;
     let opp = input.conf.opportunistic().clone();
     let mut warnings = Vec::new();
     let mut nms = Vec::with_capacity(input.nodes.len());
