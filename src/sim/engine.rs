@@ -39,6 +39,7 @@ use crate::resource::Resource;
 use crate::scheduler::nodes::NodeSpec;
 use crate::scheduler::types::ExecutionType;
 use crate::scheduler::CapacityScheduler;
+use crate::state::queue::partitions::PartitionCapacities;
 use crate::state::queue::QueueId;
 
 /// Everything a run produced.
@@ -522,12 +523,31 @@ pub fn simulate_with(
 
 fn leaf_infos(sim: &Sim) -> Vec<LeafInfo> {
     let tree = sim.cs.queue_tree();
+    let cluster_mb = tree.cluster_resource().memory_mb() as f64;
+    // With node labels a queue's share of the cluster is its share of each partition, weighed
+    // by the partition's memory (the shares chart and summary are of the whole cluster's
+    // memory); without, its absolute capacities as they are.
+    let share = |q: QueueId, default: f32, labelled: fn(&PartitionCapacities) -> f32| {
+        if !sim.cs.has_node_labels() || cluster_mb <= 0.0 {
+            return default as f64;
+        }
+        let mut mb = default as f64 * tree.default_partition_resource().memory_mb() as f64;
+        for (label, pc) in tree.partition_capacities(q) {
+            mb += labelled(pc) as f64 * tree.partition_resource(label).memory_mb() as f64;
+        }
+        mb / cluster_mb
+    };
     sim.leaves
         .iter()
-        .map(|&q| LeafInfo {
-            path: tree.path(q).to_string(),
-            guaranteed_share: tree.queue(q).capacities.absolute_capacity as f64,
-            max_share: tree.queue(q).capacities.absolute_maximum_capacity as f64,
+        .map(|&q| {
+            let c = &tree.queue(q).capacities;
+            LeafInfo {
+                path: tree.path(q).to_string(),
+                guaranteed_share: share(q, c.absolute_capacity, |p| p.absolute_capacity),
+                max_share: share(q, c.absolute_maximum_capacity, |p| {
+                    p.absolute_maximum_capacity
+                }),
+            }
         })
         .collect()
 }
