@@ -414,10 +414,12 @@ fn queue_fields(tree: &QueueTree, live: &[LiveQueue], id: QueueId) -> Fields {
 fn capacities_json(tree: &QueueTree, id: QueueId, live: Option<&LiveQueue>) -> Value {
     let qc = tree.conf(id);
     let c = &tree.queue(id).capacities;
-    // Root's configured resources are the cluster's, set at every cluster update
-    // (`ParentQueue.calculateEffectiveResourcesAndCapacity`).
+    // Root's configured resources are the default partition's (the whole cluster without
+    // labels), set at every cluster update (`ParentQueue.calculateEffectiveResourcesAndCapacity`
+    // with `getResourceByLabel("")`).
     let (configured_min, configured_max) = if id == 0 {
-        (tree.cluster_resource(), tree.cluster_resource())
+        let p = tree.default_partition_resource();
+        (p, p)
     } else {
         configured_resources(qc)
     };
