@@ -4,7 +4,9 @@
 //! capsched's core and compares every live field (application and container counts, used,
 //! pending and AM resources, AM limits, users). Where YARN shows a value it computed lazily
 //! (a user's limit and AM limit are the last ones it computed, 0 for a user never activated)
-//! capsched shows the value now; those are the documented exceptions (docs/SEMANTICS.md).
+//! capsched shows the value now; those are the documented exceptions (docs/SEMANTICS.md). A
+//! labelled cluster's document (scheduler-rest-labels.json) is compared partition by partition
+//! the same way.
 
 mod common;
 
