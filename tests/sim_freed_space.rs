@@ -58,6 +58,7 @@ fn nodes() -> Vec<TraceNode> {
             rack: format!("/rack{}", i / 5),
             memory_mb: 10 * 1024,
             vcores: 10,
+            labels: Vec::new(),
         })
         .collect()
 }

@@ -76,6 +76,7 @@ fn nodes(n: usize, memory_mb: i64) -> Vec<TraceNode> {
             rack: format!("/rack{}", i % 4),
             memory_mb,
             vcores: 8,
+            labels: Vec::new(),
         })
         .collect()
 }
@@ -342,12 +343,14 @@ fn nodes_below_the_minimum_allocation_are_refused() {
         rack: "/r".into(),
         memory_mb: 0,
         vcores: 8,
+        labels: Vec::new(),
     });
     ns.push(TraceNode {
         host: "coreless".into(),
         rack: "/r".into(),
         memory_mb: 8192,
         vcores: 0,
+        labels: Vec::new(),
     });
     let jobs = vec![job("j", "default", 0, 1024, vec![task(2, 1000, 1024)])];
     let r = run(c.clone(), ns, jobs.clone(), checked()).unwrap();
@@ -366,6 +369,7 @@ fn nodes_below_the_minimum_allocation_are_refused() {
             rack: "/r".into(),
             memory_mb: 0,
             vcores: 0,
+            labels: Vec::new(),
         }],
         jobs,
         checked(),

@@ -64,6 +64,7 @@ fn workload(seed: u64) -> (Vec<TraceNode>, Vec<TraceJob>, u32) {
             rack: format!("/r{}", i % 3),
             memory_mb: 1024 * (8 + r.below(9) as i64),
             vcores: 8,
+            labels: Vec::new(),
         })
         .collect();
     let jobs = (0..8 + r.below(22))
@@ -109,6 +110,7 @@ fn workload(seed: u64) -> (Vec<TraceNode>, Vec<TraceJob>, u32) {
                 am_vcores: 1,
                 tasks,
                 priority: r.below(4) as i32,
+                label_expression: None,
             }
         })
         .collect();

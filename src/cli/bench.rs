@@ -600,6 +600,7 @@ fn simulate_at_scale(nodes: usize, containers: usize, jobs: usize, json: bool) {
             rack: format!("/rack{}", i / 40),
             memory_mb: d.node_memory_mb,
             vcores: d.node_vcores,
+            labels: Vec::new(),
         })
         .collect();
     let per_job = containers / jobs;
@@ -615,6 +616,7 @@ fn simulate_at_scale(nodes: usize, containers: usize, jobs: usize, json: bool) {
             am_memory_mb: d.am_memory_mb,
             am_vcores: d.am_vcores,
             priority: 0,
+            label_expression: None,
             tasks: (0..per_job)
                 .map(|t| {
                     let node = (j * 131 + t * 17) % nodes;

@@ -227,6 +227,16 @@ pub fn run(args: SimulateArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    // Labels the ResourceManager would refuse are bad input: said before anything is written.
+    if let Err(e) = capsched::sim::check_node_labels(&conf, &nodes) {
+        let file = args
+            .nodes
+            .as_ref()
+            .map(|p| format!("{}: ", p.display()))
+            .unwrap_or_default();
+        eprintln!("error: {file}{e}");
+        return ExitCode::from(1);
+    }
     let opts = SimulationOptions {
         seed: args.seed,
         defaults,

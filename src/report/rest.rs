@@ -11,6 +11,7 @@ use super::json::{JsonStyle, JsonWriter};
 
 use crate::config::{AccessControlList, CapacityValue, MaxCapacityValue, QueueConf};
 use crate::resource::{Resource, ResourceTypes};
+use crate::scheduler::partition_report::LivePartition;
 use crate::scheduler::report::{LiveQueue, LiveUser};
 use crate::state::queue::{QueueId, QueueTree};
 
@@ -34,7 +35,7 @@ pub fn scheduler_info_json_live(tree: &QueueTree, live: &[LiveQueue]) -> Value {
         let children = (!tree.is_leaf(id)).then(|| children_value(tree, id, &mut built));
         built[id] = Some(queue_value(queue_fields(tree, live, id), children));
     }
-    let (before, after) = root_fields(tree);
+    let (before, after) = root_fields(tree, live.first());
     let info = queue_value((before, after), Some(children_value(tree, 0, &mut built)));
     json!({ "scheduler": { "schedulerInfo": info } })
 }
@@ -59,7 +60,7 @@ pub fn write_scheduler_info_live<W: Write>(
     w.key("scheduler")?;
     w.begin_object()?;
     w.key("schedulerInfo")?;
-    let (before, after) = root_fields(tree);
+    let (before, after) = root_fields(tree, live.first());
     w.begin_object()?;
     w.fields(&before)?;
     let mut steps = vec![Step::EndQueue(after)];
@@ -166,8 +167,8 @@ fn ordered_children(tree: &QueueTree, id: QueueId) -> Vec<QueueId> {
     leaves.chain(parents).copied().collect()
 }
 
-/// `schedulerInfo`'s own fields (root's).
-fn root_fields(tree: &QueueTree) -> Fields {
+/// `schedulerInfo`'s own fields (root's); `live` is root's live figures, if any.
+fn root_fields(tree: &QueueTree, live: Option<&LiveQueue>) -> Fields {
     let root = 0;
     let c = &tree.queue(root).capacities;
     let mut info = Map::new();
@@ -189,7 +190,7 @@ fn root_fields(tree: &QueueTree) -> Fields {
     );
     info.insert("isAbsoluteResource".into(), json!(false));
     let mut after = Map::new();
-    after.insert("capacities".into(), capacities_json(tree, root));
+    after.insert("capacities".into(), capacities_json(tree, root, live));
     after.insert("health".into(), health_json(tree));
     after.insert(
         "maximumAllocation".into(),
@@ -272,6 +273,8 @@ fn leaf_queue_template(qc: &QueueConf) -> Value {
 fn queue_fields(tree: &QueueTree, live: &[LiveQueue], id: QueueId) -> Fields {
     let none = LiveQueue::default();
     let l = live.get(id).unwrap_or(&none);
+    // With no live figures the document shows the configuration alone.
+    let live_q = live.get(id);
     let qc = tree.conf(id);
     let q = tree.queue(id);
     let c = &q.capacities;
@@ -318,8 +321,11 @@ fn queue_fields(tree: &QueueTree, live: &[LiveQueue], id: QueueId) -> Fields {
     m.insert("allocatedContainers".into(), json!(l.allocated_containers));
     m.insert("reservedContainers".into(), json!(l.reserved_containers));
     m.insert("pendingContainers".into(), json!(l.pending_containers));
-    m.insert("capacities".into(), capacities_json(tree, id));
-    m.insert("resources".into(), resources_json(tree, l, id));
+    m.insert("capacities".into(), capacities_json(tree, id, live_q));
+    m.insert(
+        "resources".into(),
+        resources_json(tree, l, live_q.is_some(), id),
+    );
     m.insert(
         "minEffectiveCapacity".into(),
         resource(tree, c.effective_min),
@@ -400,13 +406,20 @@ fn queue_fields(tree: &QueueTree, live: &[LiveQueue], id: QueueId) -> Fields {
     (before, m)
 }
 
-fn capacities_json(tree: &QueueTree, id: QueueId) -> Value {
+/// `QueueCapacitiesInfo`: the default partition, then each labelled partition the queue has
+/// capacities for or (with live figures) has touched — YARN's `QueueCapacities` gains an entry
+/// for a partition its queue uses even without a capacity key (ignore-exclusivity use of a
+/// non-exclusive partition), and for every partition its `ResourceUsage` lists at the next
+/// cluster update, which capsched shows at once — in Java's HashMap order.
+fn capacities_json(tree: &QueueTree, id: QueueId, live: Option<&LiveQueue>) -> Value {
     let qc = tree.conf(id);
     let c = &tree.queue(id).capacities;
-    // Root's configured resources are the cluster's, set at every cluster update
-    // (`ParentQueue.calculateEffectiveResourcesAndCapacity`).
+    // Root's configured resources are the default partition's (the whole cluster without
+    // labels), set at every cluster update (`ParentQueue.calculateEffectiveResourcesAndCapacity`
+    // with `getResourceByLabel("")`).
     let (configured_min, configured_max) = if id == 0 {
-        (tree.cluster_resource(), tree.cluster_resource())
+        let p = tree.default_partition_resource();
+        (p, p)
     } else {
         configured_resources(qc)
     };
@@ -453,27 +466,32 @@ fn capacities_json(tree: &QueueTree, id: QueueId) -> Value {
     );
     let mut entries = vec![Value::Object(m)];
     let by_label = tree.partition_capacities(id);
-    let labels: Vec<&str> = by_label.keys().map(String::as_str).collect();
+    let live_parts: &[LivePartition] = live.map(|l| l.partitions.as_slice()).unwrap_or(&[]);
+    let mut labels: Vec<&str> = by_label.keys().map(String::as_str).collect();
+    for p in live_parts {
+        if !by_label.contains_key(&p.label) {
+            labels.push(&p.label);
+        }
+    }
     for label in crate::config::java::java_hash_order(&labels) {
-        let pc = &by_label[label];
-        let am_percent = match &qc.leaf {
-            Some(l) => qc
+        // A partition only used, not configured: YARN's entry has nothing but the used
+        // capacities (a missing capacity reads 0, its maximum AM share too).
+        let configured = by_label.get(label);
+        let pc = configured.copied().unwrap_or_default();
+        let am_percent = match (&qc.leaf, configured) {
+            (Some(l), Some(_)) => qc
                 .labels
                 .capacity(label)
                 .maximum_am_resource_percent
                 .unwrap_or(l.maximum_am_resource_percent),
-            None => 0.0,
+            _ => 0.0,
         };
-        // Nodes carry no labels yet (docs/SEMANTICS.md, "Node labels"): nothing runs on a
-        // labelled partition.
-        let used = Resource::ZERO;
         let partition = tree.partition_resource(label);
-        let rc = tree.settings().resource_calculator;
-        let base = rc.max(
-            &partition,
-            &pc.effective_min,
-            &tree.settings().minimum_allocation,
-        );
+        let (used_capacity, absolute_used_capacity) = live_parts
+            .iter()
+            .find(|p| p.label == label)
+            .map(|p| (p.used_capacity, p.absolute_used_capacity))
+            .unwrap_or((0.0, 0.0));
         let mut e = Map::new();
         e.insert("partitionName".into(), json!(label));
         e.insert(
@@ -482,12 +500,8 @@ fn capacities_json(tree: &QueueTree, id: QueueId) -> Value {
             capacity_vector_of(tree, |_| format!("{}%", java_float(pc.capacity * 100.0))),
         );
         e.insert("capacity".into(), pct(pc.capacity));
-        e.insert(
-            "usedCapacity".into(),
-            pct(crate::state::queue::divide_or_zero(
-                rc, partition, used, base,
-            )),
-        );
+        // Not capped: a queue using a partition it has no guarantee in shows far above 100.
+        e.insert("usedCapacity".into(), pct(used_capacity));
         e.insert("maxCapacity".into(), pct(clamp_max(pc.maximum_capacity)));
         e.insert(
             "absoluteCapacity".into(),
@@ -495,9 +509,7 @@ fn capacities_json(tree: &QueueTree, id: QueueId) -> Value {
         );
         e.insert(
             "absoluteUsedCapacity".into(),
-            pct(
-                crate::state::queue::divide_or_zero(rc, partition, used, partition).clamp(0.0, 1.0),
-            ),
+            pct(absolute_used_capacity.clamp(0.0, 1.0)),
         );
         e.insert(
             "absoluteMaxCapacity".into(),
@@ -506,15 +518,20 @@ fn capacities_json(tree: &QueueTree, id: QueueId) -> Value {
         e.insert("maxAMLimitPercentage".into(), pct(am_percent));
         e.insert("weight".into(), jfloat(-1.0));
         e.insert("normalizedWeight".into(), jfloat(0.0));
-        // Root's configured resources are the partition's (PQ:943-949).
-        let configured = if id == 0 { partition } else { Resource::ZERO };
+        // Root's configured resources are the partition's (PQ:943-949), for the labels it
+        // has keys for.
+        let root_configured = if id == 0 && configured.is_some() {
+            partition
+        } else {
+            Resource::ZERO
+        };
         e.insert(
             "configuredMinResource".into(),
-            configured_resource(tree, configured),
+            configured_resource(tree, root_configured),
         );
         e.insert(
             "configuredMaxResource".into(),
-            configured_resource(tree, configured),
+            configured_resource(tree, root_configured),
         );
         e.insert(
             "effectiveMinResource".into(),
@@ -529,14 +546,19 @@ fn capacities_json(tree: &QueueTree, id: QueueId) -> Value {
     json!({ "queueCapacitiesByPartition": entries })
 }
 
-fn resources_json(tree: &QueueTree, l: &LiveQueue, id: QueueId) -> Value {
+/// `ResourcesInfo`: the default partition, then every partition the queue's `ResourceUsage`
+/// lists (with live figures: those it has touched, see
+/// [`crate::scheduler::CapacityScheduler::queue_partitions`]), in Java's HashMap order; seven
+/// keys on a leaf, four on a parent (YARN builds parents' without the AM figures).
+fn resources_json(tree: &QueueTree, l: &LiveQueue, has_live: bool, id: QueueId) -> Value {
     let q = tree.queue(id);
+    let leaf = tree.is_leaf(id);
     let mut m = Map::new();
     m.insert("partitionName".into(), json!(""));
     m.insert("used".into(), resource(tree, q.used));
     m.insert("reserved".into(), resource(tree, l.reserved));
     m.insert("pending".into(), resource(tree, l.pending));
-    if tree.is_leaf(id) {
+    if leaf {
         m.insert("amUsed".into(), resource(tree, l.am_used));
         m.insert("amLimit".into(), resource(tree, tree.am_resource_limit(id)));
         // The queue's stored user AM limit (one user of weight 1 when none is active).
@@ -544,11 +566,15 @@ fn resources_json(tree: &QueueTree, l: &LiveQueue, id: QueueId) -> Value {
         m.insert("userAmLimit".into(), resource(tree, user_am_limit));
     }
     let mut entries = vec![Value::Object(m)];
-    // A leaf's AM limit is set for each partition it may use (`getNodeLabelsForQueue`: its
-    // accessible labels, or for `*` the labels it has capacities for) once the cluster has
-    // resources, which makes those partitions appear. Nothing runs on a labelled partition yet
-    // (nodes carry no labels), so each shows nothing used and a limit of nothing.
-    if tree.is_leaf(id) && !tree.cluster_resource().is_zero() {
+    if has_live {
+        entries.extend(partition_usages(tree, &l.partitions, leaf));
+        return json!({ "resourceUsagesByPartition": entries });
+    }
+    // The configuration alone: a leaf's AM limit is set for each partition it may use
+    // (`getNodeLabelsForQueue`: its accessible labels, or for `*` the labels it has capacities
+    // for) once the cluster has resources, which makes those partitions appear, with nothing
+    // used.
+    if leaf && !tree.cluster_resource().is_zero() {
         let qc = tree.conf(id);
         let labels: Vec<&str> = match &qc.labels.accessible {
             crate::config::node_labels::AccessibleLabels::Only(set) => {
@@ -558,23 +584,39 @@ fn resources_json(tree: &QueueTree, l: &LiveQueue, id: QueueId) -> Value {
                 qc.labels.capacities.keys().map(String::as_str).collect()
             }
         };
-        for label in crate::config::java::java_hash_order(&labels) {
-            let mut e = Map::new();
-            e.insert("partitionName".into(), json!(label));
-            for k in [
-                "used",
-                "reserved",
-                "pending",
-                "amUsed",
-                "amLimit",
-                "userAmLimit",
-            ] {
-                e.insert(k.into(), resource(tree, Resource::ZERO));
-            }
-            entries.push(Value::Object(e));
-        }
+        let parts: Vec<LivePartition> = labels
+            .into_iter()
+            .map(|label| LivePartition {
+                label: label.to_string(),
+                ..LivePartition::default()
+            })
+            .collect();
+        entries.extend(partition_usages(tree, &parts, true));
     }
     json!({ "resourceUsagesByPartition": entries })
+}
+
+/// `PartitionResourcesInfo` of each labelled partition, in Java's HashMap order (after the
+/// default partition's): all seven keys with `am`, the first four without.
+fn partition_usages(tree: &QueueTree, parts: &[LivePartition], am: bool) -> Vec<Value> {
+    let labels: Vec<&str> = parts.iter().map(|p| p.label.as_str()).collect();
+    crate::config::java::java_hash_order(&labels)
+        .into_iter()
+        .filter_map(|label| parts.iter().find(|p| p.label == label))
+        .map(|p| {
+            let mut e = Map::new();
+            e.insert("partitionName".into(), json!(p.label));
+            e.insert("used".into(), resource(tree, p.used));
+            e.insert("reserved".into(), resource(tree, p.reserved));
+            e.insert("pending".into(), resource(tree, p.pending));
+            if am {
+                e.insert("amUsed".into(), resource(tree, p.am_used));
+                e.insert("amLimit".into(), resource(tree, p.am_limit));
+                e.insert("userAmLimit".into(), resource(tree, p.user_am_limit));
+            }
+            Value::Object(e)
+        })
+        .collect()
 }
 
 /// `UsersInfo`: `{"user":[…]}` in `UserInfo`'s key order (YARN lists them in hash order;
@@ -588,7 +630,8 @@ fn users_json(tree: &QueueTree, users: &[LiveUser]) -> Value {
         .map(|u| {
             let mut m = Map::new();
             m.insert("username".into(), json!(u.name));
-            m.insert("resourcesUsed".into(), resource(tree, u.used));
+            // `getAllUsed`: every partition's.
+            m.insert("resourcesUsed".into(), resource(tree, u.all_used()));
             m.insert(
                 "numPendingApplications".into(),
                 json!(u.num_pending_applications),
@@ -607,9 +650,11 @@ fn users_json(tree: &QueueTree, users: &[LiveUser]) -> Value {
             r.insert("amUsed".into(), resource(tree, u.am_used));
             r.insert("amLimit".into(), resource(tree, u.am_limit));
             r.insert("userAmLimit".into(), resource(tree, Resource::ZERO));
+            let mut parts = vec![Value::Object(r)];
+            parts.extend(partition_usages(tree, &u.partitions, true));
             m.insert(
                 "resources".into(),
-                json!({ "resourceUsagesByPartition": [Value::Object(r)] }),
+                json!({ "resourceUsagesByPartition": parts }),
             );
             m.insert("userWeight".into(), jfloat(u.weight));
             m.insert("isActive".into(), json!(u.active));

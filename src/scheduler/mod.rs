@@ -22,6 +22,7 @@ pub mod mapping_rules;
 pub mod node_labels;
 pub mod nodes;
 pub(crate) mod opportunistic;
+pub mod partition_report;
 pub mod placement;
 pub(crate) mod preempt_view;
 pub mod preemption;

@@ -497,6 +497,7 @@ mod tests {
             am_vcores: 1,
             tasks: vec![],
             priority: 0,
+            label_expression: None,
         }
     }
 

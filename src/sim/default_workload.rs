@@ -22,6 +22,7 @@ pub fn nodes(defaults: &SimDefaults) -> Vec<TraceNode> {
             rack: format!("/rack{}", i / 5),
             memory_mb: defaults.node_memory_mb,
             vcores: defaults.node_vcores,
+            labels: Vec::new(),
         })
         .collect()
 }

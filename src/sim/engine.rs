@@ -30,13 +30,16 @@ use super::nm::NmSim;
 use super::observer::{NoObserver, Progress, SimObserver};
 use super::options::{SimulationInput, SimulationOptions};
 use super::sampling::sample;
-use super::setup::{check_input, check_opportunistic_can_be_placed, rack_name, task_groups};
+use super::setup::{
+    apply_node_labels, check_input, check_opportunistic_can_be_placed, rack_name, task_groups,
+};
 use super::state::{schedule_ends, Event, Periodic, Periods, Sim, Work};
 use crate::preempt::policy::PreemptionPolicy;
 use crate::resource::Resource;
 use crate::scheduler::nodes::NodeSpec;
 use crate::scheduler::types::ExecutionType;
 use crate::scheduler::CapacityScheduler;
+use crate::state::queue::partitions::PartitionCapacities;
 use crate::state::queue::QueueId;
 
 /// Everything a run produced.
@@ -124,6 +127,8 @@ pub fn simulate_with(
     };
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(opts.seed);
     let mut cs = CapacityScheduler::new(input.conf.clone(), 1_000_000, opts.seed);
+    // The nodes file's labels are the cluster's before any NodeManager registers.
+    apply_node_labels(&mut cs, &input.nodes)?;
     let opp = input.conf.opportunistic().clone();
     let mut warnings = Vec::new();
     let mut nms = Vec::with_capacity(input.nodes.len());
@@ -518,12 +523,31 @@ pub fn simulate_with(
 
 fn leaf_infos(sim: &Sim) -> Vec<LeafInfo> {
     let tree = sim.cs.queue_tree();
+    let cluster_mb = tree.cluster_resource().memory_mb() as f64;
+    // With node labels a queue's share of the cluster is its share of each partition, weighed
+    // by the partition's memory (the shares chart and summary are of the whole cluster's
+    // memory); without, its absolute capacities as they are.
+    let share = |q: QueueId, default: f32, labelled: fn(&PartitionCapacities) -> f32| {
+        if !sim.cs.has_node_labels() || cluster_mb <= 0.0 {
+            return default as f64;
+        }
+        let mut mb = default as f64 * tree.default_partition_resource().memory_mb() as f64;
+        for (label, pc) in tree.partition_capacities(q) {
+            mb += labelled(pc) as f64 * tree.partition_resource(label).memory_mb() as f64;
+        }
+        mb / cluster_mb
+    };
     sim.leaves
         .iter()
-        .map(|&q| LeafInfo {
-            path: tree.path(q).to_string(),
-            guaranteed_share: tree.queue(q).capacities.absolute_capacity as f64,
-            max_share: tree.queue(q).capacities.absolute_maximum_capacity as f64,
+        .map(|&q| {
+            let c = &tree.queue(q).capacities;
+            LeafInfo {
+                path: tree.path(q).to_string(),
+                guaranteed_share: share(q, c.absolute_capacity, |p| p.absolute_capacity),
+                max_share: share(q, c.absolute_maximum_capacity, |p| {
+                    p.absolute_maximum_capacity
+                }),
+            }
         })
         .collect()
 }

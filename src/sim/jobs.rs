@@ -18,6 +18,9 @@ pub(super) fn start_job(sim: &mut Sim, now: i64, j: usize) {
     let (queue, user) = (sim.ams[j].job.queue.clone(), sim.ams[j].job.user.clone());
     let mut sub = AppSubmission::new(&queue, &user);
     sub.priority = Some(sim.ams[j].job.priority);
+    // SLS's `job.label.expression` is the submission context's label: the AM and every task
+    // ask without one take it; a label YARN refuses rejects the job with YARN's message.
+    sub.node_label_expression = sim.ams[j].job.label_expression.clone();
     sim.ams[j].submit_ms = now;
     let app = match sim.cs.submit_application(now, &sub) {
         Ok(app) => app,

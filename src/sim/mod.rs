@@ -26,4 +26,4 @@ pub use error::SimError;
 pub use metrics::LeafInfo;
 pub use observer::{NoObserver, Progress, SimObserver};
 pub use options::{SimulationInput, SimulationOptions};
-pub use setup::split_rack_host;
+pub use setup::{check_node_labels, split_rack_host};

@@ -80,10 +80,18 @@ pub(super) fn sample(
     for (i, &q) in sim.leaves.iter().enumerate() {
         // A row for the queues made under a parent sums them.
         let members = sim.row_members(i);
+        // What the queue holds wherever it runs: with node labels, in every partition (SLS
+        // counts a queue's containers from its AMs' allocations, whatever their node).
         let used: Resource = members
             .iter()
-            .map(|&m| tree.queue(m).used - sim.cs.queue_reserved(m))
+            .map(|&m| sim.cs.queue_used_all_partitions(m) - sim.cs.queue_reserved_all_partitions(m))
             .sum();
+        let pending_all: Resource = members
+            .iter()
+            .map(|&m| sim.cs.queue_pending_all_partitions(m))
+            .sum();
+        // Starvation is judged in the default partition, where guarantees and usage are the
+        // plain ones (`below_guarantee`).
         let pending: Resource = members.iter().map(|&m| sim.cs.queue_pending(m)).sum();
         let pending_containers: u64 = members.iter().map(|&m| pending_by_queue[m]).sum();
         pending_total += pending_containers;
@@ -94,7 +102,7 @@ pub(super) fn sample(
         queues.push(QueueSample {
             allocated_memory: used.memory_mb(),
             allocated_vcores: used.vcores(),
-            pending_memory: pending.memory_mb(),
+            pending_memory: pending_all.memory_mb(),
             pending_containers,
             killed: killed.saturating_sub(sim.killed_at_sample[i]),
         });

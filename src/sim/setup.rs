@@ -6,10 +6,13 @@ use super::am::TaskGroup;
 use super::error::SimError;
 use super::limits;
 use super::trace::{TraceJob, TraceNode};
+use crate::config::CapacitySchedulerConfiguration;
 use crate::opportunistic::load_monitor::LoadComparator;
 use crate::opportunistic::node_queue::QueuePolicy;
 use crate::resource::Resource;
 use crate::scheduler::types::ExecutionType;
+use crate::scheduler::CapacityScheduler;
+use crate::sync::Arc;
 
 /// A hand-built input within the simulator's limits (the trace readers check while reading).
 pub(super) fn check_input(nodes: &[TraceNode], jobs: &[TraceJob]) -> Result<(), SimError> {
@@ -140,6 +143,56 @@ pub(super) fn check_opportunistic_can_be_placed(
         )));
     }
     Ok(())
+}
+
+/// The nodes' labels made the cluster's, as an administrator would before the NodeManagers
+/// register (`yarn rmadmin -addToClusterNodeLabels`, then `-replaceLabelsOnNode`): each
+/// distinct label added with its exclusivity, in the order the nodes name them, one at a time
+/// (so a label given two exclusivities is refused with the label manager's words), then each
+/// node mapped — by host — to its labels, where more than one is refused as YARN refuses it.
+/// Nothing is asked of the scheduler when no node has a label; with labels,
+/// `yarn.node-labels.enabled` must be on (else YARN's "Node-label-based scheduling is
+/// disabled…"). Errors name the node. See docs/SIMULATOR.md, "Node labels".
+pub(super) fn apply_node_labels(
+    cs: &mut CapacityScheduler,
+    nodes: &[TraceNode],
+) -> Result<(), SimError> {
+    let node_err = |n: &TraceNode, e: &dyn std::fmt::Display| {
+        let names: Vec<&str> = n.labels.iter().map(|(l, _)| l.as_str()).collect();
+        SimError::Input(format!(
+            "node {} (labels {}): {e}",
+            crate::echo::echo(&format!("{}/{}", rack_name(&n.rack), n.host)),
+            crate::echo::echo(&names.join(","))
+        ))
+    };
+    let mut added: std::collections::HashSet<(&str, bool)> = Default::default();
+    for n in nodes {
+        for (name, exclusive) in &n.labels {
+            if added.insert((name.as_str(), *exclusive)) {
+                cs.add_cluster_node_labels(&[(name.clone(), *exclusive)])
+                    .map_err(|e| node_err(n, &e))?;
+            }
+        }
+    }
+    for n in nodes.iter().filter(|n| !n.labels.is_empty()) {
+        let names = n.labels.iter().map(|(l, _)| l.clone()).collect();
+        cs.replace_labels_on_nodes(0, &[(n.host.clone(), names)])
+            .map_err(|e| node_err(n, &e))?;
+    }
+    Ok(())
+}
+
+/// Whether the nodes' labels can be applied under `conf` ([`apply_node_labels`] on a scheduler
+/// of its own): a host checks a workload with this before it prepares anything for the run.
+pub fn check_node_labels(
+    conf: &Arc<CapacitySchedulerConfiguration>,
+    nodes: &[TraceNode],
+) -> Result<(), SimError> {
+    if nodes.iter().all(|n| n.labels.is_empty()) {
+        return Ok(());
+    }
+    let mut cs = CapacityScheduler::new(conf.clone(), 0, 0);
+    apply_node_labels(&mut cs, nodes)
 }
 
 /// Splits SLS's `/rack/host` names; a bare name has no rack.

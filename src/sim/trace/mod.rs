@@ -34,8 +34,8 @@ mod synth;
 use std::fmt;
 
 pub use nodes::{
-    generate_nodes, nodes_from_jobs, nodes_from_sls_trace, parse_nodes, parse_nodes_file,
-    split_network_path, NodesFile,
+    build_node_labels_from_str, generate_nodes, nodes_from_jobs, nodes_from_sls_trace, parse_nodes,
+    parse_nodes_file, split_network_path, NodesFile, ADD_LABEL_FORMAT_ERR, NO_LABEL_ERR,
 };
 pub use rumen::parse_rumen;
 pub use sls::parse_sls_jobs;
@@ -135,6 +135,11 @@ pub struct TraceNode {
     pub rack: String,
     pub memory_mb: i64,
     pub vcores: i64,
+    /// The nodes file's `labels`, as `(name, exclusive)` in the order written (SLS's
+    /// `YarnClientUtils.buildNodeLabelsFromStr`); empty for an unlabelled node. The simulator
+    /// makes them cluster labels and maps the node to them (docs/SIMULATOR.md, "Node labels"):
+    /// a node may carry one label at most, as YARN's label manager allows.
+    pub labels: Vec<(String, bool)>,
 }
 
 /// A container's execution type (`container.execution.type`, YARN's `ExecutionType`).
@@ -182,6 +187,9 @@ pub struct TraceJob {
     pub tasks: Vec<TraceTask>,
     /// The application priority (SLS submits every application at priority 0).
     pub priority: i32,
+    /// The application's node-label expression (SLS's `job.label.expression`): its AM and
+    /// every task ask take it. `None`: no label (the queue's default label applies).
+    pub label_expression: Option<String>,
 }
 
 /// One task entry of a job: `count` identical containers (SLS's task `count`, kept as a count
@@ -229,6 +237,7 @@ impl TraceJob {
             am_vcores: 1,
             tasks,
             priority: 0,
+            label_expression: None,
         }
     }
 }

@@ -4,7 +4,68 @@ use std::collections::HashSet;
 
 use super::json::{self, At, Fields};
 use super::{SimDefaults, TraceError, TraceJob, TraceNode};
+use crate::config::java::java_trim;
 use crate::sim::limits::{too_many, MAX_NODES};
+
+/// `YarnClientUtils.ADD_LABEL_FORMAT_ERR_MSG`: a nodes file's `labels` SLS cannot read.
+pub const ADD_LABEL_FORMAT_ERR: &str = "Input format for adding node-labels is not correct, it \
+     should be labelName1[(exclusive=true/false)],LabelName2[] ..";
+
+/// `YarnClientUtils.NO_LABEL_ERR_MSG`: a `labels` string naming no label.
+pub const NO_LABEL_ERR: &str = "No cluster node-labels are specified";
+
+/// `YarnClientUtils.buildNodeLabelsFromStr`, which SLS reads a node's `labels` with:
+/// comma-separated `name[(exclusive=true|false)]` entries, blank ones skipped, exclusivity
+/// true unless said otherwise; `(exclusive=…)` must be exactly that key with `true` or
+/// `false` (spaces around either allowed), `()` or `( )` is allowed, text after `)` is
+/// ignored, and unmatched parentheses are refused. A `labels` naming nothing is refused too.
+/// Names are returned trimmed (YARN's label manager trims them); whether a name is a valid
+/// label is the label manager's question, asked when the simulation starts.
+pub fn build_node_labels_from_str(args: &str) -> Result<Vec<(String, bool)>, String> {
+    let format_err = || Err(ADD_LABEL_FORMAT_ERR.to_string());
+    let mut out = Vec::new();
+    for p in args.split(',') {
+        if java_trim(p).is_empty() {
+            continue;
+        }
+        let mut exclusive = true;
+        let (left, right) = (p.find('('), p.find(')'));
+        match (left, right) {
+            (None, Some(_)) | (Some(_), None) => return format_err(),
+            // Java's test is `left > 0 && right > 0`: a label starting with "(" or a ")" at
+            // the very start skips the property (and leaves an empty or odd name behind).
+            (Some(l), Some(r)) if l > 0 && r > 0 => {
+                if l > r {
+                    return format_err();
+                }
+                let property = &p[l + 1..r];
+                match property.find('=') {
+                    Some(eq) => {
+                        let key = java_trim(&property[..eq]);
+                        let value = java_trim(&property[eq + 1..]);
+                        match (key, value) {
+                            ("exclusive", "true") => exclusive = true,
+                            ("exclusive", "false") => exclusive = false,
+                            _ => return format_err(),
+                        }
+                    }
+                    None if !java_trim(property).is_empty() => return format_err(),
+                    None => {}
+                }
+            }
+            _ => {}
+        }
+        let name = match left {
+            Some(l) => &p[..l],
+            None => p,
+        };
+        out.push((java_trim(name).to_string(), exclusive));
+    }
+    if out.is_empty() {
+        return Err(NO_LABEL_ERR.to_string());
+    }
+    Ok(out)
+}
 
 /// Splits an SLS host path into its network location and host name, like SLS's
 /// `SLSUtils.getRackHostName` (Hadoop's `NodeBase`): `/rack1/node1` → (`/rack1`, `node1`),
@@ -41,6 +102,7 @@ fn add_node(
     path: &str,
     memory_mb: i64,
     vcores: i64,
+    labels: Vec<(String, bool)>,
 ) -> Result<(), String> {
     let (rack, host) = split_network_path(path)?;
     let key = format!("{rack}/{host}");
@@ -55,6 +117,7 @@ fn add_node(
             rack,
             memory_mb,
             vcores,
+            labels,
         });
     }
     Ok(())
@@ -70,8 +133,10 @@ fn add_node(
 ///   `null` (its own sample `nodes.json` has such an empty `{}` entry on `/rack5`), and two of
 ///   them on different racks would be one host twice. Any other non-string is an error.
 /// * `memory-mb` / `vcores` (`Integer.parseInt`) default to the defaults' node size; negative
-///   sizes are errors. `labels` must be a string and is otherwise ignored (node labels are
-///   not simulated).
+///   sizes are errors.
+/// * `labels`, a string, is read by [`build_node_labels_from_str`] (its errors are YARN's);
+///   a node may list several labels here, but the simulation refuses more than one per node
+///   when it starts, as YARN's label manager does.
 /// * Duplicate paths keep the first entry. The result is in file order (SLS's set has none).
 ///   An empty file gives no nodes (SLS's `NMRunner` then stops with "No node!").
 pub fn parse_nodes(
@@ -134,13 +199,17 @@ pub fn parse_nodes_file(
                 Some(c) => i64::from(c),
                 None => defaults.node_vcores,
             };
-            n.string("labels")?;
+            let labels = match n.string("labels")? {
+                Some(text) => build_node_labels_from_str(&text).map_err(|m| n.err("labels", m))?,
+                None => Vec::new(),
+            };
             add_node(
                 &mut out,
                 &mut seen,
                 &format!("/{rack}/{name}"),
                 memory_mb,
                 vcores,
+                labels,
             )
             .map_err(|m| n.err("node", m))?;
         }
@@ -174,6 +243,7 @@ pub fn nodes_from_jobs(
             host,
             defaults.node_memory_mb,
             defaults.node_vcores,
+            Vec::new(),
         ) {
             Err(m) if out.len() >= MAX_NODES => return Err(m),
             _ => {}
@@ -206,6 +276,7 @@ pub fn generate_nodes(
             rack: format!("/rack{}", i % racks),
             memory_mb: defaults.node_memory_mb,
             vcores: defaults.node_vcores,
+            labels: Vec::new(),
         })
         .collect()
 }
@@ -238,7 +309,14 @@ pub fn nodes_from_sls_trace(
             for node in generate_nodes(n, racks, defaults) {
                 let path = format!("{}/{}", node.rack, node.host);
                 // Generated paths are always well formed.
-                let _ = add_node(&mut out, &mut seen, &path, node.memory_mb, node.vcores);
+                let _ = add_node(
+                    &mut out,
+                    &mut seen,
+                    &path,
+                    node.memory_mb,
+                    node.vcores,
+                    Vec::new(),
+                );
             }
         }
         if let Some(tasks) = f.array("job.tasks")? {
@@ -251,6 +329,7 @@ pub fn nodes_from_sls_trace(
                         &host,
                         defaults.node_memory_mb,
                         defaults.node_vcores,
+                        Vec::new(),
                     )
                     .map_err(|m| t.err("container.host", m))?;
                 }
@@ -315,7 +394,8 @@ mod tests {
                 host: "node1".into(),
                 rack: "/rack1".into(),
                 memory_mb: 10240,
-                vcores: 10
+                vcores: 10,
+                labels: vec![],
             }
         );
         assert_eq!(node(&nodes, "/rack4", "node16").vcores, 10);
@@ -343,6 +423,108 @@ mod tests {
         assert_eq!(size("node2"), (1024, 2));
         assert_eq!(size("node3"), (1024, 2));
         assert_eq!(size("node4"), (6144, 12));
+        // "label1, label2(exclusive=false)": both kept here; the simulation refuses a node
+        // with two labels when it starts (YARN's label manager allows one).
+        let labels = |h: &str| node(&nodes, "/rack1", h).labels.clone();
+        assert!(labels("node1").is_empty());
+        assert_eq!(
+            labels("node4"),
+            vec![("label1".to_string(), true), ("label2".to_string(), false)]
+        );
+    }
+
+    /// `YarnClientUtils.buildNodeLabelsFromStr`, case by case as its Java reads them.
+    #[test]
+    fn node_labels_are_read_as_yarn_client_utils_reads_them() {
+        let ok = |s: &str| build_node_labels_from_str(s).unwrap();
+        let l = |v: &[(&str, bool)]| {
+            v.iter()
+                .map(|(n, e)| (n.to_string(), *e))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(ok("x"), l(&[("x", true)]));
+        assert_eq!(
+            ok(" x , y(exclusive=false),, z( exclusive = true )"),
+            l(&[("x", true), ("y", false), ("z", true)])
+        );
+        assert_eq!(ok("x()"), l(&[("x", true)]), "an empty property is allowed");
+        assert_eq!(ok("x(  )"), l(&[("x", true)]));
+        assert_eq!(
+            ok("x(exclusive=false)tail"),
+            l(&[("x", false)]),
+            "text after ')' is ignored"
+        );
+        // Java tests `left > 0 && right > 0`: a leading "(" skips the property and leaves an
+        // empty name, which the label manager refuses later.
+        assert_eq!(ok("(exclusive=false)"), l(&[("", true)]));
+        for bad in [
+            "x(exclusive=false",
+            "xexclusive=false)",
+            "x)(",
+            "x(exclusive)",
+            "x(exclusive=TRUE)",
+            "x(exclusive=yes)",
+            "x(shared=true)",
+            "a, b(exclusive=maybe)",
+        ] {
+            assert_eq!(
+                build_node_labels_from_str(bad),
+                Err(ADD_LABEL_FORMAT_ERR.to_string()),
+                "{bad:?}"
+            );
+        }
+        assert_eq!(
+            ADD_LABEL_FORMAT_ERR,
+            "Input format for adding node-labels is not correct, it should be \
+             labelName1[(exclusive=true/false)],LabelName2[] .."
+        );
+        for empty in ["", " ", ",", " , ,"] {
+            assert_eq!(
+                build_node_labels_from_str(empty),
+                Err("No cluster node-labels are specified".to_string()),
+                "{empty:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn bad_labels_in_a_nodes_file_name_the_node_entry() {
+        let d = SimDefaults::default();
+        let e = parse_nodes(
+            r#"{"rack":"r","nodes":[{"node":"a","labels":"x"},{"node":"b","labels":"y(exclusive=no)"}]}"#,
+            "n.json",
+            &d,
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("n.json: job 0: key \"nodes[1].labels\": {ADD_LABEL_FORMAT_ERR}")
+        );
+        let e = parse_nodes(
+            r#"{"rack":"r","nodes":[{"node":"a","labels":""}]}"#,
+            "n.json",
+            &d,
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "n.json: job 0: key \"nodes[0].labels\": No cluster node-labels are specified"
+        );
+        let e = parse_nodes(
+            r#"{"rack":"r","nodes":[{"node":"a","labels":["x"]}]}"#,
+            "n.json",
+            &d,
+        )
+        .unwrap_err();
+        assert_eq!(e.key.as_deref(), Some("nodes[0].labels"));
+        // A null is no labels, as SLS's `get("labels") != null` reads it.
+        let nodes = parse_nodes(
+            r#"{"rack":"r","nodes":[{"node":"a","labels":null}]}"#,
+            "n.json",
+            &d,
+        )
+        .unwrap();
+        assert!(nodes[0].labels.is_empty());
     }
 
     #[test]

@@ -124,6 +124,8 @@ pub fn parse_rumen(
             am_vcores: defaults.am_vcores,
             tasks,
             priority: 0,
+            // Rumen job histories carry no node label (SLS runs them without one).
+            label_expression: None,
         });
     }
     Ok(jobs)

@@ -24,6 +24,9 @@ const DEFAULT_TASK_PRIORITY: i32 = 20;
 ///   trace's id is dropped and every copy is named by the AM sequence number — the 0-based
 ///   count of AMs created so far in the file, as a decimal string (no suffix scheme: SLS uses
 ///   the bare number).
+/// * `job.label.expression`: none; the application's node-label expression (a string, number
+///   or boolean as text), which its AM and every task ask take (tasks carry no label of
+///   their own in SLS).
 /// * `job.tasks`: required and non-empty (SLS: "No task for the job!"). Per task:
 ///   `count` (1, at least 1) copies; `container.host` (none: no locality), which must be a
 ///   `/rack/host` path; a duration from `container.duration.ms`, else the legacy `duration.ms`,
@@ -117,7 +120,8 @@ fn parse_job(
     let start_ms = f.non_negative("job.start.ms")?.unwrap_or(0);
     limits::check_time("job.start.ms", start_ms).map_err(|m| f.err("job.start.ms", m))?;
     let end_ms = f.non_negative("job.end.ms")?;
-    f.text("job.label.expression")?;
+    // SLSRunner: `jsonJob.get(JOB_LABEL_EXPR).toString()`, the application's label.
+    let label_expression = f.text("job.label.expression")?;
     let user = f
         .string("job.user")?
         .unwrap_or_else(|| "default".to_string());
@@ -137,6 +141,7 @@ fn parse_job(
         am_vcores,
         tasks: out,
         priority: 0,
+        label_expression,
     };
     Ok((job, trace_id, count))
 }
@@ -326,6 +331,7 @@ mod tests {
                     request_delay_ms: 0,
                 }],
                 priority: 0,
+                label_expression: None,
             }]
         );
     }
@@ -540,5 +546,24 @@ mod tests {
     fn empty_trace_has_no_jobs() {
         assert!(parse("").is_empty());
         assert!(parse("\u{feff}  \n").is_empty());
+    }
+
+    /// `job.label.expression` is the job's label, for every copy of `job.count`; SLS reads it
+    /// with `toString()`, so a number is its text; a null or an object is refused.
+    #[test]
+    fn job_label_expression_is_the_applications_label() {
+        let jobs = parse(
+            r#"{"job.label.expression": "gpu", "job.count": 2, "job.tasks": [{"container.duration.ms": 5}]}
+               {"job.tasks": [{"container.duration.ms": 5}]}
+               {"job.label.expression": 7, "job.tasks": [{"container.duration.ms": 5}]}"#,
+        );
+        let labels: Vec<Option<&str>> =
+            jobs.iter().map(|j| j.label_expression.as_deref()).collect();
+        assert_eq!(labels, [Some("gpu"), Some("gpu"), None, Some("7")]);
+        let e =
+            err(r#"{"job.label.expression": null, "job.tasks": [{"container.duration.ms": 5}]}"#);
+        assert_eq!(e.key.as_deref(), Some("job.label.expression"));
+        let e = err(r#"{"job.label.expression": {}, "job.tasks": [{"container.duration.ms": 5}]}"#);
+        assert_eq!(e.key.as_deref(), Some("job.label.expression"));
     }
 }

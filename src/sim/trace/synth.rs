@@ -709,6 +709,8 @@ pub fn parse_synth(
             am_vcores: defaults.am_vcores,
             tasks,
             priority: 0,
+            // SYNTH workloads carry no node label (SLS runs them without one).
+            label_expression: None,
         });
     }
     Ok(jobs)
