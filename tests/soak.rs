@@ -1,6 +1,7 @@
 //! The soak: seeded random workloads simulated with every kind of fault injected — NodeManagers
 //! lost and registering again, AM crashes with and without kept containers, lost launches
-//! that expire, queue refreshes, moves — with preemption across and inside queues and
+//! that expire, queue refreshes, moves, nodes relabelled (on a labelled cluster) — with
+//! preemption across and inside queues and
 //! opportunistic containers, the invariant checker after every event, until at least
 //! `CAPSCHED_SOAK_EVENTS` (2·10^6 by default) events have run. A failure prints the seed;
 //! `CAPSCHED_SEED=<n> cargo test --release --test soak` replays it alone.
@@ -120,7 +121,7 @@ fn workload(seed: u64) -> (Vec<TraceNode>, Vec<TraceJob>, u32) {
 
 fn run(seed: u64) -> SimulationResult {
     let (nodes, jobs, percent) = workload(seed);
-    run_with(seed, CONF, &alternate(), nodes, jobs, percent)
+    run_with(seed, CONF, &alternate(), nodes, jobs, percent, 0)
 }
 
 /// One faulty run of `jobs` on `nodes` under `conf` (refreshes alternating with `alt`), every
@@ -132,11 +133,13 @@ fn run_with(
     nodes: Vec<TraceNode>,
     jobs: Vec<TraceJob>,
     percent: u32,
+    relabel: u32,
 ) -> SimulationResult {
     let conf = Arc::new(CapacitySchedulerConfiguration::from_properties_str(conf).unwrap());
     let alt = Arc::new(CapacitySchedulerConfiguration::from_properties_str(alt).unwrap());
     let chaos = Chaos {
         alternate: Some(alt),
+        relabel,
         ..Chaos::everything(seed)
     };
     let opts = SimulationOptions {
@@ -266,7 +269,86 @@ yarn.resourcemanager.scheduler.monitor.policies=org.apache.hadoop.yarn.server.re
         nodes,
         jobs,
         percent,
+        0,
     )
+}
+
+/// The same faults on a labelled cluster, with nodes relabelled among them: x non-exclusive
+/// (a and b guaranteed there, idle room lent to everyone), gpu exclusive (c's alone); a
+/// quarter of the jobs label their application (c's gpu, a's x), the rest ask for the
+/// default partition and may spill onto x.
+fn run_labelled(seed: u64) -> SimulationResult {
+    let labelled = |base: &str| {
+        base.to_string()
+            + "yarn.node-labels.enabled=true
+yarn.scheduler.capacity.root.accessible-node-labels.x.capacity=100
+yarn.scheduler.capacity.root.accessible-node-labels.gpu.capacity=100
+yarn.scheduler.capacity.root.a.accessible-node-labels=x
+yarn.scheduler.capacity.root.a.accessible-node-labels.x.capacity=60
+yarn.scheduler.capacity.root.b.accessible-node-labels=x
+yarn.scheduler.capacity.root.b.accessible-node-labels.x.capacity=40
+yarn.scheduler.capacity.root.b.b1.accessible-node-labels.x.capacity=50
+yarn.scheduler.capacity.root.b.b2.accessible-node-labels.x.capacity=50
+yarn.scheduler.capacity.root.c.accessible-node-labels=gpu
+yarn.scheduler.capacity.root.c.accessible-node-labels.gpu.capacity=100
+"
+    };
+    let (mut nodes, mut jobs, percent) = workload(seed);
+    for (i, n) in nodes.iter_mut().enumerate() {
+        n.labels = match i % 4 {
+            1 => vec![("x".to_string(), false)],
+            // The first gpu node declares the label; later ones name it again the same way.
+            3 => vec![("gpu".to_string(), true)],
+            _ => Vec::new(),
+        };
+    }
+    let mut r = SplitMix(seed ^ 0x1abe1);
+    for j in jobs.iter_mut() {
+        if r.chance(25) {
+            j.label_expression = Some(match j.queue.as_str() {
+                "c" => "gpu".to_string(),
+                "a" => "x".to_string(),
+                _ => String::new(),
+            });
+        }
+    }
+    run_with(
+        seed,
+        &labelled(CONF),
+        &labelled(&alternate()),
+        nodes,
+        jobs,
+        percent,
+        2,
+    )
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "release only: scripts/test runs cargo test --release --test soak"
+)]
+fn a_labelled_cluster_under_faults_keeps_every_invariant() {
+    let started = std::time::Instant::now();
+    let (mut events, mut runs, mut relabels, mut finished, mut jobs) = (0u64, 0, 0, 0, 0);
+    for seed in 1.. {
+        let r = run_labelled(seed);
+        runs += 1;
+        events += r.events;
+        relabels += r.faults.relabels;
+        finished += r.jobs.iter().filter(|j| j.finish_ms.is_some()).count();
+        jobs += r.jobs.len();
+        if events >= 300_000 {
+            break;
+        }
+    }
+    println!(
+        "soak with node labels: {runs} runs, {events} events in {:.1} s; {relabels} nodes \
+         relabelled; {finished}/{jobs} jobs finished",
+        started.elapsed().as_secs_f64()
+    );
+    assert!(relabels > 0, "never relabelled");
+    assert!(finished * 10 >= jobs * 9, "{finished}/{jobs}");
 }
 
 #[test]

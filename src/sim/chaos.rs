@@ -24,6 +24,10 @@ pub struct Chaos {
     pub am_crash: u32,
     pub refresh: u32,
     pub move_app: u32,
+    /// A node given another of the cluster's labels, or none (its containers' usage moves
+    /// with it; `replaceLabelsOnNode`). 0 in [`Chaos::everything`]: a cluster without labels
+    /// has nothing to relabel.
+    pub relabel: u32,
     /// How long a lost NodeManager stays away, ms: uniform in [min, max].
     pub node_down_ms: (i64, i64),
     /// The percentage of task container launches the AM loses (the container is never
@@ -45,6 +49,7 @@ impl Chaos {
             am_crash: 3,
             refresh: 2,
             move_app: 2,
+            relabel: 0,
             node_down_ms: (5_000, 120_000),
             lost_launch_percent: 2,
             alternate: None,
@@ -63,6 +68,7 @@ pub struct Faults {
     pub refreshes: u64,
     pub refreshes_refused: u64,
     pub moves: u64,
+    pub relabels: u64,
 }
 
 /// A run's fault injector.

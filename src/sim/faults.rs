@@ -16,6 +16,7 @@ pub(super) fn fault(sim: &mut Sim, now: i64) {
         c.chaos.am_crash,
         c.chaos.refresh,
         c.chaos.move_app,
+        c.chaos.relabel,
     ];
     let total: u64 = weights.iter().map(|&w| u64::from(w)).sum();
     let mut pick = c.below(total);
@@ -32,7 +33,8 @@ pub(super) fn fault(sim: &mut Sim, now: i64) {
         0 => lose_node(sim, now),
         1 => crash_am(sim, now),
         2 => refresh(sim, now),
-        _ => move_app(sim, now),
+        3 => move_app(sim, now),
+        _ => relabel(sim, now),
     }
     sim.push_work(now.saturating_add(gap), Work::Fault);
     sim.active(now);
@@ -117,6 +119,28 @@ fn refresh(sim: &mut Sim, now: i64) {
             c.faults.refreshes_refused += 1;
         }
     }
+}
+
+/// A node's host takes another of the cluster's labels, or none: running containers stay,
+/// their usage moving to the new partition, the node's reservation dropped.
+fn relabel(sim: &mut Sim, now: i64) {
+    let labels: Vec<String> = sim
+        .cs
+        .cluster_node_labels()
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect();
+    let hosts: Vec<String> = sim.cs.nodes().map(|(_, n)| n.host.to_string()).collect();
+    let Some(c) = sim.chaos.as_mut() else { return };
+    if hosts.is_empty() {
+        return;
+    }
+    let host = hosts[c.below(hosts.len() as u64) as usize].clone();
+    let pick = c.below(labels.len() as u64 + 1) as usize;
+    let to: Vec<String> = labels.get(pick).cloned().into_iter().collect();
+    c.faults.relabels += 1;
+    // Refused only if labels are disabled, which a labelled run never is.
+    let _ = sim.cs.replace_labels_on_nodes(now, &[(host, to)]);
 }
 
 /// A live application moves to another leaf (refused moves change nothing).
