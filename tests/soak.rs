@@ -1,8 +1,8 @@
 //! The soak: seeded random workloads simulated with every kind of fault injected — NodeManagers
 //! lost and registering again, AM crashes with and without kept containers, lost launches
 //! that expire, queue refreshes, moves, nodes relabelled (on a labelled cluster) — with
-//! preemption across and inside queues and
-//! opportunistic containers, the invariant checker after every event, until at least
+//! preemption across and inside queues and opportunistic containers, the invariant checker
+//! after every event, until at least
 //! `CAPSCHED_SOAK_EVENTS` (2·10^6 by default) events have run. A failure prints the seed;
 //! `CAPSCHED_SEED=<n> cargo test --release --test soak` replays it alone.
 //!
