@@ -240,3 +240,97 @@ yarn.scheduler.capacity.root.a.accessible-node-labels= ",
     let a = &doc["scheduler"]["schedulerInfo"]["queues"]["queue"][0];
     assert!(a.get("nodeLabels").is_none(), "{a}");
 }
+
+/// Absolute resources per label (`accessible-node-labels.<L>.capacity=[memory=…,vcores=…]`):
+/// the percentage reads 0, the guarantee is the resource, scaled down when the children ask
+/// for more than the parent has there (a float ratio, as YARN keeps it), and turned back into
+/// a percentage of the parent's (`ParentQueue.calculateEffectiveResourcesAndCapacity`).
+#[test]
+fn absolute_label_capacities_are_derived_as_the_default_partitions_are() {
+    let text = "yarn.scheduler.capacity.root.queues=a,b
+yarn.scheduler.capacity.root.accessible-node-labels.x.capacity=100
+yarn.scheduler.capacity.root.a.capacity=[memory=4096,vcores=4]
+yarn.scheduler.capacity.root.a.accessible-node-labels=x
+yarn.scheduler.capacity.root.a.accessible-node-labels.x.capacity=[memory=8192,vcores=8]
+yarn.scheduler.capacity.root.a.accessible-node-labels.x.maximum-capacity=[memory=10240,vcores=10]
+yarn.scheduler.capacity.root.b.capacity=[memory=4096,vcores=4]
+yarn.scheduler.capacity.root.b.accessible-node-labels=x
+yarn.scheduler.capacity.root.b.accessible-node-labels.x.capacity=[memory=4096,vcores=4]
+";
+    let conf = Arc::new(parse(text).unwrap());
+    let a_conf = conf.queue("root.a").unwrap();
+    assert_eq!(
+        a_conf.labels.capacities["x"].capacity, 0.0,
+        "reads 0 as a percentage"
+    );
+    let mut tree = QueueTree::new(conf.clone());
+    let x = capsched::resource::Resource::new(10240, 10);
+    tree.update_partition_resources(
+        capsched::resource::Resource::new(20480, 20),
+        capsched::resource::Resource::new(10240, 10),
+        [("x".to_string(), x)].into(),
+    );
+    let a = tree.partition_capacity(tree.find("root.a").unwrap(), "x");
+    let b = tree.partition_capacity(tree.find("root.b").unwrap(), "x");
+    // 8192 + 4096 > 10240: each scaled by 10240/12288 (f32), per resource type.
+    let ratio = 10240f32 / 12288f32;
+    assert_eq!(a.effective_min.memory_mb(), (8192f32 * ratio) as i64);
+    assert_eq!(b.effective_min.memory_mb(), (4096f32 * ratio) as i64);
+    assert_eq!(a.effective_max.memory_mb(), 10240);
+    assert!((a.capacity - a.effective_min.memory_mb() as f32 / 10240.0).abs() < 1e-6);
+    assert!((a.absolute_capacity - a.capacity).abs() < 1e-6);
+    // The REST document shows the configured resources on the label.
+    let doc = capsched::report::rest::scheduler_info_json(&tree);
+    let a = &doc["scheduler"]["schedulerInfo"]["queues"]["queue"][0];
+    let x = a["capacities"]["queueCapacitiesByPartition"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["partitionName"] == "x")
+        .unwrap();
+    assert_eq!(x["configuredMinResource"]["memory"], 8192);
+    assert_eq!(x["configuredMaxResource"]["memory"], 10240);
+}
+
+#[test]
+fn absolute_label_checks_use_yarns_words() {
+    // A queue uses one mode on every partition it configures.
+    let mixed = "yarn.scheduler.capacity.root.queues=a
+yarn.scheduler.capacity.root.accessible-node-labels.x.capacity=100
+yarn.scheduler.capacity.root.a.capacity=100
+yarn.scheduler.capacity.root.a.accessible-node-labels.x.capacity=[memory=1024,vcores=1]
+";
+    let e = parse(mixed).unwrap_err();
+    assert!(
+        e.contains("Queue 'root.a' should use either percentage based capacity configuration or absolute resource."),
+        "{e}"
+    );
+    // The children's minima fit in the parent's on the label.
+    let over = "yarn.scheduler.capacity.root.queues=p
+yarn.scheduler.capacity.root.accessible-node-labels.x.capacity=100
+yarn.scheduler.capacity.root.p.capacity=[memory=4096,vcores=4]
+yarn.scheduler.capacity.root.p.accessible-node-labels.x.capacity=[memory=2048,vcores=2]
+yarn.scheduler.capacity.root.p.queues=c1,c2
+yarn.scheduler.capacity.root.p.c1.capacity=[memory=2048,vcores=2]
+yarn.scheduler.capacity.root.p.c1.accessible-node-labels.x.capacity=[memory=2048,vcores=2]
+yarn.scheduler.capacity.root.p.c2.capacity=[memory=2048,vcores=2]
+yarn.scheduler.capacity.root.p.c2.accessible-node-labels.x.capacity=[memory=1024,vcores=1]
+";
+    let e = parse(over).unwrap_err();
+    assert!(
+        e.contains("Parent Queues capacity: <memory:2048, vCores:2> is less than to its children:<memory:3072, vCores:3> for queue:p"),
+        "{e}"
+    );
+    // And a label's absolute minimum is within its maximum.
+    let min_over_max = "yarn.scheduler.capacity.root.queues=a
+yarn.scheduler.capacity.root.accessible-node-labels.x.capacity=100
+yarn.scheduler.capacity.root.a.capacity=[memory=1024,vcores=1]
+yarn.scheduler.capacity.root.a.accessible-node-labels.x.capacity=[memory=4096,vcores=4]
+yarn.scheduler.capacity.root.a.accessible-node-labels.x.maximum-capacity=[memory=2048,vcores=2]
+";
+    let e = parse(min_over_max).unwrap_err();
+    assert!(
+        e.contains("Min resource configuration <memory:4096, vCores:4> is greater than its max value:<memory:2048, vCores:2> in queue:root.a"),
+        "{e}"
+    );
+}

@@ -15,6 +15,7 @@ use super::keys::{CAPACITY, MAXIMUM_AM_RESOURCE_PERCENT, MAXIMUM_CAPACITY, PREFI
 use super::queue_conf::QueueConf;
 use super::reader::{queue_key, Reader};
 use crate::echo::echo;
+use crate::resource::{AbsoluteResource, ResourceTypes};
 
 pub const ACCESSIBLE_NODE_LABELS: &str = "accessible-node-labels";
 pub const DEFAULT_NODE_LABEL_EXPRESSION: &str = "default-node-label-expression";
@@ -55,11 +56,17 @@ impl AccessibleLabels {
     }
 }
 
-/// A label's configured capacities, as fractions (`…capacity=30` ⇒ 0.3).
+/// A label's configured capacities, as fractions (`…capacity=30` ⇒ 0.3); an absolute value
+/// (`[memory=…,vcores=…]`) reads 0 as a percentage, as YARN's `internalGetLabeledQueueCapacity`
+/// reads it, and is kept beside it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LabelCapacity {
     pub capacity: f32,
     pub maximum_capacity: f32,
+    /// The capacity as an absolute resource, when configured so.
+    pub minimum_resource: Option<AbsoluteResource>,
+    /// The maximum capacity as an absolute resource, when configured so.
+    pub maximum_resource: Option<AbsoluteResource>,
     /// `accessible-node-labels.<L>.maximum-am-resource-percent`; `None`: the queue's own.
     pub maximum_am_resource_percent: Option<f32>,
 }
@@ -85,6 +92,8 @@ impl QueueLabels {
             .unwrap_or(LabelCapacity {
                 capacity: 0.0,
                 maximum_capacity: 0.0,
+                minimum_resource: None,
+                maximum_resource: None,
                 maximum_am_resource_percent: None,
             })
     }
@@ -106,13 +115,14 @@ pub fn expression_accessible(accessible: &AccessibleLabels, expression: &str) ->
 /// One queue's label settings; `parent` is its parent's configuration (already read).
 pub(crate) fn read_queue_labels(
     r: &mut Reader,
+    types: &ResourceTypes,
     path: &str,
     parent: Option<&QueueConf>,
     is_leaf: bool,
 ) -> QueueLabels {
     let q = Some(path);
     let accessible = read_accessible(r, path, parent);
-    let capacities = read_label_capacities(r, path);
+    let capacities = read_label_capacities(r, types, path);
     let key = queue_key(path, DEFAULT_NODE_LABEL_EXPRESSION);
     let default_expression = match r.get(q, &key) {
         Some(v) => Some(java_trim(&v).to_string()),
@@ -206,7 +216,11 @@ fn read_accessible(r: &mut Reader, path: &str, parent: Option<&QueueConf>) -> Ac
 /// The labels `path` has keys for (`getConfiguredNodeLabels`) and their capacities
 /// (`internalGetLabeledQueueCapacity`): 0 and 100 when unset, root always 100, each within
 /// [0, 100].
-fn read_label_capacities(r: &mut Reader, path: &str) -> BTreeMap<String, LabelCapacity> {
+fn read_label_capacities(
+    r: &mut Reader,
+    types: &ResourceTypes,
+    path: &str,
+) -> BTreeMap<String, LabelCapacity> {
     let q = Some(path);
     let prefix = format!("{PREFIX}{path}.{ACCESSIBLE_NODE_LABELS}.");
     let mut labels: BTreeSet<String> = BTreeSet::new();
@@ -234,21 +248,24 @@ fn read_label_capacities(r: &mut Reader, path: &str) -> BTreeMap<String, LabelCa
     let mut out = BTreeMap::new();
     for label in labels {
         let lprefix = format!("{path}.{ACCESSIBLE_NODE_LABELS}.{label}");
-        let mut read = |suffix: &str, default: f32| -> f32 {
+        // (percentage, absolute resource when configured so)
+        let mut read = |suffix: &str, default: f32| -> (f32, Option<AbsoluteResource>) {
             let key = queue_key(&lprefix, suffix);
             let raw = r.get(q, &key);
-            if raw.as_deref().is_some_and(crate::resource::looks_absolute) {
-                r.error(
-                    q,
-                    &key,
-                    format!(
-                        "capsched reads a node label's {suffix} as a percentage only; absolute resources per label are not supported (queue {path}, label {label})"
-                    ),
-                );
-                return default;
-            }
             if is_root {
-                return 100.0;
+                return (100.0, None);
+            }
+            if let Some(raw) = raw
+                .as_deref()
+                .filter(|v| crate::resource::looks_absolute(v))
+            {
+                return match types.parse_absolute(raw) {
+                    Ok(abs) => (0.0, Some(abs)),
+                    Err(msg) => {
+                        r.error(q, &key, msg);
+                        (default, None)
+                    }
+                };
             }
             let v = r.float_where(q, &key, default, |_| true, "");
             if !(0.0..=100.0).contains(&v) {
@@ -260,12 +277,13 @@ fn read_label_capacities(r: &mut Reader, path: &str) -> BTreeMap<String, LabelCa
                         java::float_to_string(v)
                     ),
                 );
-                return default;
+                return (default, None);
             }
-            v
+            (v, None)
         };
-        let capacity = read(CAPACITY, 0.0) / 100.0;
-        let maximum_capacity = read(MAXIMUM_CAPACITY, 100.0) / 100.0;
+        let (capacity, minimum_resource) = read(CAPACITY, 0.0);
+        let (maximum_capacity, maximum_resource) = read(MAXIMUM_CAPACITY, 100.0);
+        let (capacity, maximum_capacity) = (capacity / 100.0, maximum_capacity / 100.0);
         let am_key = queue_key(&lprefix, MAXIMUM_AM_RESOURCE_PERCENT);
         let maximum_am_resource_percent = r.conf.get_raw(&am_key).is_some().then(|| {
             r.float_where(
@@ -281,6 +299,8 @@ fn read_label_capacities(r: &mut Reader, path: &str) -> BTreeMap<String, LabelCa
             LabelCapacity {
                 capacity,
                 maximum_capacity,
+                minimum_resource,
+                maximum_resource,
                 maximum_am_resource_percent,
             },
         );

@@ -62,7 +62,13 @@ pub(crate) fn read_queue(
     let allow_zero_capacity_sum = r.boolean(&queue_key(path, ALLOW_ZERO_CAPACITY_SUM), false);
 
     let lifetimes = read_lifetimes(r, path, parent);
-    let labels = super::node_labels::read_queue_labels(r, path, parent, !has_children);
+    let labels = super::node_labels::read_queue_labels(
+        r,
+        &settings.resource_types,
+        path,
+        parent,
+        !has_children,
+    );
     let (leaf, queue_ordering_policy) = if has_children {
         let inherited = parent
             .and_then(|p| p.queue_ordering_policy)

@@ -39,14 +39,14 @@ pub(crate) fn validate_tree(r: &mut Reader, settings: &SchedulerSettings, queues
         check_own_modes(r, q);
     }
     check_capacity_within_maximum(r, settings, queues);
-    check_label_capacities(r, queues);
+    check_label_capacities(r, settings, queues);
 }
 
 /// Node labels (YARN 3.3.6's checks, 3.4's wording for the sum as for the default partition):
 /// for each label a parent has a key for, its children's capacities sum to 1 (or to 0 under a
 /// parent with none); and a queue's absolute capacity on a label is within its absolute
 /// maximum (`CSQueueUtils.capacitiesSanityCheck`, a strict comparison as in YARN).
-fn check_label_capacities(r: &mut Reader, queues: &[QueueConf]) {
+fn check_label_capacities(r: &mut Reader, settings: &SchedulerSettings, queues: &[QueueConf]) {
     for parent in queues.iter().filter(|q| !q.is_leaf()) {
         // Queues the scheduler created hold what their parent's policy entitles them to; as
         // for the default partition, only configured children are summed, and a parent with
@@ -60,16 +60,42 @@ fn check_label_capacities(r: &mut Reader, queues: &[QueueConf]) {
         if configured.is_empty() {
             continue;
         }
+        // With absolute children (their default-partition minimum set), YARN skips the
+        // "sums to 1" half of the label check (it tests `minResDefaultLabel`).
+        let absolute_children = configured
+            .iter()
+            .any(|&c| configured_min(&queues[c]).is_some_and(|m| !m.is_zero()));
         for (label, lc) in &parent.labels.capacities {
             let sum: f32 = configured
                 .iter()
                 .map(|&c| queues[c].labels.capacity(label).capacity)
                 .fold(0.0, |a, b| a + b);
             let bad = if lc.capacity > 0.0 {
-                (1.0 - sum).abs() > PRECISION
+                !absolute_children && (1.0 - sum).abs() > PRECISION
             } else {
                 sum > 0.0
             };
+            // parent.min-resource ≥ Σ child.min-resource on the label (cluster-free, as for
+            // the default partition).
+            if let Some(parent_min) = lc.minimum_resource.map(|a| a.resource()) {
+                let children: Resource = configured
+                    .iter()
+                    .filter_map(|&c| queues[c].labels.capacity(label).minimum_resource)
+                    .map(|a| a.resource())
+                    .fold(Resource::ZERO, |a, b| a + b);
+                if !parent_min.is_zero()
+                    && !settings.resource_calculator.fits_in(&children, &parent_min)
+                {
+                    r.error(
+                        Some(&parent.path),
+                        &label_key(&parent.path, label, CAPACITY),
+                        format!(
+                            "Parent Queues capacity: {parent_min} is less than to its children:{children} for queue:{}",
+                            parent.name
+                        ),
+                    );
+                }
+            }
             if bad {
                 r.error(
                     Some(&parent.path),
@@ -83,8 +109,13 @@ fn check_label_capacities(r: &mut Reader, queues: &[QueueConf]) {
             }
         }
     }
+    for (i, q) in queues.iter().enumerate().skip(1) {
+        check_label_modes(r, queues, i, q);
+    }
     let caps =
-        crate::state::queue::partitions::derive_partition_capacities(queues, |_| Resource::ZERO);
+        crate::state::queue::partitions::derive_partition_capacities(queues, settings, |_| {
+            Resource::ZERO
+        });
     for (q, by_label) in queues.iter().zip(&caps) {
         for (label, c) in by_label {
             if c.absolute_capacity > c.absolute_maximum_capacity {
@@ -239,6 +270,70 @@ fn check_children(
                      capacity, but childqueues have positive capacities"
                 ),
             );
+        }
+    }
+}
+
+/// `<queue>.accessible-node-labels.<label>.<suffix>`.
+fn label_key(path: &str, label: &str, suffix: &str) -> String {
+    queue_key(
+        &format!(
+            "{path}.{}.{label}",
+            crate::config::node_labels::ACCESSIBLE_NODE_LABELS
+        ),
+        suffix,
+    )
+}
+
+/// `updateConfigurableResourceRequirement` per label: a queue uses one mode (percentage or
+/// absolute) on every partition it configures, the default one included; on each label its
+/// absolute minimum is within its absolute maximum, and that maximum within its parent's.
+fn check_label_modes(r: &mut Reader, queues: &[QueueConf], i: usize, q: &QueueConf) {
+    let absolute = configured_min(q).is_some_and(|m| !m.is_zero());
+    for (label, lc) in &q.labels.capacities {
+        let label_absolute = lc.minimum_resource.is_some_and(|m| !m.resource().is_zero());
+        if label_absolute != absolute {
+            r.error(
+                Some(&q.path),
+                &label_key(&q.path, label, CAPACITY),
+                format!(
+                    "Queue '{}' should use either percentage based capacity configuration or absolute resource.",
+                    q.path
+                ),
+            );
+            return;
+        }
+        let min = lc.minimum_resource.map(|a| a.resource());
+        let max = lc.maximum_resource.map(|a| a.resource());
+        if let (Some(min), Some(max)) = (min, max) {
+            if !min.fits_in(&max) {
+                r.error(
+                    Some(&q.path),
+                    &label_key(&q.path, label, CAPACITY),
+                    format!(
+                        "Min resource configuration {min} is greater than its max value:{max} in queue:{}",
+                        q.path
+                    ),
+                );
+            }
+        }
+        let parent_max = q
+            .parent
+            .filter(|&p| p != i)
+            .and_then(|p| queues[p].labels.capacities.get(label))
+            .and_then(|p| p.maximum_resource)
+            .map(|a| a.resource());
+        if let (Some(max), Some(parent_max)) = (max, parent_max) {
+            if !parent_max.is_zero() && !max.fits_in(&parent_max) {
+                r.error(
+                    Some(&q.path),
+                    &label_key(&q.path, label, MAXIMUM_CAPACITY),
+                    format!(
+                        "Max resource configuration {max} is greater than parents max value:{parent_max} in queue:{}",
+                        q.path
+                    ),
+                );
+            }
         }
     }
 }

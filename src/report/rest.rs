@@ -496,7 +496,6 @@ fn capacities_json(tree: &QueueTree, id: QueueId, live: Option<&LiveQueue>) -> V
         e.insert("partitionName".into(), json!(label));
         e.insert(
             "queueCapacityVectorInfo".into(),
-            // Percentages only: capsched reads label capacities so.
             capacity_vector_of(tree, |_| format!("{}%", java_float(pc.capacity * 100.0))),
         );
         e.insert("capacity".into(), pct(pc.capacity));
@@ -519,19 +518,27 @@ fn capacities_json(tree: &QueueTree, id: QueueId, live: Option<&LiveQueue>) -> V
         e.insert("weight".into(), jfloat(-1.0));
         e.insert("normalizedWeight".into(), jfloat(0.0));
         // Root's configured resources are the partition's (PQ:943-949), for the labels it
-        // has keys for.
-        let root_configured = if id == 0 && configured.is_some() {
-            partition
+        // has keys for; another queue's are its absolute values on the label, if any.
+        let (configured_min, configured_max) = if id == 0 && configured.is_some() {
+            (partition, partition)
         } else {
-            Resource::ZERO
+            let lc = qc.labels.capacity(label);
+            (
+                lc.minimum_resource
+                    .map(|a| a.resource())
+                    .unwrap_or(Resource::ZERO),
+                lc.maximum_resource
+                    .map(|a| a.resource())
+                    .unwrap_or(Resource::ZERO),
+            )
         };
         e.insert(
             "configuredMinResource".into(),
-            configured_resource(tree, root_configured),
+            configured_resource(tree, configured_min),
         );
         e.insert(
             "configuredMaxResource".into(),
-            configured_resource(tree, root_configured),
+            configured_resource(tree, configured_max),
         );
         e.insert(
             "effectiveMinResource".into(),

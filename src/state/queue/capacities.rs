@@ -35,6 +35,24 @@ pub fn derive_capacities(
     settings: &SchedulerSettings,
     cluster: Resource,
 ) -> Vec<QueueCapacities> {
+    derive_capacities_by(
+        queues,
+        settings,
+        cluster,
+        |q| queues[q].capacity.clone(),
+        |q| queues[q].maximum_capacity.clone(),
+    )
+}
+
+/// The same derivation over other configured values — a node label's (`partitions`): each
+/// queue's capacity and maximum by index, on a partition of resource `cluster`.
+pub fn derive_capacities_by(
+    queues: &[QueueConf],
+    settings: &SchedulerSettings,
+    cluster: Resource,
+    capacity_of: impl Fn(usize) -> CapacityValue,
+    maximum_of: impl Fn(usize) -> MaxCapacityValue,
+) -> Vec<QueueCapacities> {
     let rc = settings.resource_calculator;
     let mut out = vec![QueueCapacities::default(); queues.len()];
     if queues.is_empty() {
@@ -58,13 +76,18 @@ pub fn derive_capacities(
         let weight_sum: f32 = parent
             .children
             .iter()
-            .filter_map(|&c| match queues[c].capacity {
+            .filter_map(|&c| match capacity_of(c) {
                 CapacityValue::Weight(w) => Some(w.max(0.0)),
                 _ => None,
             })
             .fold(0.0, |a, b| a + b);
-        let min_ratio = absolute_min_ratio(rc, cluster, queues, parent, parent_caps.effective_min);
-        let parent_configured_max = match &parent.maximum_capacity {
+        let min_ratio = absolute_min_ratio(
+            rc,
+            cluster,
+            parent.children.iter().map(|&c| capacity_of(c)),
+            parent_caps.effective_min,
+        );
+        let parent_configured_max = match maximum_of(p) {
             MaxCapacityValue::Absolute(a) => a.resource(),
             MaxCapacityValue::Percent(_) => parent_caps.effective_max,
         };
@@ -72,7 +95,7 @@ pub fn derive_capacities(
             out[c] = derive_child(
                 rc,
                 cluster,
-                &queues[c],
+                (capacity_of(c), maximum_of(c)),
                 &parent_caps,
                 weight_sum,
                 &min_ratio,
@@ -89,15 +112,12 @@ pub fn derive_capacities(
 fn absolute_min_ratio(
     rc: ResourceCalculator,
     cluster: Resource,
-    queues: &[QueueConf],
-    parent: &QueueConf,
+    children: impl Iterator<Item = CapacityValue>,
     parent_effective_min: Resource,
 ) -> Vec<Option<f32>> {
     let types = rc.types();
-    let sum = parent
-        .children
-        .iter()
-        .filter_map(|&c| match &queues[c].capacity {
+    let sum = children
+        .filter_map(|c| match c {
             CapacityValue::Absolute(a) => Some(a.resource()),
             _ => None,
         })
@@ -113,7 +133,7 @@ fn absolute_min_ratio(
 fn derive_child(
     rc: ResourceCalculator,
     cluster: Resource,
-    q: &QueueConf,
+    (capacity, maximum): (CapacityValue, MaxCapacityValue),
     parent: &QueueCapacities,
     weight_sum: f32,
     min_ratio: &[Option<f32>],
@@ -126,7 +146,7 @@ fn derive_child(
 
     // Maximum first: absolute-mode capacity needs the effective maximum of the parent only,
     // but percentage maxima are needed for every mode.
-    match &q.maximum_capacity {
+    match &maximum {
         MaxCapacityValue::Percent(m) => {
             caps.maximum_capacity = *m;
             caps.absolute_maximum_capacity = m * parent.absolute_maximum_capacity;
@@ -146,7 +166,7 @@ fn derive_child(
         }
     }
 
-    match &q.capacity {
+    match &capacity {
         CapacityValue::Percent(p) => {
             caps.capacity = *p;
             caps.absolute_capacity = p * parent.absolute_capacity;

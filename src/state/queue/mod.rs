@@ -161,9 +161,11 @@ impl QueueTree {
 
     fn derive_partitions(&mut self) {
         let resources = &self.partition_resources;
-        self.partitions = partitions::derive_partition_capacities(self.conf.queues(), |l| {
-            resources.get(l).copied().unwrap_or(Resource::ZERO)
-        });
+        self.partitions = partitions::derive_partition_capacities(
+            self.conf.queues(),
+            self.conf.settings(),
+            |l| resources.get(l).copied().unwrap_or(Resource::ZERO),
+        );
     }
 
     /// `q`'s capacities on the labels it has keys for.

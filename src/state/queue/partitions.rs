@@ -1,13 +1,15 @@
 //! Capacities per node label (partition) other than the default one, as YARN 3.3.6 derives
 //! them (`CSQueueUtils.updateAbsoluteCapacitiesByNodeLabels`,
 //! `ParentQueue.calculateEffectiveResourcesAndCapacity` per label): a queue has values for
-//! the labels it has keys for; absolute values multiply down the tree (a missing parent value
-//! reads 0, so a label root has no key for is usable by nobody); effective resources are the
-//! partition's resource times them, truncated.
+//! the labels it has keys for; the same derivation as the default partition's runs per label
+//! on the label's configured values — percentages multiply down the tree, absolute resources
+//! are scaled to what the parent has and turned back into percentages — on the partition's
+//! resource. A label root has no key for is usable by nobody (every value 0).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
-use crate::config::QueueConf;
+use super::capacities::derive_capacities_by;
+use crate::config::{CapacityValue, MaxCapacityValue, QueueConf, SchedulerSettings};
 use crate::resource::Resource;
 
 /// One queue's values for one label.
@@ -25,45 +27,60 @@ pub struct PartitionCapacities {
 /// partition's resource (0 for a label no running node has).
 pub fn derive_partition_capacities(
     queues: &[QueueConf],
+    settings: &SchedulerSettings,
     resource_of: impl Fn(&str) -> Resource,
 ) -> Vec<BTreeMap<String, PartitionCapacities>> {
     let mut out: Vec<BTreeMap<String, PartitionCapacities>> = vec![BTreeMap::new(); queues.len()];
-    // Pre-order: a parent's values exist before its children's.
-    for (i, q) in queues.iter().enumerate() {
-        for (label, lc) in &q.labels.capacities {
-            let (parent_abs, parent_abs_max) = match q.parent {
-                None => (1.0, 1.0),
-                Some(p) => out[p]
-                    .get(label)
-                    .map(|c| (c.absolute_capacity, c.absolute_maximum_capacity))
-                    .unwrap_or((0.0, 0.0)),
+    let labels: BTreeSet<&str> = queues
+        .iter()
+        .flat_map(|q| q.labels.capacities.keys().map(String::as_str))
+        .collect();
+    for label in labels {
+        let root_has_it = queues
+            .first()
+            .is_some_and(|r| r.labels.capacities.contains_key(label));
+        let derived = root_has_it.then(|| {
+            derive_capacities_by(
+                queues,
+                settings,
+                resource_of(label),
+                |q| {
+                    let c = queues[q].labels.capacity(label);
+                    match c.minimum_resource {
+                        Some(a) => CapacityValue::Absolute(a),
+                        None => CapacityValue::Percent(c.capacity),
+                    }
+                },
+                |q| {
+                    let c = queues[q].labels.capacity(label);
+                    match c.maximum_resource {
+                        Some(a) => MaxCapacityValue::Absolute(a),
+                        None => MaxCapacityValue::Percent(c.maximum_capacity),
+                    }
+                },
+            )
+        });
+        for (i, q) in queues.iter().enumerate() {
+            let Some(lc) = q.labels.capacities.get(label) else {
+                continue;
             };
-            let mut c = PartitionCapacities {
-                capacity: lc.capacity,
-                maximum_capacity: lc.maximum_capacity,
-                ..Default::default()
+            let c = match &derived {
+                Some(d) => PartitionCapacities {
+                    capacity: d[i].capacity,
+                    maximum_capacity: d[i].maximum_capacity,
+                    absolute_capacity: d[i].absolute_capacity,
+                    absolute_maximum_capacity: d[i].absolute_maximum_capacity,
+                    effective_min: d[i].effective_min,
+                    effective_max: d[i].effective_max,
+                },
+                // Without root's key every absolute value, and so every resource, is 0.
+                None => PartitionCapacities {
+                    capacity: lc.capacity,
+                    maximum_capacity: lc.maximum_capacity,
+                    ..Default::default()
+                },
             };
-            if q.parent.is_none() {
-                c.absolute_capacity = 1.0;
-                c.absolute_maximum_capacity = 1.0;
-            } else {
-                if lc.capacity > 0.0 {
-                    c.absolute_capacity = lc.capacity * parent_abs;
-                }
-                if lc.maximum_capacity > 0.0 {
-                    c.absolute_maximum_capacity = lc.maximum_capacity * parent_abs_max;
-                }
-            }
-            let partition = resource_of(label);
-            // Only where the parent configures the label are a child's resources computed.
-            let computed = q
-                .parent
-                .is_none_or(|p| queues[p].labels.capacities.contains_key(label));
-            if computed {
-                c.effective_min = partition.multiply(c.absolute_capacity as f64);
-                c.effective_max = partition.multiply(c.absolute_maximum_capacity as f64);
-            }
-            out[i].insert(label.clone(), c);
+            out[i].insert(label.to_string(), c);
         }
     }
     out
