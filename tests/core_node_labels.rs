@@ -1126,3 +1126,76 @@ fn an_exclusive_enforced_partition_belongs_to_its_applications() {
         "even an explicit \"\" ask is for x"
     );
 }
+
+#[test]
+fn a_reservation_is_booked_to_its_nodes_partition_and_released_with_the_ask() {
+    // TestNodeLabelContainerAllocation.testContainerReservationWithLabels: a1's default label
+    // is x; h1 and h3 are x, h2 is y, 8 GB each.
+    let conf = cql(&format!("{P}.a.default-node-label-expression=x"));
+    let mut c = Cluster::new(&conf);
+    labels(&mut c, &[("x", true), ("y", true), ("z", true)]);
+    label_node(&mut c, "h1", "x");
+    label_node(&mut c, "h2", "y");
+    label_node(&mut c, "h3", "x");
+    let h1 = c.node("h1:1234", "/r", 8 * GB, 8);
+    c.node("h2:1234", "/r", 8 * GB, 8);
+    c.node("h3:1234", "/r", 8 * GB, 8);
+    let app = submit(&mut c, "a1", GB, None);
+    c.heartbeat(h1);
+    ask(&mut c, app, 1, 4 * GB, 2, None);
+    // The first heartbeat allocates, the second reserves the rest of h1.
+    c.heartbeat(h1);
+    c.heartbeat(h1);
+    assert_eq!(on_node(&c, app, h1), 2);
+    let root = c.cs.queue_tree().find("root").unwrap();
+    let a1 = c.cs.queue_tree().find("root.a.a1").unwrap();
+    let (r, l) = (
+        c.cs.queue_partition_usage(root, "x"),
+        c.cs.queue_partition_usage(a1, "x"),
+    );
+    assert_eq!(
+        (r.used.memory_mb(), r.reserved.memory_mb()),
+        (9 * GB, 4 * GB)
+    );
+    assert_eq!(l.reserved.memory_mb(), 4 * GB);
+    // The ask withdrawn, the next heartbeat drops the reservation.
+    ask(&mut c, app, 1, 4 * GB, 0, None);
+    c.heartbeat(h1);
+    let r = c.cs.queue_partition_usage(root, "x");
+    assert_eq!((r.used.memory_mb(), r.reserved.memory_mb()), (5 * GB, 0));
+    assert_eq!(c.cs.queue_partition_usage(a1, "x").reserved, Resource::ZERO);
+}
+
+#[test]
+fn continue_looking_unreserves_within_a_partition() {
+    // TestNodeLabelContainerAllocation.testContainerReservationContinueLookingWithLabels:
+    // h1 and h2 are x (8 GB each), a1 may hold all 16 GB of x. Used/reserved on x go
+    // 2/0 → 7/0 → 12/0 → 15/3 → 15/0.
+    let mut c = Cluster::new(&cql(""));
+    labels(&mut c, &[("x", true)]);
+    label_node(&mut c, "h1", "x");
+    label_node(&mut c, "h2", "x");
+    let h1 = c.node("h1:1234", "/r", 8 * GB, 8);
+    let h2 = c.node("h2:1234", "/r", 8 * GB, 8);
+    let app = submit(&mut c, "a1", 2 * GB, Some("x"));
+    let root = c.cs.queue_tree().find("root").unwrap();
+    let x = |c: &Cluster| {
+        let u = c.cs.queue_partition_usage(root, "x");
+        (u.used.memory_mb() / GB, u.reserved.memory_mb() / GB)
+    };
+    c.heartbeat(h1);
+    assert_eq!(x(&c), (2, 0));
+    ask(&mut c, app, 5, 5 * GB, 2, Some("x"));
+    c.heartbeat(h1);
+    assert_eq!(x(&c), (7, 0));
+    c.heartbeat(h2);
+    assert_eq!(x(&c), (12, 0));
+    assert_eq!((on_node(&c, app, h1), on_node(&c, app, h2)), (2, 1));
+    ask(&mut c, app, 10, 3 * GB, 2, Some("x"));
+    c.heartbeat(h1);
+    assert_eq!(x(&c), (15, 3), "a reducer reserved on h1");
+    // On h2 a reducer fits; a1 would then exceed all of x, so the reservation on h1 goes.
+    c.heartbeat(h2);
+    assert_eq!(x(&c), (15, 0));
+    assert_eq!((on_node(&c, app, h1), on_node(&c, app, h2)), (2, 2));
+}
