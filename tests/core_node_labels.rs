@@ -1199,3 +1199,66 @@ fn continue_looking_unreserves_within_a_partition() {
     assert_eq!(x(&c), (15, 0));
     assert_eq!((on_node(&c, app, h1), on_node(&c, app, h2)), (2, 2));
 }
+
+#[test]
+fn am_limits_per_partition_normalise_up_as_in_hadoops_arithmetic() {
+    // TestApplicationLimitsByPartition.testAMResourceLimitForMultipleApplications on
+    // getComplexConfigurationWithQueueLabels: a1's AM share on y is 0.25 of its 10 GB there
+    // (2.5 GB, normalised up to 3 GB); b1's 0.15 of its 5 GB default-partition limit (768 MB,
+    // normalised up to 1 GB).
+    let conf = format!(
+        "yarn.node-labels.enabled=true
+{P}.queues=a,b
+{P}.accessible-node-labels.x.capacity=100
+{P}.accessible-node-labels.y.capacity=100
+{P}.accessible-node-labels.z.capacity=100
+{P}.a.capacity=10
+{P}.a.maximum-capacity=10
+{P}.a.accessible-node-labels=x,y
+{P}.a.accessible-node-labels.x.capacity=100
+{P}.a.accessible-node-labels.y.capacity=50
+{P}.a.queues=a1
+{P}.a.a1.capacity=100
+{P}.a.a1.maximum-capacity=100
+{P}.a.a1.accessible-node-labels=x,y
+{P}.a.a1.default-node-label-expression=x
+{P}.a.a1.accessible-node-labels.x.capacity=100
+{P}.a.a1.accessible-node-labels.y.capacity=100
+{P}.a.a1.accessible-node-labels.y.maximum-am-resource-percent=0.25
+{P}.b.capacity=90
+{P}.b.maximum-capacity=100
+{P}.b.accessible-node-labels=y,z
+{P}.b.accessible-node-labels.y.capacity=50
+{P}.b.accessible-node-labels.z.capacity=100
+{P}.b.queues=b1,b2
+{P}.b.b1.capacity=50
+{P}.b.b1.maximum-capacity=50
+{P}.b.b1.accessible-node-labels=
+{P}.b.b1.maximum-am-resource-percent=0.15
+{P}.b.b2.capacity=50
+{P}.b.b2.maximum-capacity=50
+{P}.b.b2.accessible-node-labels=y,z
+{P}.b.b2.accessible-node-labels.y.capacity=100
+{P}.b.b2.accessible-node-labels.z.capacity=100
+"
+    );
+    let mut c = Cluster::new(&conf);
+    labels(&mut c, &[("x", true), ("y", true), ("z", true)]);
+    for (h, l) in [("h1", "x"), ("h2", "y"), ("h3", "y"), ("h4", "z")] {
+        label_node(&mut c, h, l);
+    }
+    for h in ["h1", "h2", "h3", "h4", "h5"] {
+        c.node(&format!("{h}:1234"), "/r", 10 * GB, 10);
+    }
+    let counts = |c: &Cluster, q: &str| {
+        let l = c.cs.leaf(c.cs.queue_tree().find(q).unwrap()).unwrap();
+        (l.active.len(), l.pending.len())
+    };
+    submit(&mut c, "a1", 2 * GB, Some("y"));
+    submit(&mut c, "a1", GB, Some("y"));
+    submit(&mut c, "a1", GB, Some("y"));
+    assert_eq!(counts(&c, "root.a.a1"), (2, 1));
+    submit(&mut c, "b1", GB, None);
+    submit(&mut c, "b1", GB, None);
+    assert_eq!(counts(&c, "root.b.b1"), (1, 1));
+}
