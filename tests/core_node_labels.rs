@@ -1262,3 +1262,48 @@ fn am_limits_per_partition_normalise_up_as_in_hadoops_arithmetic() {
     submit(&mut c, "b1", GB, None);
     assert_eq!(counts(&c, "root.b.b1"), (1, 1));
 }
+
+#[test]
+fn recovered_containers_are_booked_to_their_nodes_partitions() {
+    // TestWorkPreservingRMRestartForNodeLabel.testWorkPreservingRestartForNodeLabel, in the
+    // core: after an RM restart the labels are known again before the NodeManagers register;
+    // each reports a 1 GB container of the recovered application, booked to its node's
+    // partition up the tree.
+    use capsched::scheduler::nodes::NodeSpec;
+    use capsched::scheduler::types::{ContainerReport, SchedulerKey};
+    let mut c = Cluster::new(&cql(""));
+    labels(&mut c, &[("x", true), ("y", true)]);
+    label_node(&mut c, "h1", "x");
+    label_node(&mut c, "h2", "y");
+    let mut sub = AppSubmission::new("a1", "user");
+    sub.recovering = true;
+    let app = c.cs.submit_application(0, &sub).unwrap();
+    let mut attempt = AttemptSubmission::with_am(Resource::new(GB, 1));
+    attempt.recovering = true;
+    c.cs.add_attempt(0, app, attempt).unwrap();
+    for (i, (host, is_am)) in [("h3:1", true), ("h1:1", false), ("h2:1", false)]
+        .into_iter()
+        .enumerate()
+    {
+        let mut spec = NodeSpec::new(host, "/r", Resource::new(8 * GB, 8));
+        spec.containers.push(ContainerReport {
+            app,
+            resource: Resource::new(GB, 1),
+            key: SchedulerKey {
+                priority: if is_am { 0 } else { 1 },
+                allocation_request_id: 0,
+            },
+            container_id: 1 + i as i64,
+            is_am,
+        });
+        c.cs.add_node(0, &spec).unwrap();
+        c.check();
+    }
+    for q in ["root", "root.a", "root.a.a1"] {
+        assert_eq!(
+            (used(&c, q, ""), used(&c, q, "x"), used(&c, q, "y")),
+            (GB, GB, GB),
+            "{q}"
+        );
+    }
+}
