@@ -189,15 +189,7 @@ impl CapacityScheduler {
             //     unlabelled nodes go first. (Counted only while some label lends its room:
             //     nothing else reads the count; docs/SEMANTICS.md.)
             if key_partition == DEFAULT_PARTITION && self.lending {
-                let missed = {
-                    let c = self.apps[app]
-                        .attempt
-                        .as_mut()
-                        .expect("attempt")
-                        .counters_mut(key);
-                    c.missed_non_partitioned += 1;
-                    c.missed_non_partitioned as i64
-                };
+                let missed = self.count_chance(app, key, |c| &mut c.missed_non_partitioned);
                 if ctx.ignore && missed < num_nodes {
                     return KeyResult::AppSkipped;
                 }
@@ -217,15 +209,7 @@ impl CapacityScheduler {
         let rack_req = k.location(ctx.rack).copied();
         let any_req = k.any;
         // The visit counts as a scheduling opportunity for this key.
-        let missed = {
-            let c = self.apps[app]
-                .attempt
-                .as_mut()
-                .expect("attempt")
-                .counters_mut(key);
-            c.missed_opportunities += 1;
-            c.missed_opportunities as i64
-        };
+        let missed = self.count_chance(app, key, |c| &mut c.missed_opportunities);
         let rack_count = rack_req.map(|r| r.count).unwrap_or(0);
 
         let mut result = KeyResult::PrioritySkipped;
@@ -318,6 +302,19 @@ impl CapacityScheduler {
     }
 
     /// A key that ended PRIORITY_SKIPPED gives back its opportunity (never for a reservation).
+    /// One more chance for `key` in the counter `which` picks; the new count.
+    fn count_chance(
+        &mut self,
+        app: AppId,
+        key: SchedulerKey,
+        which: impl FnOnce(&mut crate::state::request::KeyCounters) -> &mut u32,
+    ) -> i64 {
+        let t = self.apps[app].attempt.as_mut().expect("attempt");
+        let n = which(t.counters_mut(key));
+        *n += 1;
+        *n as i64
+    }
+
     fn undo_opportunity(
         &mut self,
         app: AppId,
