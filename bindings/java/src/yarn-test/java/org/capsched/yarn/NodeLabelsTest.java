@@ -28,6 +28,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.nodelabels.NullRMNodeLabels
 import org.apache.hadoop.yarn.server.resourcemanager.nodelabels.RMNodeLabelsManager;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptState;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
 import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.AbstractYarnScheduler;
@@ -121,9 +122,18 @@ public class NodeLabelsTest {
      * that partition's node (the others heartbeat first). Then an application labelled x gets
      * its AM and its unlabelled asks on h1, and the RM refuses a label a queue may not use
      * (in allocate, and for an AM at submission) from the queues' labels the scheduler states.
+     * With {@code queueDefaults} (testContainerAllocateWithDefaultQueueLabels) a's default
+     * expression is x and b's y, and nothing names a label: the RM takes each ANY ask's and
+     * AM's label from the queue's default the scheduler states, so the AMs and the asks of a1
+     * and b1 go to h1 and h2.
      */
-    static List<String> exclusive(String schedulerClass) throws Exception {
-        YarnConfiguration conf = new YarnConfiguration(labelledQueues());
+    static List<String> exclusive(String schedulerClass, boolean queueDefaults) throws Exception {
+        CapacitySchedulerConfiguration queues = labelledQueues();
+        if (queueDefaults) {
+            queues.setDefaultNodeLabelExpression("root.a", "x");
+            queues.setDefaultNodeLabelExpression("root.b", "y");
+        }
+        YarnConfiguration conf = new YarnConfiguration(queues);
         conf.set(YarnConfiguration.RM_SCHEDULER, schedulerClass);
         final NullRMNodeLabelsManager mgr = new NullRMNodeLabelsManager();
         mgr.init(conf);
@@ -150,16 +160,18 @@ public class NodeLabelsTest {
                 out.add(nm.getNodeId().getHost() + " in '" + scheduler(rm).getSchedulerNode(nm.getNodeId()).getPartition()
                         + "'");
             }
-            // Each application's one task, its own partition's node heartbeating last.
-            Object[][] apps = {{"a1", "x", new MockNM[] {nm2, nm3, nm1}}, {"b1", "y", new MockNM[] {nm3, nm1, nm2}},
-                {"c1", null, new MockNM[] {nm1, nm2, nm3}}};
+            // Each application's one task, its own partition's node heartbeating last; with the
+            // queues' defaults nothing names a label, and the AMs go to their queue's partition.
+            Object[][] apps = {{"a1", "x", new MockNM[] {nm2, nm3, nm1}, nm1},
+                {"b1", "y", new MockNM[] {nm3, nm1, nm2}, nm2}, {"c1", null, new MockNM[] {nm1, nm2, nm3}, nm3}};
             MockAM b1 = null;
             for (Object[] a : apps) {
                 RMApp app = MockRMAppSubmitter.submit(rm, MockRMAppSubmissionData.Builder.createWithMemory(200, rm)
                         .withAppName("app").withUser("user").withQueue((String) a[0]).build());
-                MockAM am = MockRM.launchAndRegisterAM(app, rm, nm3);
+                MockAM am = MockRM.launchAndRegisterAM(app, rm, queueDefaults ? (MockNM) a[3] : nm3);
+                out.add(a[0] + " AM on " + hostOf(rm, ContainerId.newContainerId(am.getApplicationAttemptId(), 1)));
                 if ("b1".equals(a[0])) b1 = am;
-                am.allocate("*", 1024, 1, new ArrayList<ContainerId>(), (String) a[1]);
+                am.allocate("*", 1024, 1, new ArrayList<ContainerId>(), queueDefaults ? null : (String) a[1]);
                 rm.drainEvents();
                 ContainerId task = ContainerId.newContainerId(am.getApplicationAttemptId(), 2);
                 StringBuilder seen = new StringBuilder(a[0] + " asks " + a[1] + ":");
@@ -171,16 +183,26 @@ public class NodeLabelsTest {
                 out.add(seen + (c == null ? "" : ", label '" + c.getNodeLabelExpression() + "'"));
             }
 
-            // The application's label: its AM goes to x, and its asks that name none.
+            // The application's label: its AM goes to x, and its asks that name none. When a1's
+            // first AM is on x already (the queues' defaults), x's AM limit in a1 (10% of 8000
+            // MB, at least one AM) holds this one back.
             RMApp labelled = MockRMAppSubmitter.submit(rm, MockRMAppSubmissionData.Builder.createWithMemory(200, rm)
                     .withAppName("app").withUser("user").withQueue("a1").withAppNodeLabel("x").build());
-            MockAM am = MockRM.launchAndRegisterAM(labelled, rm, nm1);
-            out.add("labelled AM on " + hostOf(rm, ContainerId.newContainerId(am.getApplicationAttemptId(), 1)));
-            am.allocate("*", 1024, 1, new ArrayList<ContainerId>(), null);
-            rm.drainEvents();
-            beat(rm, nm3);
-            beat(rm, nm1);
-            out.add("its unlabelled ask on " + hostOf(rm, ContainerId.newContainerId(am.getApplicationAttemptId(), 2)));
+            for (int i = 0; i < 3; i++) beat(rm, nm1);
+            RMAppAttemptState state = labelled.getCurrentAppAttempt().getAppAttemptState();
+            out.add("labelled AM " + state);
+            if (state == RMAppAttemptState.ALLOCATED) {
+                MockAM am = rm.sendAMLaunched(labelled.getCurrentAppAttempt().getAppAttemptId());
+                am.registerAppAttempt();
+                rm.waitForState(labelled.getApplicationId(), RMAppState.RUNNING);
+                out.add("labelled AM on " + hostOf(rm, ContainerId.newContainerId(am.getApplicationAttemptId(), 1)));
+                am.allocate("*", 1024, 1, new ArrayList<ContainerId>(), null);
+                rm.drainEvents();
+                beat(rm, nm3);
+                beat(rm, nm1);
+                out.add("its unlabelled ask on "
+                        + hostOf(rm, ContainerId.newContainerId(am.getApplicationAttemptId(), 2)));
+            }
 
             // What the RM refuses from the queues' labels, before the scheduler sees it.
             try {
@@ -286,11 +308,21 @@ public class NodeLabelsTest {
 
     @Test
     public void containersLandOnTheirPartitionsNodesAsOnTheStockScheduler() throws Exception {
-        List<String> stock = exclusive(STOCK);
+        List<String> stock = exclusive(STOCK, false);
         System.out.println("exclusive labels on the stock scheduler: " + stock);
         assertEquals(stock.toString(), "a1 asks x: after h2 none after h3 none after h1 h1, label 'x'",
-                stock.get(8));
-        assertEquals(stock, exclusive(CAPSCHED));
+                stock.get(9));
+        assertEquals(stock, exclusive(CAPSCHED, false));
+    }
+
+    @Test
+    public void queuesDefaultLabelsSendAmsAndAsksToTheirPartitionsAsOnTheStockScheduler() throws Exception {
+        List<String> stock = exclusive(STOCK, true);
+        System.out.println("queues' default labels on the stock scheduler: " + stock);
+        assertEquals(stock.toString(), "a1 [x] default x", stock.get(2));
+        assertEquals(stock.toString(), "a1 asks x: after h2 none after h3 none after h1 h1, label 'x'",
+                stock.get(9));
+        assertEquals(stock, exclusive(CAPSCHED, true));
     }
 
     @Test
