@@ -288,6 +288,9 @@ impl CapacityScheduler {
         }
         // Parents' pending is the sum of their children's, bottom-up.
         for q in (0..tree.len()).rev() {
+            // By index: a child's row is read while its parent's row of the same table and the
+            // queue's own partitions are written.
+            #[allow(clippy::needless_range_loop)]
             for part in 0..np {
                 let (w, wo) = pending[q][part];
                 if let Some(p) = tree.parent(q) {
