@@ -116,6 +116,35 @@ public class NodeLabelsTest {
     }
 
     /**
+     * A MockRM whose label manager (null store, as Hadoop's label tests use) has x and y
+     * (exclusive) and has labelled hosts h1 (x) and h2 (y) before the RM starts; with {@code
+     * store}, an RM restarting on it.
+     */
+    static MockRM labelledRM(YarnConfiguration conf, org.apache.hadoop.yarn.server.resourcemanager.recovery.RMStateStore store)
+            throws Exception {
+        final NullRMNodeLabelsManager mgr = new NullRMNodeLabelsManager();
+        mgr.init(conf);
+        mgr.addToCluserNodeLabelsWithDefaultExclusivity(labels("x", "y"));
+        Map<NodeId, Set<String>> mapping = new HashMap<NodeId, Set<String>>();
+        mapping.put(NodeId.newInstance("h1", 0), labels("x"));
+        mapping.put(NodeId.newInstance("h2", 0), labels("y"));
+        mgr.addLabelsToNode(mapping);
+        MockRM rm = store == null ? new MockRM(conf) {
+            @Override
+            protected RMNodeLabelsManager createNodeLabelManager() {
+                return mgr;
+            }
+        } : new MockRM(conf, store) {
+            @Override
+            protected RMNodeLabelsManager createNodeLabelManager() {
+                return mgr;
+            }
+        };
+        rm.getRMContext().setNodeLabelManager(mgr);
+        return rm;
+    }
+
+    /**
      * testContainerAllocateWithLabels, and more: the label manager has x and y (exclusive) and
      * has labelled hosts h1 (x) and h2 (y) before the RM starts; h3 has none. An application
      * in each of a1, b1, c1 asks for one container with its queue's label: it lands only on
@@ -135,20 +164,7 @@ public class NodeLabelsTest {
         }
         YarnConfiguration conf = new YarnConfiguration(queues);
         conf.set(YarnConfiguration.RM_SCHEDULER, schedulerClass);
-        final NullRMNodeLabelsManager mgr = new NullRMNodeLabelsManager();
-        mgr.init(conf);
-        mgr.addToCluserNodeLabelsWithDefaultExclusivity(labels("x", "y"));
-        Map<NodeId, Set<String>> mapping = new HashMap<NodeId, Set<String>>();
-        mapping.put(NodeId.newInstance("h1", 0), labels("x"));
-        mapping.put(NodeId.newInstance("h2", 0), labels("y"));
-        mgr.addLabelsToNode(mapping);
-        MockRM rm = new MockRM(conf) {
-            @Override
-            protected RMNodeLabelsManager createNodeLabelManager() {
-                return mgr;
-            }
-        };
-        rm.getRMContext().setNodeLabelManager(mgr);
+        MockRM rm = labelledRM(conf, null);
         rm.start();
         try {
             MockNM nm1 = rm.registerNode("h1:1234", 8000); // x
@@ -304,6 +320,98 @@ public class NodeLabelsTest {
         } finally {
             rm.stop();
         }
+    }
+
+    /**
+     * TestWorkPreservingRMRestartForNodeLabel, in short: a1's default label is x; its AM and a
+     * task run on h1 (x). The RM restarts with the same labels; h1 re-registers with both
+     * running: they come back in x (the attempt's usage there, none in a1's default partition,
+     * the containers' labels), and the AM's next two asks (x again, from a1's default) are
+     * placed on h1, not h3, with the new epoch.
+     */
+    static List<String> restart(String schedulerClass) throws Exception {
+        CapacitySchedulerConfiguration queues = labelledQueues();
+        queues.setDefaultNodeLabelExpression("root.a", "x");
+        queues.setBoolean(YarnConfiguration.RECOVERY_ENABLED, true);
+        queues.setBoolean(YarnConfiguration.RM_WORK_PRESERVING_RECOVERY_ENABLED, true);
+        queues.set(YarnConfiguration.RM_STORE,
+                org.apache.hadoop.yarn.server.resourcemanager.recovery.MemoryRMStateStore.class.getName());
+        queues.setLong(YarnConfiguration.RM_WORK_PRESERVING_RECOVERY_SCHEDULING_WAIT_MS, 0);
+        YarnConfiguration conf = new YarnConfiguration(queues);
+        conf.set(YarnConfiguration.RM_SCHEDULER, schedulerClass);
+        MockRM rm1 = labelledRM(conf, null);
+        rm1.start();
+        MockRM rm2 = null;
+        try {
+            MockNM nm1 = rm1.registerNode("h1:1234", 8000); // x
+            MockNM nm3 = rm1.registerNode("h3:1234", 8000);
+            RMApp app = MockRMAppSubmitter.submit(rm1, MockRMAppSubmissionData.Builder.createWithMemory(200, rm1)
+                    .withAppName("app").withUser("user").withQueue("a1").build());
+            MockAM am = MockRM.launchAndRegisterAM(app, rm1, nm1);
+            am.allocate("*", 1024, 1, new ArrayList<ContainerId>(), null);
+            rm1.drainEvents();
+            beat(rm1, nm3);
+            beat(rm1, nm1);
+            ContainerId amContainer = ContainerId.newContainerId(am.getApplicationAttemptId(), 1);
+            ContainerId task = ContainerId.newContainerId(am.getApplicationAttemptId(), 2);
+            List<String> out = new ArrayList<String>();
+            out.add("before: AM on " + hostOf(rm1, amContainer) + ", task on " + hostOf(rm1, task));
+            int taskPriority = scheduler(rm1).getRMContainer(task).getContainer().getPriority().getPriority();
+
+            rm2 = labelledRM(conf, rm1.getRMStateStore());
+            rm2.start();
+            nm1.setResourceTrackerService(rm2.getResourceTrackerService());
+            nm3.setResourceTrackerService(rm2.getResourceTrackerService());
+            rm2.waitForState(app.getApplicationId(), RMAppState.ACCEPTED);
+            am.setAMRMProtocol(rm2.getApplicationMasterService(), rm2.getRMContext());
+            am.registerAppAttempt(true);
+            nm1.registerNode(Arrays.asList(running(amContainer, 0), running(task, taskPriority)), null);
+            nm3.registerNode();
+            rm2.drainEvents();
+            AbstractYarnScheduler<?, ?> s = scheduler(rm2);
+            org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplicationAttempt attempt =
+                    s.getApplicationAttempt(am.getApplicationAttemptId());
+            out.add("live " + attempt.getLiveContainers().size());
+            SchedulerNode h1 = s.getSchedulerNode(nm1.getNodeId());
+            out.add("h1 in '" + h1.getPartition() + "' with " + h1.getNumContainers());
+            out.add("attempt uses " + attempt.getAppAttemptResourceUsage().getUsed("x").getMemorySize() + " MB in x, "
+                    + attempt.getAppAttemptResourceUsage().getUsed("").getMemorySize() + " MB in the default");
+            out.add("labels '" + s.getRMContainer(amContainer).getNodeLabelExpression() + "' '"
+                    + s.getRMContainer(task).getNodeLabelExpression() + "'");
+            out.add("a1 used " + s.getQueueInfo("a1", false, false).getCurrentCapacity());
+            am.allocate("*", 1024, 2, new ArrayList<ContainerId>(), null);
+            rm2.drainEvents();
+            beat(rm2, nm3);
+            beat(rm2, nm1); // one off-switch container per heartbeat
+            beat(rm2, nm1);
+            for (org.apache.hadoop.yarn.api.records.Container c : am.allocate(
+                    new ArrayList<org.apache.hadoop.yarn.api.records.ResourceRequest>(), new ArrayList<ContainerId>())
+                    .getAllocatedContainers()) {
+                out.add("then " + c.getId().toString().replaceAll("_\\d{13}_", "_TS_") + " on "
+                        + c.getNodeId().getHost());
+            }
+            return out;
+        } finally {
+            if (rm2 != null) rm2.stop();
+            rm1.stop();
+        }
+    }
+
+    /** A running container an NM reports when it re-registers, in partition x. */
+    static org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus running(ContainerId id, int priority) {
+        return org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus.newInstance(id, 0,
+                org.apache.hadoop.yarn.api.records.ContainerState.RUNNING,
+                org.apache.hadoop.yarn.api.records.Resource.newInstance(1024, 1), "recover container", 0,
+                org.apache.hadoop.yarn.api.records.Priority.newInstance(priority), 0, "x",
+                org.apache.hadoop.yarn.api.records.ExecutionType.GUARANTEED, -1);
+    }
+
+    @Test
+    public void aRestartRecoversLabelledContainersAsOnTheStockScheduler() throws Exception {
+        List<String> stock = restart(STOCK);
+        System.out.println("a restart with labels on the stock scheduler: " + stock);
+        assertEquals(stock.toString(), "live 2", stock.get(1));
+        assertEquals(stock, restart(CAPSCHED));
     }
 
     @Test
