@@ -181,12 +181,14 @@ public class NodeLabelsTest {
             Object[][] apps = {{"a1", "x", new MockNM[] {nm2, nm3, nm1}, nm1},
                 {"b1", "y", new MockNM[] {nm3, nm1, nm2}, nm2}, {"c1", null, new MockNM[] {nm1, nm2, nm3}, nm3}};
             MockAM b1 = null;
+            MockAM c1 = null;
             for (Object[] a : apps) {
                 RMApp app = MockRMAppSubmitter.submit(rm, MockRMAppSubmissionData.Builder.createWithMemory(200, rm)
                         .withAppName("app").withUser("user").withQueue((String) a[0]).build());
                 MockAM am = MockRM.launchAndRegisterAM(app, rm, queueDefaults ? (MockNM) a[3] : nm3);
                 out.add(a[0] + " AM on " + hostOf(rm, ContainerId.newContainerId(am.getApplicationAttemptId(), 1)));
                 if ("b1".equals(a[0])) b1 = am;
+                if ("c1".equals(a[0])) c1 = am;
                 am.allocate("*", 1024, 1, new ArrayList<ContainerId>(), queueDefaults ? null : (String) a[1]);
                 rm.drainEvents();
                 ContainerId task = ContainerId.newContainerId(am.getApplicationAttemptId(), 2);
@@ -235,6 +237,17 @@ public class NodeLabelsTest {
                 out.add("c1 AM asking x: " + refusal(e));
             }
             out.add("root allocated " + scheduler(rm).getRootQueueMetrics().getAllocatedMB() + " MB");
+
+            // A refresh lets c (and so c1) use x: the RM checks c1's asks against that now.
+            queues.setAccessibleNodeLabels("root.c", labels("x"));
+            rm.getResourceScheduler().reinitialize(new YarnConfiguration(queues), rm.getRMContext());
+            out.add("refreshed: " + queueLabels(rm, "c1"));
+            try {
+                c1.allocate("*", 1024, 1, new ArrayList<ContainerId>(), "x");
+                out.add("c1 asking x accepted");
+            } catch (Exception e) {
+                out.add("c1 asking x: " + refusal(e));
+            }
             return out;
         } finally {
             rm.stop();

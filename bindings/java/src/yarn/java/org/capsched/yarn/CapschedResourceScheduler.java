@@ -143,6 +143,8 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
      * them; a leaf made later is read when first asked for).
      */
     private final Map<String, QueueNodeLabels> queueLabels = new ConcurrentHashMap<String, QueueNodeLabels>();
+    /** Moves on at each refresh: a read begun before one does not fill the cleared cache. */
+    private volatile long queueLabelsVersion;
 
     public CapschedResourceScheduler() {
         super(CapschedResourceScheduler.class.getName());
@@ -331,12 +333,13 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
             Config previous = config;
             config = next;
             previous.close();
-            queueLabels.clear();
-            publishQueueLabels();
         } catch (CapschedException e) {
             next.close();
             throw new IOException("Failed to re-init queues : " + e.getMessage(), e);
         }
+        queueLabelsVersion++;
+        queueLabels.clear();
+        publishQueueLabels();
         setConf(configuration);
         // Not super.reinitialize: that (re)starts YARN's SchedulingMonitors, whose
         // ProportionalCapacityPreemptionPolicy refuses any scheduler but the stock one.
@@ -652,7 +655,13 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
             if (e.status() != CapschedException.REFUSED) throw e;
             LOG.warn("Node {} registers with label {} capsched does not have ({}): unlabelled", id, label,
                     e.getMessage());
-            engine().replaceLabelsOnNodes(Collections.<String, String>singletonMap(id.toString(), null));
+            try {
+                engine().replaceLabelsOnNodes(Collections.<String, String>singletonMap(id.toString(), null));
+            } catch (CapschedException again) {
+                // capsched refuses labels altogether (its configuration disables them): the
+                // node has none there either.
+                if (again.status() != CapschedException.REFUSED) throw again;
+            }
             return false;
         }
     }
@@ -708,8 +717,9 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
     QueueNodeLabels queueNodeLabels(String path) {
         QueueNodeLabels l = queueLabels.get(path);
         if (l == null) {
+            long version = queueLabelsVersion;
             l = engine().queueNodeLabels(path);
-            queueLabels.put(path, l);
+            if (version == queueLabelsVersion) queueLabels.put(path, l);
         }
         return l;
     }
