@@ -481,6 +481,23 @@ typedef struct capsched_partition_usage {
   struct capsched_resource am_used;
 } capsched_partition_usage;
 
+// A queue's node-label settings as YARN's `QueueInfo` states them (library-owned; free with
+// `capsched_queue_labels_free`). An RM that checks label expressions itself
+// (`SchedulerUtils.normalizeAndValidateRequest`, before the scheduler sees an ask) reads them
+// here. The library allocates it, so later versions may add fields at its end.
+typedef struct capsched_queue_labels {
+  // `getAccessibleNodeLabels()`: the labels the queue may use besides the default
+  // partition (which every queue may), sorted; `"*"` alone when it may use every label;
+  // none (`accessible_count` 0, `accessible` NULL): the default partition only. The strings
+  // are owned by this struct.
+  struct capsched_str *accessible;
+  size_t accessible_count;
+  // `getDefaultNodeLabelExpression()`, the queue's own or inherited: `ptr` NULL (and `len`
+  // 0) when unset, YARN's null; any other value, an empty one too (non-NULL `ptr`), is the
+  // expression, and an empty one names the default partition.
+  struct capsched_str default_node_label_expression;
+} capsched_queue_labels;
+
 // A container a NodeManager reports when it (re)registers: work-preserving recovery.
 typedef struct capsched_container_report {
   uint64_t app;
@@ -988,6 +1005,24 @@ capsched_status capsched_queue_partition_usage(const struct capsched_engine *eng
                                                struct capsched_str queue,
                                                struct capsched_str label,
                                                struct capsched_partition_usage *out);
+
+// `queue`'s (full path or unique short name) accessible labels and default label expression
+// into `*out` (free with `capsched_queue_labels_free`). They change only with the
+// configuration (`capsched_engine_refresh_queues`, a leaf created under a managed parent), so
+// a host may keep them until then. CAPSCHED_ERR_INVALID_ARGUMENT for an unknown or ambiguous
+// queue.
+//
+// # Safety
+// `engine` live; `queue` valid; `out` writable.
+capsched_status capsched_queue_node_labels(const struct capsched_engine *engine,
+                                           struct capsched_str queue,
+                                           struct capsched_queue_labels **out);
+
+// Frees what `capsched_queue_node_labels` gave; NULL is fine.
+//
+// # Safety
+// `labels` NULL or from `capsched_queue_node_labels`, not freed before.
+void capsched_queue_labels_free(struct capsched_queue_labels *labels);
 
 // Registers a NodeManager; `*out_node` gets its id.
 //

@@ -252,6 +252,10 @@ fn the_cpp_wrapper_makes_the_label_managers_calls_and_labels_asks() {
             "{out}"
         );
         assert!(out.contains("h1 in 'gpu', h2 in ''\n"), "{out}");
+        assert!(
+            out.contains("ml may use gpu, no default label\netl may use *, no default label\n"),
+            "{out}"
+        );
         assert!(out.contains("AM in gpu: 1024 MB\n"), "{out}");
         assert!(
             out.contains("mismatched labels: CAPSCHED_ERR_INVALID_ARGUMENT: ask_label_count is 1 but ask_count is 2"),

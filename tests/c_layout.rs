@@ -231,6 +231,10 @@ fn struct_layouts_and_constants_match_the_header() {
         layout!(capsched_node_label_list, [labels, count]),
         layout!(capsched_partition_usage, [used, reserved, pending, am_used]),
         layout!(
+            capsched_queue_labels,
+            [accessible, accessible_count, default_node_label_expression]
+        ),
+        layout!(
             capsched_cluster_info,
             [
                 resource,

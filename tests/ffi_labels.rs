@@ -916,3 +916,169 @@ fn relabelling_a_node_moves_its_usage_and_drops_its_reservation() {
         capsched_engine_free(e);
     }
 }
+
+/// `(accessible labels, default expression)` of `queue` through `capsched_queue_node_labels`.
+unsafe fn queue_labels(e: *mut capsched_engine, queue: &str) -> (Vec<String>, Option<String>) {
+    let mut out = ptr::null_mut();
+    assert_eq!(
+        capsched_queue_node_labels(e, s(queue), &mut out),
+        CAPSCHED_OK,
+        "{}",
+        last_error()
+    );
+    let l = &*out;
+    let text = |p: capsched_str| {
+        let bytes = std::slice::from_raw_parts(p.ptr.cast::<u8>(), p.len);
+        String::from_utf8(bytes.to_vec()).unwrap()
+    };
+    let accessible = (0..l.accessible_count)
+        .map(|i| text(*l.accessible.add(i)))
+        .collect();
+    let default = if l.default_node_label_expression.ptr.is_null() {
+        assert_eq!(l.default_node_label_expression.len, 0);
+        None
+    } else {
+        Some(text(l.default_node_label_expression))
+    };
+    capsched_queue_labels_free(out);
+    (accessible, default)
+}
+
+#[test]
+fn each_queue_states_its_accessible_labels_and_default_expression_as_yarns_queue_info() {
+    // a may use x and y, its default x reaches a1 (which may use what a may) but not q (which
+    // narrowed to y); b may use the default partition only and names it as its default; c
+    // and its child inherit root's `*` and no default. Two leaves are called q.
+    let conf = |a_default: &str| {
+        let mut props = vec![
+            ("yarn.node-labels.enabled".to_string(), "true".to_string()),
+            (format!("{P}.queues"), "a,b,c".into()),
+            (
+                format!("{P}.accessible-node-labels.x.capacity"),
+                "100".into(),
+            ),
+            (format!("{P}.a.capacity"), "40".into()),
+            (format!("{P}.a.accessible-node-labels"), "y, x".into()),
+            (
+                format!("{P}.a.accessible-node-labels.x.capacity"),
+                "100".into(),
+            ),
+            (format!("{P}.a.queues"), "a1,q".into()),
+            (format!("{P}.a.a1.capacity"), "50".into()),
+            (
+                format!("{P}.a.a1.accessible-node-labels.x.capacity"),
+                "100".into(),
+            ),
+            (format!("{P}.a.q.capacity"), "50".into()),
+            (format!("{P}.a.q.accessible-node-labels"), "y".into()),
+            (format!("{P}.b.capacity"), "30".into()),
+            (format!("{P}.b.accessible-node-labels"), " ".into()),
+            (format!("{P}.b.default-node-label-expression"), " ".into()),
+            (format!("{P}.c.capacity"), "30".into()),
+            (format!("{P}.c.queues"), "q".into()),
+            (format!("{P}.c.q.capacity"), "100".into()),
+        ];
+        if !a_default.is_empty() {
+            props.push((
+                format!("{P}.a.default-node-label-expression"),
+                a_default.into(),
+            ));
+        }
+        let body: String = props
+            .iter()
+            .map(|(k, v)| format!("<property><name>{k}</name><value>{v}</value></property>"))
+            .collect();
+        format!("<configuration>{body}</configuration>")
+    };
+    unsafe {
+        let mut cfg = ptr::null_mut();
+        assert_eq!(
+            capsched_config_from_xml(s(&conf(" x ")), &mut cfg),
+            CAPSCHED_OK,
+            "{}",
+            last_error()
+        );
+        let mut opts = std::mem::zeroed();
+        assert_eq!(capsched_engine_options_default(&mut opts), CAPSCHED_OK);
+        opts.mode = CAPSCHED_MODE_MANUAL;
+        opts.manual_clock = 1;
+        let mut e = ptr::null_mut();
+        assert_eq!(capsched_engine_new(cfg, &opts, &mut e), CAPSCHED_OK);
+        capsched_config_free(cfg);
+
+        let x = Some("x".to_string());
+        let strs = |v: &[&str]| v.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        assert_eq!(queue_labels(e, "root"), (strs(&["*"]), None));
+        assert_eq!(queue_labels(e, "a"), (strs(&["x", "y"]), x.clone()));
+        assert_eq!(queue_labels(e, "root.a.a1"), (strs(&["x", "y"]), x.clone()));
+        assert_eq!(queue_labels(e, "a1"), (strs(&["x", "y"]), x.clone()));
+        assert_eq!(queue_labels(e, "root.a.q"), (strs(&["y"]), None));
+        // Unset is not empty: b's default names the default partition.
+        assert_eq!(queue_labels(e, "b"), (vec![], Some(String::new())));
+        assert_eq!(queue_labels(e, "root.c"), (strs(&["*"]), None));
+        assert_eq!(queue_labels(e, "root.c.q"), (strs(&["*"]), None));
+
+        // Bad arguments: a status and a message, nothing written.
+        let check = |st: capsched_status, want: capsched_status, has: &str| {
+            assert_eq!(st, want, "{}", last_error());
+            assert!(last_error().contains(has), "{}", last_error());
+        };
+        let mut out = ptr::NonNull::<capsched_queue_labels>::dangling().as_ptr();
+        let untouched = out;
+        check(
+            capsched_queue_node_labels(e, s("q"), &mut out),
+            CAPSCHED_ERR_INVALID_ARGUMENT,
+            "q",
+        );
+        check(
+            capsched_queue_node_labels(e, s("nope"), &mut out),
+            CAPSCHED_ERR_INVALID_ARGUMENT,
+            "nope",
+        );
+        check(
+            capsched_queue_node_labels(e, not_utf8(), &mut out),
+            CAPSCHED_ERR_INVALID_UTF8,
+            "queue is not UTF-8",
+        );
+        check(
+            capsched_queue_node_labels(
+                e,
+                capsched_str {
+                    ptr: ptr::null(),
+                    len: 1,
+                },
+                &mut out,
+            ),
+            CAPSCHED_ERR_NULL_ARGUMENT,
+            "queue is NULL",
+        );
+        check(
+            capsched_queue_node_labels(ptr::null(), s("a"), &mut out),
+            CAPSCHED_ERR_NULL_ARGUMENT,
+            "engine is NULL",
+        );
+        assert_eq!(out, untouched);
+        check(
+            capsched_queue_node_labels(e, s("a"), ptr::null_mut()),
+            CAPSCHED_ERR_NULL_ARGUMENT,
+            "out is NULL",
+        );
+        capsched_queue_labels_free(ptr::null_mut());
+
+        // They follow a refresh: without a's default, a1 has none either.
+        let mut cfg = ptr::null_mut();
+        assert_eq!(
+            capsched_config_from_xml(s(&conf("")), &mut cfg),
+            CAPSCHED_OK
+        );
+        assert_eq!(
+            capsched_engine_refresh_queues(e, cfg),
+            CAPSCHED_OK,
+            "{}",
+            last_error()
+        );
+        capsched_config_free(cfg);
+        assert_eq!(queue_labels(e, "a1"), (strs(&["x", "y"]), None));
+        capsched_engine_free(e);
+    }
+}

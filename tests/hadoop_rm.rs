@@ -1,6 +1,7 @@
 //! capsched inside a real Hadoop ResourceManager: `org.capsched.yarn.CapschedResourceScheduler`
 //! (bindings/java/src/yarn) under Hadoop's own MockRM/MockNM/MockAM, the same scenarios run on
-//! the stock CapacityScheduler and on capsched with the same outcomes, and YARN's distributed
+//! the stock CapacityScheduler and on capsched with the same outcomes (node labels among them:
+//! the RM's label manager labelling nodes, labelled asks and submissions), and YARN's distributed
 //! shell run to success on a MiniYARNCluster (two NodeManagers launching real processes)
 //! scheduled by capsched (bindings/java/src/yarn-test). Hadoop's jars come from no registry, so this runs only where
 //! `HADOOP_HOME` points at a Hadoop 3.3.6 distribution prepared as docs/HADOOP.md says (MockRM
@@ -168,6 +169,7 @@ fn capsched_in_a_mock_rm_gives_the_stock_schedulers_outcomes() {
         .args([
             "org.junit.runner.JUnitCore",
             "org.capsched.yarn.SameOutcomesTest",
+            "org.capsched.yarn.NodeLabelsTest",
             "org.capsched.yarn.WebTest",
             "org.capsched.yarn.DistributedShellTest",
         ]));

@@ -68,12 +68,18 @@ struct QueueListDeleter {
 struct NodeLabelListDeleter {
     void operator()(capsched_node_label_list *l) const noexcept { capsched_node_label_list_free(l); }
 };
+struct QueueLabelsDeleter {
+    void operator()(capsched_queue_labels *l) const noexcept { capsched_queue_labels_free(l); }
+};
 
 using AllocateResponse = std::unique_ptr<capsched_allocate_response, AllocateResponseDeleter>;
 using NodeResponse = std::unique_ptr<capsched_node_response, NodeResponseDeleter>;
 using QueueList = std::unique_ptr<capsched_queue_list, QueueListDeleter>;
 /// The cluster's node labels (`labels[i].name` owned by the list).
 using NodeLabelList = std::unique_ptr<capsched_node_label_list, NodeLabelListDeleter>;
+/// A queue's accessible labels and default label expression (`default_node_label_expression.ptr`
+/// NULL: unset), owned together.
+using QueueLabels = std::unique_ptr<capsched_queue_labels, QueueLabelsDeleter>;
 
 /// A node-label expression as the C ABI reads it: none (nullopt, YARN's unset expression: the
 /// defaults apply) is a NULL pointer; any value, an empty one too (the default partition),
@@ -462,6 +468,13 @@ public:
         capsched_partition_usage u{};
         check(capsched_queue_partition_usage(handle_.get(), str(queue), str(label), &u));
         return u;
+    }
+    /// YARN's `QueueInfo` view of a queue's labels: the accessible ones (`*` alone for any)
+    /// and the default label expression, which an RM checks requests against.
+    QueueLabels queue_node_labels(std::string_view queue) const {
+        capsched_queue_labels *l = nullptr;
+        check(capsched_queue_node_labels(handle_.get(), str(queue), &l));
+        return QueueLabels(l);
     }
     uint32_t tick(int64_t now_ms = -1) const {
         uint32_t n = 0;

@@ -1,7 +1,8 @@
 // Node labels through the C++ wrapper: labels added (a refusal as an exception with the label
-// manager's words), a NodeManager labelled by its NodeId, an application whose AM request
-// names the label, asks with and without an expression beside them, and a label removed,
-// which sends the node back to the default partition with its usage.
+// manager's words), a NodeManager labelled by its NodeId, the queues' accessible labels (what
+// an RM checks requests against), an application whose AM request names the label, asks with
+// and without an expression beside them, and a label removed, which sends the node back to
+// the default partition with its usage.
 #include <iostream>
 
 #include "capsched.hpp"
@@ -37,6 +38,13 @@ int main() {
                       << (labels->labels[i].exclusive ? " exclusive" : " shared") << "\n";
         }
         std::cout << "h1 in '" << engine.node_partition(h1) << "', h2 in '" << engine.node_partition(h2) << "'\n";
+        // What an RM checks a request's label against (YARN's QueueInfo): etl may use any label.
+        for (const char *q : {"ml", "etl"}) {
+            auto ql = engine.queue_node_labels(q);
+            std::cout << q << " may use";
+            for (size_t i = 0; i < ql->accessible_count; i++) std::cout << " " << capsched::view(ql->accessible[i]);
+            std::cout << (ql->default_node_label_expression.ptr == nullptr ? ", no default label\n" : ", a default\n");
+        }
 
         // The AM request names gpu; the application itself names nothing.
         capsched::Submit more;

@@ -258,3 +258,84 @@ pub unsafe extern "C" fn capsched_queue_partition_usage(
         write_out(out, usage, "out")
     })
 }
+
+/// A queue's node-label settings as YARN's `QueueInfo` states them (library-owned; free with
+/// `capsched_queue_labels_free`). An RM that checks label expressions itself
+/// (`SchedulerUtils.normalizeAndValidateRequest`, before the scheduler sees an ask) reads them
+/// here. The library allocates it, so later versions may add fields at its end.
+#[repr(C)]
+#[derive(Debug)]
+pub struct capsched_queue_labels {
+    /// `getAccessibleNodeLabels()`: the labels the queue may use besides the default
+    /// partition (which every queue may), sorted; `"*"` alone when it may use every label;
+    /// none (`accessible_count` 0, `accessible` NULL): the default partition only. The strings
+    /// are owned by this struct.
+    pub accessible: *mut capsched_str,
+    pub accessible_count: usize,
+    /// `getDefaultNodeLabelExpression()`, the queue's own or inherited: `ptr` NULL (and `len`
+    /// 0) when unset, YARN's null; any other value, an empty one too (non-NULL `ptr`), is the
+    /// expression, and an empty one names the default partition.
+    pub default_node_label_expression: capsched_str,
+}
+
+/// The struct and the strings it points into, freed together.
+#[repr(C)]
+struct QueueLabelsOwner {
+    public: capsched_queue_labels,
+    strings: Vec<CString>,
+}
+
+/// `queue`'s (full path or unique short name) accessible labels and default label expression
+/// into `*out` (free with `capsched_queue_labels_free`). They change only with the
+/// configuration (`capsched_engine_refresh_queues`, a leaf created under a managed parent), so
+/// a host may keep them until then. CAPSCHED_ERR_INVALID_ARGUMENT for an unknown or ambiguous
+/// queue.
+///
+/// # Safety
+/// `engine` live; `queue` valid; `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn capsched_queue_node_labels(
+    engine: *const capsched_engine,
+    queue: capsched_str,
+    out: *mut *mut capsched_queue_labels,
+) -> capsched_status {
+    guard(|| {
+        need_out(out, "out")?;
+        let e = engine_ref(engine)?;
+        let queue = read_str(queue, "queue")?.to_string();
+        let (accessible, default_expression) = e.queue_node_labels(queue)?;
+        let mut strings = Vec::with_capacity(accessible.len() + 1);
+        let names: Vec<capsched_str> = accessible
+            .iter()
+            .map(|n| super::apps::keep(&mut strings, n))
+            .collect();
+        // `keep` gives "" a non-NULL pointer, so a set empty expression stays set.
+        let default_node_label_expression = match &default_expression {
+            Some(expr) => super::apps::keep(&mut strings, expr),
+            None => capsched_str::EMPTY,
+        };
+        let (accessible, accessible_count) = give_array(names);
+        let owner = Box::new(QueueLabelsOwner {
+            public: capsched_queue_labels {
+                accessible,
+                accessible_count,
+                default_node_label_expression,
+            },
+            strings,
+        });
+        write_out(out, Box::into_raw(owner).cast(), "out")
+    })
+}
+
+/// Frees what `capsched_queue_node_labels` gave; NULL is fine.
+///
+/// # Safety
+/// `labels` NULL or from `capsched_queue_node_labels`, not freed before.
+#[no_mangle]
+pub unsafe extern "C" fn capsched_queue_labels_free(labels: *mut capsched_queue_labels) {
+    if labels.is_null() {
+        return;
+    }
+    let owner = Box::from_raw(labels.cast::<QueueLabelsOwner>());
+    free_array(owner.public.accessible, owner.public.accessible_count);
+}

@@ -42,6 +42,32 @@ impl Engine {
         self.read_core(move |c, _| c.cs.node_partition(node).map(str::to_string))
     }
 
+    /// `queue`'s (full path or unique short name) node-label settings as YARN's `QueueInfo`
+    /// states them, for an RM that checks label expressions itself before the scheduler sees
+    /// them (`SchedulerUtils.normalizeAndValidateRequest`): its accessible labels as YARN holds
+    /// the set (`["*"]` for any, sorted names, none: the default partition only) and its
+    /// `default-node-label-expression`, set or inherited (`None`: unset; `""`: the default
+    /// partition).
+    pub fn queue_node_labels(
+        &self,
+        queue: String,
+    ) -> Result<(Vec<String>, Option<String>), EngineError> {
+        self.read_core(move |c, _| {
+            let tree = c.cs.queue_tree();
+            let q = tree
+                .find(&queue)
+                .map_err(|e| EngineError::InvalidArgument(e.to_string()))?;
+            let labels = &tree.conf(q).labels;
+            let accessible = labels
+                .accessible
+                .names()
+                .into_iter()
+                .map(str::to_string)
+                .collect();
+            Ok((accessible, labels.default_expression.clone()))
+        })?
+    }
+
     /// What `queue` (full path or unique short name) uses, has reserved, asks for and gives
     /// its AMs in the partition `label` (`""`: the default one; zero for a label the cluster
     /// does not have).

@@ -1108,6 +1108,30 @@ JNIEXPORT jlongArray JNICALL FN(queuePartitionUsage)(JNIEnv *env, jclass cls, jl
     return longs_out(env, v, 8);
 }
 
+/* {byte[][] accessible (sorted; "*" alone for any), byte[] default expression (null: unset)}. */
+JNIEXPORT jobjectArray JNICALL FN(queueNodeLabels)(JNIEnv *env, jclass cls, jlong e, jbyteArray queue) {
+    (void)cls;
+    jstr q;
+    if (!str_in(env, queue, &q)) return NULL;
+    capsched_queue_labels *l = NULL;
+    capsched_status st = capsched_queue_node_labels(E(e), q.str, &l);
+    str_done(env, &q);
+    if (failed(env, st)) return NULL;
+    jobjectArray out = objects(env, 2);
+    jobjectArray names = out == NULL ? NULL : (*env)->NewObjectArray(env, (jsize)l->accessible_count, g_bytes, NULL);
+    if (names != NULL) {
+        for (size_t i = 0; i < l->accessible_count; i++) {
+            put(env, names, (jsize)i, bytes_out(env, l->accessible[i].ptr, l->accessible[i].len));
+        }
+        put(env, out, 0, names);
+        /* Unset stays null on the Java side; an empty expression is an empty byte[]. */
+        const capsched_str d = l->default_node_label_expression;
+        if (d.ptr != NULL) put(env, out, 1, bytes_out(env, d.ptr, d.len));
+    }
+    capsched_queue_labels_free(l);
+    return out;
+}
+
 /* --- YARN ids --------------------------------------------------------------------------- */
 
 JNIEXPORT jbyteArray JNICALL FN(yarnIdFormat)(JNIEnv *env, jclass cls, jlong cluster_timestamp, jint application,

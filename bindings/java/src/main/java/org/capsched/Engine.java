@@ -156,10 +156,11 @@ public final class Engine extends NativeHandle {
 
     /**
      * Submission with everything the RM knows of it, node-label expressions included (a label
-     * the cluster lacks or the queue may not use throws REJECTED with YARN's message).
+     * the cluster lacks or the queue may not use throws REJECTED with YARN's message; a
+     * recovering submission is not checked).
      */
     public long submit(Submission s) {
-        return submit(s.queue, s.user, s.groups, s.appName, s.priority, s.applicationId, false,
+        return submit(s.queue, s.user, s.groups, s.appName, s.priority, s.applicationId, s.recovering,
                 s.nodeLabelExpression, s.amNodeLabelExpression);
     }
 
@@ -333,6 +334,22 @@ public final class Engine extends NativeHandle {
         final byte[] q = Utf8.bytes(queue);
         final byte[] l = Utf8.bytes(label);
         return with(e -> new PartitionUsage(Native.queuePartitionUsage(e, q, l)));
+    }
+
+    /**
+     * A queue's (full path or unique short name) accessible labels and default label
+     * expression, as YARN's {@code QueueInfo} states them: what an RM checks a request's label
+     * against before the scheduler sees it. They change only with the configuration.
+     */
+    public QueueNodeLabels queueNodeLabels(String queue) {
+        final byte[] q = Utf8.bytes(queue);
+        return with(e -> {
+            Object[] r = Native.queueNodeLabels(e, q);
+            byte[][] names = (byte[][]) r[0];
+            List<String> accessible = new ArrayList<String>(names.length);
+            for (byte[] n : names) accessible.add(Utf8.string(n));
+            return new QueueNodeLabels(accessible, r[1] == null ? null : Utf8.string((byte[]) r[1]));
+        });
     }
 
     // ---- containers ----

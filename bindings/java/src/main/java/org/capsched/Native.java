@@ -130,6 +130,8 @@ final class Native {
 
     static native long[] queuePartitionUsage(long engine, byte[] queue, byte[] label);
 
+    static native Object[] queueNodeLabels(long engine, byte[] queue);
+
     static native byte[] yarnIdFormat(long clusterTimestamp, int application, int attempt, long containerId);
 
     static native long[] yarnIdParse(byte[] text);

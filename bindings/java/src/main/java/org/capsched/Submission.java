@@ -16,6 +16,7 @@ public final class Submission {
     YarnId applicationId;
     String nodeLabelExpression;
     String amNodeLabelExpression;
+    boolean recovering;
 
     /** To {@code queue} (full path or unique short leaf name) as {@code user}. */
     public Submission(String queue, String user) {
@@ -59,6 +60,15 @@ public final class Submission {
     /** The AM request's own label expression (null: the application's, then the queue's). */
     public Submission amNodeLabelExpression(String expression) {
         this.amNodeLabelExpression = expression;
+        return this;
+    }
+
+    /**
+     * An application the RM recovers after a work-preserving restart (as {@link
+     * Engine#recover}): accepted before, so nothing is checked again, its labels included.
+     */
+    public Submission recovering(boolean recovering) {
+        this.recovering = recovering;
         return this;
     }
 }

@@ -473,6 +473,39 @@ public class EngineTest {
     }
 
     @Test
+    public void queuesStateTheirAccessibleLabelsAndDefaultExpressionAsYarnsQueueInfo() {
+        try (Config config = twoQueues("yarn.node-labels.enabled", "true",
+                "yarn.scheduler.capacity.root.a.accessible-node-labels", "y,x",
+                "yarn.scheduler.capacity.root.a.default-node-label-expression", " x ",
+                "yarn.scheduler.capacity.root.b.accessible-node-labels", " ",
+                "yarn.scheduler.capacity.root.b.default-node-label-expression", "");
+                Engine engine = manual(config)) {
+            QueueNodeLabels root = engine.queueNodeLabels("root");
+            assertEquals(Collections.singleton("*"), root.accessible);
+            assertNull("unset", root.defaultNodeLabelExpression);
+            QueueNodeLabels a = engine.queueNodeLabels("a");
+            assertEquals(Arrays.asList("x", "y"), new ArrayList<String>(a.accessible));
+            assertEquals("x", a.defaultNodeLabelExpression);
+            QueueNodeLabels b = engine.queueNodeLabels("root.b");
+            assertTrue(b.accessible.isEmpty());
+            assertEquals("set, naming the default partition", "", b.defaultNodeLabelExpression);
+            // A recovered application was checked before the restart: not again.
+            assertRefused(() -> engine.submit(new Submission("b", "bob").amNodeLabelExpression("x")),
+                    CapschedException.REJECTED,
+                    "Invalid resource request, queue=b doesn't have permission to access all labels in resource "
+                            + "request. labelExpression of resource request=x. Queue labels=");
+            engine.submit(new Submission("b", "bob").amNodeLabelExpression("x").recovering(true));
+            try {
+                engine.queueNodeLabels("nope");
+                fail("an unknown queue");
+            } catch (CapschedException e) {
+                assertEquals(CapschedException.INVALID_ARGUMENT, e.status());
+                assertEquals("unknown queue: nope", e.getMessage());
+            }
+        }
+    }
+
+    @Test
     public void withLabelsDisabledTheLabelManagerRefuses() {
         try (Config config = labelled(false); Engine engine = manual(config)) {
             String disabled = "Node-label-based scheduling is disabled. Please check yarn.node-labels.enabled";

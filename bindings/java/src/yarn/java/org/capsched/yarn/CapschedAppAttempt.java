@@ -1,7 +1,9 @@
 package org.capsched.yarn;
 
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
+import org.apache.hadoop.yarn.api.records.ApplicationResourceUsageReport;
 import org.apache.hadoop.yarn.api.records.Container;
+import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerEvent;
@@ -11,6 +13,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.NodeType;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.ContainerRequest;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerApp;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.placement.AppPlacementAllocator;
 import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
 
 /**
@@ -29,8 +32,15 @@ final class CapschedAppAttempt extends FiCaSchedulerApp {
         writeLock.lock();
         try {
             if (isStopped) return null;
+            // The container's label is its request's partition (RegularContainerAllocator's
+            // getPrimaryRequestedNodePartition), which differs from the node's when capsched
+            // lent a non-exclusive node's room to a default-partition ask. Without the ask in
+            // the table (an AM container placed before the RM's own AM ask arrived) it is the
+            // node's: an AM is always placed in its own partition.
+            AppPlacementAllocator<FiCaSchedulerNode> placement = appSchedulingInfo.getAppPlacementAllocator(key);
+            String requested = placement != null ? placement.getPrimaryRequestedNodePartition() : node.getPartition();
             RMContainer rmContainer = new RMContainerImpl(container, key, getApplicationAttemptId(), node.getNodeID(),
-                    appSchedulingInfo.getUser(), rmContext, node.getPartition());
+                    appSchedulingInfo.getUser(), rmContext, requested);
             ((RMContainerImpl) rmContainer).setQueueName(getQueueName());
             addToNewlyAllocatedContainers(node, rmContainer);
             liveContainers.put(container.getId(), rmContainer);
@@ -47,6 +57,61 @@ final class CapschedAppAttempt extends FiCaSchedulerApp {
             attemptResourceUsage.incUsed(node.getPartition(), container.getResource());
             rmContainer.handle(new RMContainerEvent(container.getId(), RMContainerEventType.START));
             return rmContainer;
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /**
+     * Not a label (labels are letters, digits, '-' and '_'), so the label manager has no
+     * resource for it.
+     */
+    private static final String NO_PARTITION = "<capsched: no partition>";
+    /** Set on the thread running FiCaSchedulerApp's report: see getResourceUsageReport. */
+    private static final ThreadLocal<Boolean> REPORTING = new ThreadLocal<Boolean>();
+
+    @Override
+    public String getAppAMNodePartitionName() {
+        return REPORTING.get() != null ? NO_PARTITION : super.getAppAMNodePartitionName();
+    }
+
+    /**
+     * FiCaSchedulerApp's report casts the queue to a CapacityScheduler queue once the AM's
+     * partition has nodes in the label manager (this scheduler activates them there, as the
+     * stock one does). Its own part is skipped by showing it a partition without resources on
+     * this thread only; the queue usage percentage it would set is computed from capsched's
+     * figures instead (the plain SchedulerApplicationAttempt figure stays where capsched
+     * cannot state the queue's guarantee).
+     */
+    @Override
+    public ApplicationResourceUsageReport getResourceUsageReport() {
+        ApplicationResourceUsageReport report;
+        REPORTING.set(Boolean.TRUE);
+        try {
+            report = super.getResourceUsageReport();
+        } finally {
+            REPORTING.remove();
+        }
+        CapschedQueue queue = (CapschedQueue) getQueue();
+        Float percentage = queue.scheduler().queueUsagePercentage(queue.path(), getAppAMNodePartitionName(),
+                report.getUsedResources());
+        if (percentage != null) report.setQueueUsagePercentage(percentage);
+        return report;
+    }
+
+    /**
+     * A relabelled node's running container: its usage moves to the node's new partition (an
+     * AM's partition with it), as FiCaSchedulerApp's does. FiCaSchedulerApp also moves the
+     * LeafQueue's usage, which is capsched's here (it moved its own already).
+     */
+    @Override
+    public void nodePartitionUpdated(RMContainer rmContainer, String oldPartition, String newPartition) {
+        writeLock.lock();
+        try {
+            Resource r = rmContainer.getAllocatedResource();
+            attemptResourceUsage.decUsed(oldPartition, r);
+            attemptResourceUsage.incUsed(newPartition, r);
+            if (rmContainer.isAMContainer()) setAppAMNodePartitionName(newPartition);
         } finally {
             writeLock.unlock();
         }

@@ -45,6 +45,10 @@ final class CapschedQueue implements Queue {
         return path;
     }
 
+    CapschedResourceScheduler scheduler() {
+        return scheduler;
+    }
+
     @Override
     public QueueMetrics getMetrics() {
         return metrics;
@@ -81,14 +85,16 @@ final class CapschedQueue implements Queue {
         // reports); the queue metrics follow in the attempt's AppSchedulingInfo.
     }
 
+    /** capsched's accessible labels of the queue, as YARN's queues state them ({"*"} for any). */
     @Override
     public Set<String> getAccessibleNodeLabels() {
-        return null;
+        return scheduler.queueNodeLabels(path).accessible;
     }
 
+    /** The queue's default-node-label-expression, own or inherited; null when unset. */
     @Override
     public String getDefaultNodeLabelExpression() {
-        return null;
+        return scheduler.queueNodeLabels(path).defaultNodeLabelExpression;
     }
 
     @Override

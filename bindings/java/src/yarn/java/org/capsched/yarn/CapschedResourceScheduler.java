@@ -33,6 +33,7 @@ import org.apache.hadoop.yarn.exceptions.YarnException;
 import org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
 import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
+import org.apache.hadoop.yarn.server.resourcemanager.nodelabels.RMNodeLabelsManager;
 import org.apache.hadoop.yarn.server.resourcemanager.recovery.RMStateStore.RMState;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppEvent;
@@ -79,7 +80,9 @@ import org.capsched.Engine;
 import org.capsched.EngineOptions;
 import org.capsched.Event;
 import org.capsched.NodeResponse;
+import org.capsched.QueueNodeLabels;
 import org.capsched.RecoveredContainer;
+import org.capsched.Submission;
 import org.capsched.YarnId;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacitySchedulerConfiguration;
 import org.slf4j.Logger;
@@ -127,6 +130,22 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
     /** A completion capsched decided: YARN's bookkeeping only, the engine already knows. */
     private boolean fromEngine;
 
+    /**
+     * {@code yarn.node-labels.enabled}, read once as the RM's label manager and request checks
+     * read it: without it the manager refuses every label, so there is nothing to forward.
+     */
+    private boolean labelsEnabled;
+    /** The cluster labels capsched has, as last taken from the RM's label manager. */
+    private final Set<String> engineLabels = Collections.newSetFromMap(new ConcurrentHashMap<String, Boolean>());
+    /**
+     * Each queue's accessible labels and default expression, by path: the RM reads them for
+     * every request it checks, and they change only with the configuration (a refresh clears
+     * them; a leaf made later is read when first asked for).
+     */
+    private final Map<String, QueueNodeLabels> queueLabels = new ConcurrentHashMap<String, QueueNodeLabels>();
+    /** Moves on at each refresh: a read begun before one does not fill the cleared cache. */
+    private volatile long queueLabelsVersion;
+
     public CapschedResourceScheduler() {
         super(CapschedResourceScheduler.class.getName());
     }
@@ -150,6 +169,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         Map<String, String> settings = pairs(configuration);
         config = Config.fromPairs(settings);
         resolveGroups = needsGroups(settings);
+        labelsEnabled = YarnConfiguration.areNodeLabelsEnabled(configuration);
         super.serviceInit(configuration);
     }
 
@@ -176,6 +196,9 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
     @Override
     public void serviceStart() throws Exception {
         engine();
+        // The label manager has recovered its store by now (it starts before the scheduler).
+        publishQueueLabels();
+        syncClusterLabels();
         // The RM places applications through its PlacementManager before submitting them;
         // capsched's rules (the queue mappings) answer there, as the stock scheduler's do.
         if (rmContext != null && rmContext.getQueuePlacementManager() != null) {
@@ -281,6 +304,10 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
             if (k.startsWith("yarn.scheduler.") || k.startsWith("yarn.resourcemanager.scheduler.")
                     || k.startsWith("yarn.resourcemanager.monitor.") || k.equals("yarn.acl.enable")
                     || k.equals("yarn.admin.acl") || k.startsWith("yarn.cluster.")
+                    // The label manager and the RM's request checks read these from yarn-site;
+                    // capsched checks the same requests again.
+                    || k.equals(YarnConfiguration.NODE_LABELS_ENABLED)
+                    || k.equals(YarnConfiguration.EXCLUSIVE_ENFORCED_PARTITIONS)
                     // Hadoop's static group table: a user it lists with no group has none
                     // (no error), which capsched can tell only from the table itself.
                     || k.equals("hadoop.user.group.static.mapping.overrides")) {
@@ -310,6 +337,9 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
             next.close();
             throw new IOException("Failed to re-init queues : " + e.getMessage(), e);
         }
+        queueLabelsVersion++;
+        queueLabels.clear();
+        publishQueueLabels();
         setConf(configuration);
         // Not super.reinitialize: that (re)starts YARN's SchedulingMonitors, whose
         // ProportionalCapacityPreemptionPolicy refuses any scheduler but the stock one.
@@ -396,16 +426,9 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
             }
             break;
         }
-        case NODE_LABELS_UPDATE: {
-            Map<NodeId, Set<String>> labels = ((NodeLabelsUpdateSchedulerEvent) event).getUpdatedNodeToLabels();
-            for (Map.Entry<NodeId, Set<String>> e : labels.entrySet()) {
-                if (e.getValue() != null && !e.getValue().isEmpty()) {
-                    LOG.warn("Node {} labelled {}: capsched schedules the default partition only, so the node "
-                            + "takes unlabelled asks as before", e.getKey(), e.getValue());
-                }
-            }
+        case NODE_LABELS_UPDATE:
+            nodeLabelsUpdated(((NodeLabelsUpdateSchedulerEvent) event).getUpdatedNodeToLabels());
             break;
-        }
         case MARK_CONTAINER_FOR_PREEMPTION:
         case MARK_CONTAINER_FOR_KILLABLE:
         case MARK_CONTAINER_FOR_NONKILLABLE:
@@ -445,7 +468,12 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
      * are gone.
      */
     private synchronized void addNode(RMNode rmNode, List<NMContainerStatus> reports) {
-        FiCaSchedulerNode node = new FiCaSchedulerNode(rmNode, usePortForNodeName);
+        // The RM's label manager may have labelled the node (or its host) before it registered,
+        // or while it was away: capsched takes its label first, so recovered containers are
+        // charged to the node's partition. Both sides then keep the same partition for it.
+        Set<String> labels = labelsEnabled && forwardLabel(rmNode.getNodeID(), rmNode.getNodeLabels())
+                ? rmNode.getNodeLabels() : RMNodeLabelsManager.EMPTY_STRING_SET;
+        FiCaSchedulerNode node = new FiCaSchedulerNode(rmNode, usePortForNodeName, labels);
         List<RecoveredContainer> recovered = new ArrayList<RecoveredContainer>();
         List<ContainerId> recoveredIds = new ArrayList<ContainerId>();
         if (reports != null && rmContext.isWorkPreservingRecoveryEnabled()) {
@@ -462,6 +490,10 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         nodeHandles.put(rmNode.getNodeID(), handle);
         nodeIds.put(handle, rmNode.getNodeID());
         nodeTracker.addNode(node); // the maximum allocation follows the largest node
+        // As CapacityScheduler.addNode: the label manager counts the node's resource in its
+        // partition, and only running nodes appear in its later NODE_LABELS_UPDATEs.
+        RMNodeLabelsManager mgr = labelManager();
+        if (mgr != null) mgr.activateNode(rmNode.getNodeID(), rmNode.getTotalCapability());
         recoverContainersOnNode(reports, rmNode);
         for (ContainerId id : recoveredIds) {
             ApplicationId appId = id.getApplicationAttemptId().getApplicationId();
@@ -520,12 +552,189 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
     }
 
     private synchronized void removeNode(RMNode rmNode) {
+        RMNodeLabelsManager mgr = labelManager();
+        if (mgr != null) mgr.deactivateNode(rmNode.getNodeID()); // as CapacityScheduler.removeNode
         Long handle = nodeHandles.remove(rmNode.getNodeID());
         if (handle == null) return;
         nodeIds.remove(handle);
         engine().removeNode(handle);
         drain(); // the containers lost with it
         nodeTracker.removeNode(rmNode.getNodeID());
+    }
+
+    // ---------------------------------------------------------------- node labels
+
+    private RMNodeLabelsManager labelManager() {
+        return rmContext == null ? null : rmContext.getNodeLabelManager();
+    }
+
+    /** A node's partition from its label set: its one label, or "" (YARN allows one). */
+    private static String partition(Set<String> labels) {
+        return labels == null || labels.isEmpty() ? "" : labels.iterator().next();
+    }
+
+    /**
+     * capsched's cluster labels follow the RM's label manager, which owns them (its store, its
+     * admin calls). Adding a label reaches no scheduler, so capsched learns it here: at start,
+     * before a node or a request needs it, and at every NODE_LABELS_UPDATE (which a removal
+     * sends). A label the RM no longer has (or has again with another exclusivity) is removed,
+     * unless a queue lists it: capsched keeps it then, as the RM itself would have refused the
+     * removal (the queues' labels are the label manager's, {@link #publishQueueLabels}).
+     */
+    private synchronized void syncClusterLabels() {
+        RMNodeLabelsManager mgr = labelManager();
+        if (!labelsEnabled || mgr == null) return;
+        Map<String, Boolean> wanted = new java.util.LinkedHashMap<String, Boolean>();
+        for (org.apache.hadoop.yarn.api.records.NodeLabel l : mgr.getClusterNodeLabels()) {
+            wanted.put(l.getName(), l.isExclusive());
+        }
+        Set<String> have = new HashSet<String>();
+        for (org.capsched.NodeLabel l : engine().nodeLabels()) {
+            Boolean exclusive = wanted.get(l.name);
+            if (exclusive == null || exclusive != l.exclusive) {
+                try {
+                    // One at a time: a label a queue lists must not keep the others.
+                    engine().removeNodeLabels(Collections.singletonList(l.name));
+                    continue;
+                } catch (CapschedException e) {
+                    if (e.status() != CapschedException.REFUSED) throw e;
+                    warnOnce("The RM's label manager dropped or changed node label " + l + ", capsched keeps it: "
+                            + e.getMessage());
+                }
+            }
+            have.add(l.name);
+        }
+        for (Map.Entry<String, Boolean> l : wanted.entrySet()) {
+            if (have.contains(l.getKey())) continue;
+            try {
+                engine().addNodeLabels(Collections.singletonList(new org.capsched.NodeLabel(l.getKey(), l.getValue())));
+                have.add(l.getKey());
+            } catch (CapschedException e) {
+                if (e.status() != CapschedException.REFUSED) throw e;
+                warnOnce("capsched refused node label " + l.getKey() + ": " + e.getMessage());
+            }
+        }
+        engineLabels.retainAll(have);
+        engineLabels.addAll(have);
+        drain(); // removals move nodes back to the default partition
+    }
+
+    /**
+     * Before capsched checks expressions the RM has already accepted: any label they name that
+     * capsched has not heard of yet is taken from the label manager (added there since the
+     * last sync).
+     */
+    private void learnLabels(String... expressions) {
+        if (!labelsEnabled) return;
+        for (String e : expressions) {
+            if (e == null) continue;
+            for (String label : e.split("&&")) {
+                String l = label.trim();
+                if (!l.isEmpty() && !engineLabels.contains(l)) {
+                    syncClusterLabels();
+                    return;
+                }
+            }
+        }
+    }
+
+    /**
+     * A registering node's label, as the RM's label manager has it, for capsched before the
+     * node is added. Every registration sends it, "none" too, since a node that was away may
+     * have been relabelled meanwhile (the manager's updates name running nodes only). False
+     * when capsched could not take it (the label is gone again): the node is unlabelled on
+     * both sides then, until the manager's next update.
+     */
+    private boolean forwardLabel(NodeId id, Set<String> labels) {
+        String label = partition(labels);
+        learnLabels(label);
+        try {
+            engine().replaceLabelsOnNodes(Collections.singletonMap(id.toString(), label.isEmpty() ? null : label));
+            return true;
+        } catch (CapschedException e) {
+            if (e.status() != CapschedException.REFUSED) throw e;
+            LOG.warn("Node {} registers with label {} capsched does not have ({}): unlabelled", id, label,
+                    e.getMessage());
+            try {
+                engine().replaceLabelsOnNodes(Collections.<String, String>singletonMap(id.toString(), null));
+            } catch (CapschedException again) {
+                // capsched refuses labels altogether (its configuration disables them): the
+                // node has none there either.
+                if (again.status() != CapschedException.REFUSED) throw again;
+            }
+            return false;
+        }
+    }
+
+    /**
+     * NODE_LABELS_UPDATE, the label manager's new label for each running node it names: the
+     * cluster's labels first (a removal's update names the nodes that carried the label),
+     * then the nodes whose partition changes. capsched moves their containers' usage to the
+     * new partition and drops their reservations; the RM's scheduler nodes and attempts follow
+     * as CapacityScheduler.updateLabelsOnNode moves them.
+     */
+    private synchronized void nodeLabelsUpdated(Map<NodeId, Set<String>> update) {
+        if (!labelsEnabled) return; // the label manager refuses every label without it
+        syncClusterLabels();
+        Map<String, String> mapping = new java.util.LinkedHashMap<String, String>();
+        Map<FiCaSchedulerNode, Set<String>> moved = new java.util.LinkedHashMap<FiCaSchedulerNode, Set<String>>();
+        for (Map.Entry<NodeId, Set<String>> e : update.entrySet()) {
+            Set<String> labels = e.getValue() == null ? RMNodeLabelsManager.EMPTY_STRING_SET : e.getValue();
+            String label = partition(labels);
+            if (!label.isEmpty() && !engineLabels.contains(label)) {
+                // Removed from the cluster since this update was sent: the removal's own
+                // update, which follows, unlabels the node.
+                LOG.warn("Node {}: label {} is no longer the cluster's, left as it was", e.getKey(), label);
+                continue;
+            }
+            FiCaSchedulerNode node = nodeTracker.getNode(e.getKey());
+            if (node != null && node.getPartition().equals(label)) continue; // capsched has it so
+            mapping.put(e.getKey().toString(), label.isEmpty() ? null : label);
+            if (node != null) moved.put(node, labels);
+        }
+        if (mapping.isEmpty()) return;
+        try {
+            engine().replaceLabelsOnNodes(mapping);
+        } catch (CapschedException e) {
+            if (e.status() != CapschedException.REFUSED) throw e;
+            LOG.warn("capsched refused the label manager's update {}: {}", mapping, e.getMessage());
+            return;
+        }
+        for (Map.Entry<FiCaSchedulerNode, Set<String>> m : moved.entrySet()) {
+            FiCaSchedulerNode node = m.getKey();
+            String from = node.getPartition();
+            String to = partition(m.getValue());
+            for (RMContainer c : node.getCopiedListOfRunningContainers()) {
+                CapschedAppAttempt attempt = getApplicationAttempt(c.getApplicationAttemptId());
+                if (attempt != null) attempt.nodePartitionUpdated(c, from, to);
+            }
+            node.updateLabels(m.getValue());
+        }
+        drain(); // partitions changing size may activate attempts
+    }
+
+    /** A queue's accessible labels and default expression (see {@link #queueLabels}). */
+    QueueNodeLabels queueNodeLabels(String path) {
+        QueueNodeLabels l = queueLabels.get(path);
+        if (l == null) {
+            long version = queueLabelsVersion;
+            l = engine().queueNodeLabels(path);
+            if (version == queueLabelsVersion) queueLabels.put(path, l);
+        }
+        return l;
+    }
+
+    /**
+     * Every queue's accessible labels to the RM's label manager, as CapacitySchedulerQueueManager
+     * hands them over at start and at each refresh: the manager then refuses to remove a label a
+     * queue lists, with YARN's words, and counts each queue's resource by its labels.
+     */
+    private void publishQueueLabels() {
+        RMNodeLabelsManager mgr = labelManager();
+        if (mgr == null) return;
+        Map<String, Set<String>> byQueue = new java.util.HashMap<String, Set<String>>();
+        for (org.capsched.QueueInfo q : engine().queues()) byQueue.put(q.path, queueNodeLabels(q.path).accessible);
+        mgr.reinitializeQueueLabels(byQueue);
     }
 
     private synchronized void updateNodeResourceInEngine(RMNode rmNode, Resource total, int timeoutMs) {
@@ -693,7 +902,10 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
                     id.getApplicationAttemptId().getApplicationId(), id, event);
             return;
         }
-        attempt.containerCompleted(rmContainer, status, event, rmContainer.getNodeLabelExpression());
+        // Usage is booked to the node's partition (the container's label is its request's),
+        // as LeafQueue.completedContainer passes it.
+        attempt.containerCompleted(rmContainer, status, event,
+                node != null ? node.getPartition() : rmContainer.getNodeLabelExpression());
         if (node != null) node.releaseContainer(id, false);
     }
 
@@ -708,8 +920,23 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
             // A recovered application was accepted before the restart: capsched re-adds it
             // without the submission checks (addApplicationOnRecovery).
             RMApp rmApp = rmContext.getRMApps().get(id);
-            handle = recovering ? engine().recover(queue, user, groups(user), p, yarnId)
-                    : engine().submit(queue, user, groups(user), rmApp == null ? null : rmApp.getName(), p, yarnId);
+            Submission submission = new Submission(queue, user).groups(groups(user)).priority(p)
+                    .applicationId(yarnId).recovering(recovering);
+            if (!recovering && rmApp != null) submission.appName(rmApp.getName());
+            if (rmApp != null) {
+                // The application's label (its ANY asks' when they name none) and its AM
+                // request's, which RMAppManager has normalised and checked already.
+                String appLabel = rmApp.getApplicationSubmissionContext().getNodeLabelExpression();
+                String amLabel = null;
+                if (rmApp.getAMResourceRequests() != null) {
+                    for (ResourceRequest r : rmApp.getAMResourceRequests()) {
+                        if (ResourceRequest.ANY.equals(r.getResourceName())) amLabel = r.getNodeLabelExpression();
+                    }
+                }
+                learnLabels(appLabel, amLabel);
+                submission.nodeLabelExpression(appLabel).amNodeLabelExpression(amLabel);
+            }
+            handle = engine().submit(submission);
         } catch (CapschedException e) {
             if (e.status() != CapschedException.REJECTED) throw e;
             LOG.info("Rejected {}: {}", id, e.getMessage());
@@ -953,6 +1180,9 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
             if (handle != null && amRegistered(attemptId)) {
                 AllocateRequest request = new AllocateRequest().responseId(responseIds.getOrDefault(attemptId, 0));
                 for (ResourceRequest r : ask) {
+                    if (ResourceRequest.ANY.equals(r.getResourceName())) learnLabels(r.getNodeLabelExpression());
+                }
+                for (ResourceRequest r : ask) {
                     if (r.getExecutionTypeRequest() != null
                             && r.getExecutionTypeRequest().getExecutionType() != ExecutionType.GUARANTEED) {
                         // The RM's OpportunisticContainerAllocatorAMService places these before
@@ -962,8 +1192,12 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
                                 + "place them; capsched ignores them");
                         continue;
                     }
+                    // The RM has normalised the ANY ask's label (the application's, else the
+                    // queue's default, else ""); host and rack asks follow their key's ANY ask
+                    // in capsched as in YARN, so theirs (the RM's "") is not passed on.
+                    String label = ResourceRequest.ANY.equals(r.getResourceName()) ? r.getNodeLabelExpression() : null;
                     request.ask(new Ask(r.getPriority().getPriority(), r.getAllocationRequestId(), r.getResourceName(),
-                            resource(r.getCapability()), r.getNumContainers(), r.getRelaxLocality(), 0));
+                            resource(r.getCapability()), r.getNumContainers(), r.getRelaxLocality(), 0, label));
                 }
                 if (blacklistAdditions != null) for (String b : blacklistAdditions) request.blacklist(b);
                 if (blacklistRemovals != null) for (String b : blacklistRemovals) request.unblacklist(b);
@@ -1052,7 +1286,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
 
     /**
      * A queue as CapacityScheduler's getQueueInfo states it: capacities relative to the parent,
-     * and the current capacity as used over guaranteed (the cluster's memory times the
+     * and the current capacity as used over guaranteed (the default partition's memory times the
      * absolute capacity, truncated as Resources.multiply does, at least the minimum
      * allocation), so the figures match the stock scheduler's to the last float bit.
      */
@@ -1072,17 +1306,47 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
                 }
                 float capacity = parentAbs == 0f ? 0f : q.absoluteCapacity / parentAbs;
                 float maximum = parentAbsMax == 0f ? 0f : q.absoluteMaximumCapacity / parentAbsMax;
-                long clusterMb = getClusterResource().getMemorySize();
+                // The default partition's resource, as the stock scheduler's plain figures are
+                // that partition's (its label manager's count of unlabelled running nodes).
+                RMNodeLabelsManager mgr = labelManager();
+                long clusterMb = mgr == null ? getClusterResource().getMemorySize()
+                        : mgr.getResourceByLabel(RMNodeLabelsManager.NO_LABEL, getClusterResource()).getMemorySize();
                 float current = 0f;
                 if (clusterMb > 0) {
                     long guaranteed = Math.max((long) (clusterMb * (double) q.absoluteCapacity),
                             getMinimumResourceCapability().getMemorySize());
                     current = (float) q.used.memoryMb / guaranteed;
                 }
+                // The RM checks a request's label against these before capsched sees it
+                // (SchedulerUtils.normalizeAndValidateRequest), and fills an ANY ask's missing
+                // label with the default; YARN's queues hand out the same set and expression.
+                QueueNodeLabels labels = queueNodeLabels(q.path);
                 return QueueInfo.newInstance(name, capacity, maximum, current, new ArrayList<QueueInfo>(),
                         new ArrayList<org.apache.hadoop.yarn.api.records.ApplicationReport>(), QueueState.RUNNING,
-                        null, null, null, false);
+                        labels.accessible, labels.defaultNodeLabelExpression, null, false);
             }
+        }
+        return null;
+    }
+
+    /**
+     * FiCaSchedulerApp's queue usage percentage of an attempt: what it uses over its queue's
+     * guarantee in the AM's partition (the partition's resource in the label manager times the
+     * queue's absolute capacity, truncated as Resources.multiply does), 0 when that is none;
+     * null when the partition has no resource (FiCaSchedulerApp keeps the plain figure then)
+     * or is a labelled one, whose guarantee capsched does not state to the plug-in.
+     */
+    Float queueUsagePercentage(String path, String partition, Resource used) {
+        RMNodeLabelsManager mgr = labelManager();
+        if (mgr == null) return null;
+        Resource partitionResource = mgr.getResourceByLabel(partition, getClusterResource());
+        if (calculator.isAllInvalidDivisor(partitionResource) || !partition.isEmpty()) return null;
+        for (org.capsched.QueueInfo q : engine().queues()) {
+            if (!q.path.equals(path)) continue;
+            Resource guaranteed = org.apache.hadoop.yarn.util.resource.Resources.multiply(partitionResource,
+                    q.absoluteCapacity);
+            if (guaranteed.equals(org.apache.hadoop.yarn.util.resource.Resources.none())) return 0f;
+            return calculator.divide(partitionResource, used, guaranteed) * 100;
         }
         return null;
     }
