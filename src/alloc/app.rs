@@ -188,7 +188,7 @@ impl CapacityScheduler {
             //     partition's room only after missing as many as the cluster has nodes, so
             //     unlabelled nodes go first. (Counted only while some label lends its room:
             //     nothing else reads the count; docs/SEMANTICS.md.)
-            if key_partition == DEFAULT_PARTITION && self.lending {
+            if key_partition == DEFAULT_PARTITION && self.labels.has_non_exclusive() {
                 let missed = self.count_chance(app, key, |c| &mut c.missed_non_partitioned);
                 if ctx.ignore && missed < num_nodes {
                     return KeyResult::AppSkipped;

@@ -218,7 +218,7 @@ impl CapacityScheduler {
         // Delay scheduling restarts after a local allocation (not after fulfilling a reservation).
         // An allocation on an unlabelled node resets the key's count of chances (only kept
         // while some label lends its room).
-        if ctx.partition == DEFAULT_PARTITION && self.lending {
+        if ctx.partition == DEFAULT_PARTITION && self.labels.has_non_exclusive() {
             t.counters_mut(key).missed_non_partitioned = 0;
         }
         if from_reservation.is_none() {

@@ -91,8 +91,6 @@ pub struct CapacityScheduler {
     pub(crate) queue_labelled_reserved: Vec<ByPartition>,
     /// The cluster's node labels and which node carries which.
     pub(crate) labels: NodeLabelsManager,
-    /// Whether some cluster label is non-exclusive (`labels.has_non_exclusive()`, kept).
-    pub(crate) lending: bool,
     /// Queues that a move, a refresh or a shrinking cluster left above their maximum capacity
     /// (YARN allows all three; an allocation never does it). Such a queue may stay above its
     /// maximum until its usage falls back under it; the invariant checker allows exactly that.
@@ -182,7 +180,6 @@ impl CapacityScheduler {
             queue_labelled_pending: vec![ByPartition::default(); n],
             queue_labelled_reserved: vec![ByPartition::default(); n],
             labels: NodeLabelsManager::default(),
-            lending: false,
             nodes: GenSlab::default(),
             node_by_address: HashMap::new(),
             nodes_by_host: HashMap::new(),

@@ -30,9 +30,7 @@ impl CapacityScheduler {
         let enabled = self.tree.settings().node_labels_enabled;
         self.labels
             .add_cluster_labels(enabled, labels)
-            .map_err(SchedulerError::NodeLabels)?;
-        self.lending = self.labels.has_non_exclusive();
-        Ok(())
+            .map_err(SchedulerError::NodeLabels)
     }
 
     /// `removeFromClusterNodeLabels`: refused while a queue lists a label (the first such
@@ -56,7 +54,6 @@ impl CapacityScheduler {
         self.labels
             .remove_cluster_labels(enabled, names, queue_using)
             .map_err(SchedulerError::NodeLabels)?;
-        self.lending = self.labels.has_non_exclusive();
         self.node_partitions_changed(now_ms);
         Ok(())
     }

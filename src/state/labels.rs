@@ -76,6 +76,9 @@ pub struct NodeLabelsManager {
     host_labels: HashMap<String, Partition>,
     /// NodeManager-level labels by host, then `host:port`: they win over the host's.
     nm_labels: HashMap<String, HashMap<String, Partition>>,
+    /// Whether some cluster label is non-exclusive, kept as labels come and go: the
+    /// allocation path asks at every key it visits.
+    lending: bool,
 }
 
 impl Default for NodeLabelsManager {
@@ -89,6 +92,7 @@ impl Default for NodeLabelsManager {
             by_name: HashMap::new(),
             host_labels: HashMap::new(),
             nm_labels: HashMap::new(),
+            lending: false,
         }
     }
 }
@@ -149,7 +153,12 @@ impl NodeLabelsManager {
 
     /// Whether some label lends its idle room (only then is an IGNORE pass ever made).
     pub fn has_non_exclusive(&self) -> bool {
-        self.cluster_labels().any(|(_, l)| !l.exclusive)
+        self.lending
+    }
+
+    fn labels_changed(&mut self) {
+        let lending = self.cluster_labels().any(|(_, l)| !l.exclusive);
+        self.lending = lending;
     }
 
     /// Whether the cluster has any label at all (every partition-aware path is skipped when
@@ -213,6 +222,7 @@ impl NodeLabelsManager {
             });
             self.by_name.insert(n, p);
         }
+        self.labels_changed();
         Ok(())
     }
 
@@ -260,6 +270,7 @@ impl NodeLabelsManager {
                 }
             }
         }
+        self.labels_changed();
         Ok(())
     }
 
