@@ -803,10 +803,7 @@ fn used_caps(c: &Cluster, queue: &str, label: &str) -> (f32, f32) {
     if label.is_empty() {
         (t.used_capacity(q), t.absolute_used_capacity(q))
     } else {
-        (
-            t.used_capacity_in(q, label, used),
-            t.absolute_used_capacity_in(label, used),
-        )
+        t.used_capacities_in(q, label, used)
     }
 }
 

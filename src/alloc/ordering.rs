@@ -107,11 +107,13 @@ impl CapacityScheduler {
             Default::default();
         for id in children {
             let used = self.tree.queue(id).labelled_used.get(partition);
+            let (used_capacity, absolute_used_capacity) =
+                self.tree.used_capacities_in(id, label, used);
             let c = candidate(
                 id,
                 self.tree.partition_capacity(id, label).absolute_capacity,
-                self.tree.used_capacity_in(id, label, used),
-                self.tree.absolute_used_capacity_in(label, used),
+                used_capacity,
+                absolute_used_capacity,
             );
             if self.tree.conf(id).labels.accessible.can_access(label) {
                 with.push(c);

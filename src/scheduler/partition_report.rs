@@ -117,7 +117,7 @@ impl CapacityScheduler {
                     leaf.is_some_and(|l| same.iter().any(|&p| touched(&l.labelled_am_used, p)));
                 let used = sum(&queue.labelled_used);
                 let (used_capacity, absolute_used_capacity) =
-                    self.used_capacities_in(q, &label, used);
+                    self.tree.used_capacities_in(q, &label, used);
                 LivePartition {
                     used,
                     reserved: sum(&self.queue_labelled_reserved[q]),
@@ -184,28 +184,6 @@ impl CapacityScheduler {
             }
         }
         out
-    }
-
-    /// `usedCapacity` and `absoluteUsedCapacity` of `q` in the partition `label` for `used`
-    /// there: `CSQueueUtils.updateUsedCapacity`, with the partition's resource as the
-    /// calculator's cluster, and 0 while the partition has none.
-    fn used_capacities_in(&self, q: QueueId, label: &str, used: Resource) -> (f32, f32) {
-        let s = self.tree.settings();
-        let rc = s.resource_calculator;
-        let total = self.tree.partition_resource(label);
-        if !rc.greater_than(&total, &total, &Resource::ZERO) {
-            return (0.0, 0.0);
-        }
-        let guaranteed = rc.max(
-            &total,
-            &self.tree.partition_capacity(q, label).effective_min,
-            &s.minimum_allocation,
-        );
-        let finite = |v: f32| if v.is_finite() { v } else { 0.0 };
-        (
-            finite(rc.divide(&total, &used, &guaranteed)),
-            finite(rc.divide(&total, &used, &total)),
-        )
     }
 
     /// What `q` uses in every partition together (reservations included): what it holds

@@ -327,21 +327,26 @@ impl QueueTree {
         self.partitions[q].get(label).copied().unwrap_or_default()
     }
 
-    /// `usedCapacity` on a labelled partition: `used / max(effectiveMin(label), minAlloc)`.
-    pub fn used_capacity_in(&self, id: QueueId, label: &str, used: Resource) -> f32 {
-        let rc = self.settings().resource_calculator;
-        let base = rc.max(
-            &self.cluster,
+    /// `usedCapacity` and `absoluteUsedCapacity` of `id` on a labelled partition for `used`
+    /// there (`CSQueueUtils.updateUsedCapacity`): `used / max(effectiveMin(label), minAlloc)`
+    /// and `used / resourceByLabel(label)`, the partition's resource as the calculator's
+    /// cluster; both 0 while the partition has no resource.
+    pub fn used_capacities_in(&self, id: QueueId, label: &str, used: Resource) -> (f32, f32) {
+        let s = self.settings();
+        let rc = s.resource_calculator;
+        let total = self.partition_resource(label);
+        if !rc.greater_than(&total, &total, &Resource::ZERO) {
+            return (0.0, 0.0);
+        }
+        let guaranteed = rc.max(
+            &total,
             &self.partition_capacity(id, label).effective_min,
-            &self.settings().minimum_allocation,
+            &s.minimum_allocation,
         );
-        divide_or_zero(rc, self.cluster, used, base)
-    }
-
-    /// `absoluteUsedCapacity` on a labelled partition: `used / resourceByLabel(label)`.
-    pub fn absolute_used_capacity_in(&self, label: &str, used: Resource) -> f32 {
-        let rc = self.settings().resource_calculator;
-        divide_or_zero(rc, self.cluster, used, self.partition_resource(label))
+        (
+            divide_or_zero(rc, total, used, guaranteed),
+            divide_or_zero(rc, total, used, total),
+        )
     }
 
     /// `absoluteUsedCapacity = divide(used, cluster)`.
