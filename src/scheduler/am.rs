@@ -132,7 +132,7 @@ impl CapacityScheduler {
                     ask.node_label_expression.as_deref(),
                     &ask.resource_name,
                 );
-                self.validate_label(leaf, &ask.resource_name, &label)?;
+                self.validate_label(leaf, &ask.resource_name, label)?;
             }
         }
         // 3. Blacklist and releases: a container of another attempt may not be released

@@ -315,12 +315,12 @@ impl CapacityScheduler {
             super::types::ANY,
         );
         if !sub.recovering {
-            self.validate_label(leaf, super::types::ANY, &am_label)
+            self.validate_label(leaf, super::types::ANY, am_label)
                 .map_err(|e| Rejection {
                     message: e.to_string(),
                 })?;
         }
-        let am_partition = self.partition_of_label(&am_label);
+        let am_partition = self.partition_of_label(am_label);
         // 4. The leaf's own checks, then every ancestor's state; a recovered application was
         //    running, so a STOPPED queue above it was DRAINING (LeafQueue.recoverDrainingState).
         if sub.recovering {
@@ -1077,7 +1077,7 @@ impl CapacityScheduler {
                     ask.node_label_expression.as_deref(),
                     super::types::ANY,
                 );
-                self.partition_of_label(&label)
+                self.partition_of_label(label)
             } else {
                 DEFAULT_PARTITION
             };

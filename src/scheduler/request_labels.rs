@@ -21,13 +21,14 @@ impl CapacityScheduler {
     /// `enforcePartitionExclusivity` (an enforced partition is the application's own: named
     /// by its asks only if it is the app's label, and always when it is); then for ANY the
     /// leaf's default; else the default partition (`""`).
-    pub(crate) fn normalized_label(
-        &self,
+    /// Borrowed, never built: the allocate path asks it for every ask.
+    pub(crate) fn normalized_label<'a>(
+        &'a self,
         leaf: QueueId,
-        app_label: Option<&str>,
-        own: Option<&str>,
+        app_label: Option<&'a str>,
+        own: Option<&'a str>,
         resource_name: &str,
-    ) -> String {
+    ) -> &'a str {
         let any = resource_name == ANY;
         let app_label = app_label.map(java_trim);
         let mut label = own.map(java_trim).or(app_label.filter(|_| any));
@@ -44,7 +45,6 @@ impl CapacityScheduler {
                     .flatten()
             })
             .unwrap_or("")
-            .to_string()
     }
 
     /// `SchedulerUtils`' label checks of one normalised ask, in YARN's order and words.
