@@ -339,22 +339,6 @@ impl NodeLabelsManager {
         }
         Ok(())
     }
-
-    /// Every node mapping: hosts, then NodeManagers, as `(node, label)`.
-    pub fn node_mappings(&self) -> Vec<(String, Arc<str>)> {
-        let mut out: Vec<(String, Arc<str>)> = self
-            .host_labels
-            .iter()
-            .map(|(h, p)| (h.clone(), self.name(*p).clone()))
-            .chain(
-                self.nm_labels
-                    .values()
-                    .flat_map(|m| m.iter().map(|(a, p)| (a.clone(), self.name(*p).clone()))),
-            )
-            .collect();
-        out.sort();
-        out
-    }
 }
 
 #[cfg(test)]
