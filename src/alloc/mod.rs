@@ -6,6 +6,8 @@ mod app;
 mod commit;
 mod ordering;
 
+pub(crate) use ordering::ChildOrder;
+
 use smallvec::SmallVec;
 
 use crate::ids::{AppId, ContainerId, NodeId};
@@ -314,7 +316,17 @@ impl CapacityScheduler {
             self.queue_used_in(q, p)
         };
         let mut blocked = Resource::ZERO;
-        for child in self.sorted_children(q, p) {
+        // The default partition's order is read in place: a descent below changes only its
+        // own parents' orders, never this one.
+        let labelled_order = (p != DEFAULT_PARTITION).then(|| self.sorted_children(q, p));
+        if labelled_order.is_none() {
+            self.child_order(q);
+        }
+        for i in 0..self.tree.children(q).len() {
+            let child = match &labelled_order {
+                Some(order) => order[i],
+                None => self.child_orders[q].child(i),
+            };
             // getResourceLimitsOfChild: min(parent limit − blocked, parent max) − parent used + child used.
             // min(parent limit, parent max), then minus what blocked siblings hold back.
             let l = rc.min(&cluster, &limits.limit, &parent_max) - blocked;

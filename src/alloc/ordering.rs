@@ -6,11 +6,12 @@ use std::cmp::Ordering;
 use smallvec::SmallVec;
 
 use crate::config::{CapacityValue, QueueOrderingPolicy};
+use crate::resource::Resource;
 use crate::scheduler::CapacityScheduler;
 use crate::state::partition::{Partition, DEFAULT_PARTITION};
 use crate::state::queue::QueueId;
 
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy)]
 struct Candidate {
     id: QueueId,
     absolute_capacity: f32,
@@ -55,61 +56,223 @@ fn compare(policy: QueueOrderingPolicy, a: &Candidate, b: &Candidate) -> Orderin
     }
 }
 
+/// A parent's children in default-partition order, kept between assignments
+/// (`CapacityScheduler::child_orders`). YARN sorts the children afresh at every assignment; the
+/// order only changes when a child's usage does (or the tree's capacities, resources or
+/// configuration, which change its generation), so the sorted list is kept with each child's
+/// key and the usage it was computed from, and an assignment re-keys the children whose usage
+/// moved and puts them back in place by binary search. The result is the stable sort's
+/// exactly: ties keep the `queues` list order (`pos`), and the comparison is a total preorder
+/// (Java's `Collections.sort`, which YARN uses, requires the same).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ChildOrder {
+    generation: u64,
+    /// Each child's key, by its place in the parent's `queues` list.
+    keyed: Vec<Keyed>,
+    /// Those places in allocation order.
+    order: Vec<u32>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Keyed {
+    key: Candidate,
+    /// The child's usage `key` was computed from.
+    used: Resource,
+}
+
+impl ChildOrder {
+    /// The children in allocation order.
+    fn children(&self) -> impl Iterator<Item = QueueId> + '_ {
+        (0..self.order.len()).map(|i| self.child(i))
+    }
+
+    /// The `i`-th child in allocation order.
+    pub(crate) fn child(&self, i: usize) -> QueueId {
+        self.keyed[self.order[i] as usize].key.id
+    }
+
+    /// Whether the child at `a` goes before the one at `b` (places break ties).
+    fn before(&self, policy: QueueOrderingPolicy, a: u32, b: u32) -> bool {
+        compare(
+            policy,
+            &self.keyed[a as usize].key,
+            &self.keyed[b as usize].key,
+        )
+        .then(a.cmp(&b))
+        .is_lt()
+    }
+
+    fn sort(&mut self, policy: QueueOrderingPolicy) {
+        let mut order = std::mem::take(&mut self.order);
+        order.sort_by(|&a, &b| {
+            compare(
+                policy,
+                &self.keyed[a as usize].key,
+                &self.keyed[b as usize].key,
+            )
+            .then(a.cmp(&b))
+        });
+        self.order = order;
+    }
+}
+
 impl CapacityScheduler {
     /// The children of `parent` in the order they are offered a node of `partition` (stable:
-    /// ties keep the `queues` list order).
+    /// ties keep the `queues` list order). The allocation path reads the default partition's
+    /// order in place (`child_order`); this copy is for the others and the tests.
     pub(crate) fn sorted_children(
-        &self,
+        &mut self,
         parent: QueueId,
         partition: Partition,
     ) -> SmallVec<[QueueId; 16]> {
-        let policy = self
-            .tree
+        if partition != DEFAULT_PARTITION {
+            return self.sorted_children_in(parent, partition);
+        }
+        self.child_order(parent).children().collect()
+    }
+
+    /// `parent`'s children in default-partition allocation order, brought up to date.
+    pub(crate) fn child_order(&mut self, parent: QueueId) -> &ChildOrder {
+        if self.child_orders.len() <= parent {
+            self.child_orders.resize_with(parent + 1, Default::default);
+        }
+        let mut o = std::mem::take(&mut self.child_orders[parent]);
+        self.bring_up_to_date(&mut o, parent);
+        debug_assert!(
+            o.children().eq(self.sorted_children_afresh(parent)),
+            "the kept order of {parent}'s children differs from sorting them afresh"
+        );
+        self.child_orders[parent] = o;
+        &self.child_orders[parent]
+    }
+
+    /// Whether every kept order, brought up to date, is the order YARN's sort gives now (for
+    /// the invariant checker: the kept orders must never change a decision).
+    pub(crate) fn check_child_orders(&self) -> Result<(), String> {
+        for (parent, kept) in self.child_orders.iter().enumerate() {
+            if parent >= self.tree.len() || self.tree.is_leaf(parent) || kept.keyed.is_empty() {
+                continue;
+            }
+            let mut o = kept.clone();
+            self.bring_up_to_date(&mut o, parent);
+            let afresh = self.sorted_children_afresh(parent);
+            if !o.children().eq(afresh.iter().copied()) {
+                return Err(format!(
+                    "the kept order of {}'s children is {:?}, sorting them afresh gives {:?}",
+                    self.tree.path(parent),
+                    o.children().collect::<Vec<_>>(),
+                    afresh
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn bring_up_to_date(&self, o: &mut ChildOrder, parent: QueueId) {
+        let policy = self.ordering_policy(parent);
+        let generation = self.tree.generation();
+        let children = self.tree.children(parent);
+        if o.generation != generation || o.keyed.len() != children.len() {
+            o.generation = generation;
+            o.keyed.clear();
+            for &id in children {
+                o.keyed.push(Keyed {
+                    key: self.default_candidate(id),
+                    used: self.tree.queue(id).used,
+                });
+            }
+            o.order = (0..children.len() as u32).collect();
+            o.sort(policy);
+            return;
+        }
+        // Re-key the children whose usage moved (usually the one just assigned to)...
+        let mut moved: SmallVec<[u32; 4]> = SmallVec::new();
+        for (pos, e) in o.keyed.iter_mut().enumerate() {
+            let used = self.tree.queue(e.key.id).used;
+            if used != e.used {
+                e.used = used;
+                e.key.used_capacity = self.tree.used_capacity(e.key.id);
+                e.key.absolute_used_capacity = self.tree.absolute_used_capacity(e.key.id);
+                moved.push(pos as u32);
+            }
+        }
+        // ...and put them back in place: the others are still in order, so each goes where a
+        // binary search says.
+        if moved.len() > 4 {
+            o.sort(policy);
+        } else if !moved.is_empty() {
+            for &x in &moved {
+                if let Some(i) = o.order.iter().position(|&e| e == x) {
+                    o.order.remove(i);
+                }
+            }
+            for &x in &moved {
+                let at = o.order.partition_point(|&e| o.before(policy, e, x));
+                o.order.insert(at, x);
+            }
+        }
+    }
+
+    fn ordering_policy(&self, parent: QueueId) -> QueueOrderingPolicy {
+        self.tree
             .conf(parent)
             .queue_ordering_policy
-            .unwrap_or(QueueOrderingPolicy::Utilization);
-        let candidate = |id: QueueId, abs: f32, used: f32, abs_used: f32| {
-            let conf = self.tree.conf(id);
-            Candidate {
-                id,
-                absolute_capacity: abs,
-                used_capacity: used,
-                absolute_used_capacity: abs_used,
-                priority: conf.priority,
-                configured_min: match &conf.capacity {
-                    CapacityValue::Absolute(a) => {
-                        Some((a.resource().memory_mb(), a.resource().vcores()))
-                    }
-                    _ => None,
-                },
-            }
-        };
-        let children = self.tree.children(parent).iter().copied();
-        if partition == DEFAULT_PARTITION {
-            let mut candidates: SmallVec<[Candidate; 16]> = children
-                .map(|id| {
-                    candidate(
-                        id,
-                        self.tree.queue(id).capacities.absolute_capacity,
-                        self.tree.used_capacity(id),
-                        self.tree.absolute_used_capacity(id),
-                    )
-                })
-                .collect();
-            candidates.sort_by(|a, b| compare(policy, a, b));
-            return candidates.iter().map(|c| c.id).collect();
+            .unwrap_or(QueueOrderingPolicy::Utilization)
+    }
+
+    fn candidate(&self, id: QueueId, abs: f32, used: f32, abs_used: f32) -> Candidate {
+        let conf = self.tree.conf(id);
+        Candidate {
+            id,
+            absolute_capacity: abs,
+            used_capacity: used,
+            absolute_used_capacity: abs_used,
+            priority: conf.priority,
+            configured_min: match &conf.capacity {
+                CapacityValue::Absolute(a) => {
+                    Some((a.resource().memory_mb(), a.resource().vcores()))
+                }
+                _ => None,
+            },
         }
-        // PriorityUtilizationQueueOrderingPolicy on a labelled partition: queues that may use
-        // it come first, in either exclusivity mode; then the same order on the partition's
-        // figures. (A stable sort on access first: the two groups sorted apart.)
+    }
+
+    fn default_candidate(&self, id: QueueId) -> Candidate {
+        self.candidate(
+            id,
+            self.tree.queue(id).capacities.absolute_capacity,
+            self.tree.used_capacity(id),
+            self.tree.absolute_used_capacity(id),
+        )
+    }
+
+    /// YARN's computation as it is: every child keyed and the list sorted (stable). What the
+    /// kept order must always equal (checked in debug builds and by the tests).
+    pub(crate) fn sorted_children_afresh(&self, parent: QueueId) -> SmallVec<[QueueId; 16]> {
+        let policy = self.ordering_policy(parent);
+        let mut candidates: SmallVec<[Candidate; 16]> = self
+            .tree
+            .children(parent)
+            .iter()
+            .map(|&id| self.default_candidate(id))
+            .collect();
+        candidates.sort_by(|a, b| compare(policy, a, b));
+        candidates.iter().map(|c| c.id).collect()
+    }
+
+    /// PriorityUtilizationQueueOrderingPolicy on a labelled partition: queues that may use
+    /// it come first, in either exclusivity mode; then the same order on the partition's
+    /// figures. (A stable sort on access first: the two groups sorted apart.)
+    fn sorted_children_in(&self, parent: QueueId, partition: Partition) -> SmallVec<[QueueId; 16]> {
+        let policy = self.ordering_policy(parent);
         let label = self.labels.name(partition);
         let (mut with, mut without): (SmallVec<[Candidate; 16]>, SmallVec<[Candidate; 16]>) =
             Default::default();
-        for id in children {
+        for &id in self.tree.children(parent) {
             let used = self.tree.queue(id).labelled_used.get(partition);
             let (used_capacity, absolute_used_capacity) =
                 self.tree.used_capacities_in(id, label, used);
-            let c = candidate(
+            let c = self.candidate(
                 id,
                 self.tree.partition_capacity(id, label).absolute_capacity,
                 used_capacity,

@@ -21,6 +21,11 @@ impl CapacityScheduler {
         let rc = self.tree.settings().resource_calculator;
         let cluster = self.tree.cluster_resource();
 
+        // The children's kept orders are the order YARN's sort gives.
+        if let Err(e) = self.check_child_orders() {
+            v.push(e);
+        }
+
         // Nodes: allocated = Σ their containers; reservations match.
         for (nid, n) in self.nodes.iter() {
             let mut sum = Resource::ZERO;
@@ -581,6 +586,9 @@ impl CapacityScheduler {
                 "leaf {path}: {} active users counted, {active_users} have asks",
                 lr.users.active_users()
             ));
+        }
+        if let Err(e) = lr.users.check_kept_sums() {
+            v.push(format!("leaf {path}: {e}"));
         }
     }
 }

@@ -146,6 +146,9 @@ pub struct CapacityScheduler {
     /// Whether node heartbeats leave allocation to the asynchronous pass
     /// (`schedule-asynchronously.enable`, read once at start as YARN does).
     pub(crate) asynchronous: bool,
+    /// Each parent's children in allocation order, kept between assignments (by parent id;
+    /// `alloc::ordering`).
+    pub(crate) child_orders: Vec<crate::alloc::ChildOrder>,
 }
 
 impl CapacityScheduler {
@@ -198,6 +201,7 @@ impl CapacityScheduler {
             largest_node: Resource::ZERO,
             opportunistic,
             asynchronous,
+            child_orders: Vec::new(),
         }
     }
 
@@ -405,9 +409,13 @@ impl CapacityScheduler {
             }
             at = self.tree.parent(q);
         }
-        if let Some(u) = self.leaf_mut(leaf).users.by_slot_mut(slot) {
-            add_in(&mut u.used, &mut u.labelled_used, partition, delta);
-        }
+        let (rc, default_total) = (
+            self.tree.settings().resource_calculator,
+            self.tree.default_partition_resource(),
+        );
+        self.leaf_mut(leaf)
+            .users
+            .add_used(slot, partition, delta, rc, default_total);
         self.usage_epoch += 1;
     }
 

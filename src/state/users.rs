@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use slab::Slab;
 
 use crate::resource::{Resource, ResourceCalculator};
-use crate::state::partition::{get_in, Partition};
+use crate::state::partition::{get_in, Partition, DEFAULT_PARTITION};
 
 #[derive(Debug, Clone, Default)]
 pub struct User {
@@ -51,6 +51,15 @@ pub struct UsersManager {
     /// Users with outstanding asks.
     active_users: u32,
     active_weight: f32,
+    /// Each user's `rc.ratio(used, total)` in the default partition, by slot (NaN for an empty
+    /// slot), computed when its usage changes (`User.updateUsageRatio`) for the calculator and
+    /// partition resource in `ratios_for`: the user limit sums them at every assignment, and
+    /// only the user whose usage moved needs dividing again.
+    ratios: Vec<f32>,
+    ratios_for: Option<(ResourceCalculator, Resource)>,
+    /// The active users' usage in the default partition (`totalResUsageForActiveUsers`), kept
+    /// as usage and activity change.
+    active_used: Resource,
     /// YARN's `CachedUserLimit` by slot: (usage epoch, reservation of the app found blocked).
     /// A user found over its limit stays so while usage is unchanged, so later apps of the user
     /// whose reservation fits in the cached one are skipped without another check.
@@ -113,6 +122,12 @@ impl UsersManager {
         });
         self.by_name.insert(user.to_string(), slot);
         self.forget_blocked(slot);
+        if let Some((rc, total)) = self.ratios_for {
+            if self.ratios.len() <= slot {
+                self.ratios.resize(slot + 1, f32::NAN);
+            }
+            self.ratios[slot] = rc.ratio(&Resource::ZERO, &total);
+        }
         slot
     }
 
@@ -139,6 +154,77 @@ impl UsersManager {
                 .count() as u32
     }
 
+    /// Adds `delta` (may be negative) to the usage in `partition` of the user in `slot`; `rc`
+    /// and `default_total` (the default partition's resource) are what its usage ratio is
+    /// computed with.
+    pub fn add_used(
+        &mut self,
+        slot: usize,
+        partition: Partition,
+        delta: Resource,
+        rc: ResourceCalculator,
+        default_total: Resource,
+    ) {
+        let Some(u) = self.users.get_mut(slot) else {
+            return;
+        };
+        crate::state::partition::add_in(&mut u.used, &mut u.labelled_used, partition, delta);
+        if partition != DEFAULT_PARTITION {
+            return;
+        }
+        if u.is_active() {
+            self.active_used += delta;
+        }
+        let used = u.used;
+        if self.ratios_for != Some((rc, default_total)) {
+            self.recompute_ratios(rc, default_total);
+        } else {
+            self.ratios[slot] = rc.ratio(&used, &default_total);
+        }
+    }
+
+    /// Whether the kept active usage and usage ratios equal what the users' usage gives (for
+    /// the invariant checker).
+    pub fn check_kept_sums(&self) -> Result<(), String> {
+        let active: Resource = self
+            .users
+            .iter()
+            .filter(|(_, u)| u.is_active())
+            .map(|(_, u)| u.used)
+            .sum();
+        if active != self.active_used {
+            return Err(format!(
+                "active users' usage kept as {} but is {active}",
+                self.active_used
+            ));
+        }
+        if let Some((rc, total)) = self.ratios_for {
+            for (slot, r) in self.ratios.iter().enumerate() {
+                let want = self.users.get(slot).map(|u| rc.ratio(&u.used, &total));
+                let same = match want {
+                    Some(w) => w.to_bits() == r.to_bits() || (w.is_nan() && r.is_nan()),
+                    None => r.is_nan(),
+                };
+                if !same {
+                    return Err(format!(
+                        "user slot {slot}: usage ratio kept as {r}, is {want:?}"
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Every user's usage ratio afresh (the calculator or the partition's resource changed).
+    fn recompute_ratios(&mut self, rc: ResourceCalculator, total: Resource) {
+        self.ratios.clear();
+        self.ratios.resize(self.users.capacity(), f32::NAN);
+        for (slot, u) in self.users.iter() {
+            self.ratios[slot] = rc.ratio(&u.used, &total);
+        }
+        self.ratios_for = Some((rc, total));
+    }
+
     /// An app of the user in `slot` gained (true) or lost (false) all of its outstanding asks.
     pub fn set_app_demand(&mut self, slot: usize, has_demand: bool) {
         let Some(u) = self.users.get_mut(slot) else {
@@ -154,10 +240,12 @@ impl UsersManager {
             (false, true) => {
                 self.active_users += 1;
                 self.active_weight += u.weight;
+                self.active_used += u.used;
             }
             (true, false) => {
                 self.active_users -= 1;
                 self.active_weight -= u.weight;
+                self.active_used -= u.used;
             }
             _ => {}
         }
@@ -168,6 +256,9 @@ impl UsersManager {
         if let Some(&slot) = self.by_name.get(user) {
             if self.users[slot].is_empty() {
                 self.users.remove(slot);
+                if let Some(r) = self.ratios.get_mut(slot) {
+                    *r = f32::NAN;
+                }
                 self.by_name.remove(user);
                 self.forget_blocked(slot);
             }
@@ -226,42 +317,54 @@ impl UsersManager {
 
     fn compute_limit(&self, q: &QueueLimitInputs, active_users: bool) -> Resource {
         // The default partition's usage is a plain field: read it without a branch per user.
-        if q.partition == crate::state::partition::DEFAULT_PARTITION {
-            self.compute_limit_with(q, active_users, |u| u.used)
-        } else {
-            self.compute_limit_with(q, active_users, |u| u.used_in(q.partition))
+        let slow = || {
+            let p = q.partition;
+            let share = self
+                .users
+                .iter()
+                .map(|(_, u)| q.rc.ratio(&u.used_in(p), &q.partition_total))
+                .filter(|r| r.is_finite())
+                .sum();
+            let active_used = self
+                .users
+                .iter()
+                .filter(|(_, u)| u.is_active())
+                .map(|(_, u)| u.used_in(p))
+                .sum();
+            self.compute_limit_with(q, active_users, share, active_used)
+        };
+        if q.partition != DEFAULT_PARTITION || self.ratios_for != Some((q.rc, q.partition_total)) {
+            return slow();
         }
+        // The kept ratios, summed in slot order as the slow path sums them: the same float sum.
+        let share: f32 = self.ratios.iter().filter(|r| r.is_finite()).sum();
+        let limit = self.compute_limit_with(q, active_users, share, self.active_used);
+        debug_assert_eq!(
+            limit,
+            slow(),
+            "the kept usage ratios disagree with the users' usage"
+        );
+        limit
     }
 
     fn compute_limit_with(
         &self,
         q: &QueueLimitInputs,
         active_users: bool,
-        used_of: impl Fn(&User) -> Resource,
+        share: f32,
+        active_used: Resource,
     ) -> Resource {
         let rc = q.rc;
         let total = q.partition_total;
         let required = q.minimum_allocation;
         let queue_capacity = rc.max(&total, &q.effective_min, &required);
-        // consumed = multiplyAndNormalizeUp(total, Σ ratio(userUsed, total))
-        let share: f32 = self
-            .users
-            .iter()
-            .map(|(_, u)| rc.ratio(&used_of(u), &total))
-            .filter(|r| r.is_finite())
-            .sum();
+        // consumed = multiplyAndNormalizeUp(total, share), share = Σ ratio(userUsed, total)
         let consumed = rc.multiply_and_normalize_up(&total, share as f64, &required);
         let current_capacity = if rc.less_than(&total, &consumed, &queue_capacity) {
             queue_capacity
         } else {
             consumed + required
         };
-        let active_used: Resource = self
-            .users
-            .iter()
-            .filter(|(_, u)| u.is_active())
-            .map(|(_, u)| used_of(u))
-            .sum();
         let (resource_used, weights) = if active_users {
             (active_used + required, self.active_weight)
         } else {

@@ -78,6 +78,18 @@ pub struct QueueTree {
     /// capacities, limits and used capacities are taken of. The cluster's when no node has
     /// a label.
     default_partition: Resource,
+    /// Changes whenever a derived value other than usage may have changed (cluster or
+    /// partition resources, configuration): what caches of values derived from capacities
+    /// (the children's order, `alloc::ordering`) are keyed by. Unique across trees, so a
+    /// cache never mistakes a refreshed tree for the one it was built on.
+    generation: u64,
+}
+
+/// A fresh [`QueueTree`] generation (process-wide, never reused; only compared for equality,
+/// so it never affects a decision).
+fn next_generation() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 impl QueueTree {
@@ -112,6 +124,7 @@ impl QueueTree {
             by_name,
             cluster: Resource::ZERO,
             default_partition: Resource::ZERO,
+            generation: next_generation(),
         };
         tree.update_cluster_resource(Resource::ZERO);
         tree
@@ -123,6 +136,11 @@ impl QueueTree {
 
     pub fn settings(&self) -> &SchedulerSettings {
         self.conf.settings()
+    }
+
+    /// See the field: equal generations mean equal capacities, resources and configuration.
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     pub fn cluster_resource(&self) -> Resource {
@@ -144,6 +162,7 @@ impl QueueTree {
         default_partition: Resource,
         labelled: std::collections::BTreeMap<String, Resource>,
     ) {
+        self.generation = next_generation();
         self.cluster = cluster;
         self.default_partition = default_partition;
         self.partition_resources = labelled;
@@ -199,6 +218,7 @@ impl QueueTree {
             .zip(self.conf.queues())
             .all(|(a, b)| a.path == b.path));
         debug_assert_eq!(conf.queues().len(), self.conf.queues().len());
+        self.generation = next_generation();
         self.conf = conf;
     }
 
