@@ -37,6 +37,7 @@ impl CapacityScheduler {
         limits: &Limits,
         reserved: Option<ContainerId>,
     ) -> Outcome {
+        self.apps_tried += 1;
         if let Some(rc) = reserved {
             let key = self.containers[rc].key;
             let result = self.try_key(app, key, ctx, limits, Some(rc));

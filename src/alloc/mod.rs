@@ -166,7 +166,7 @@ impl CapacityScheduler {
                 headroom: partition_resource,
                 amount_needed_unreserve: Resource::ZERO,
             };
-            let mut outcome = self.assign_to_queue(now_ms, 0, &ctx, &mut limits);
+            let mut outcome = self.assign_from_root(now_ms, &ctx, &mut limits);
             if !outcome.assigned()
                 && ctx.partition != DEFAULT_PARTITION
                 && !self.labels.is_exclusive(ctx.partition)
@@ -200,6 +200,48 @@ impl CapacityScheduler {
             }
         }
         assigned
+    }
+
+    /// What a visit's outcome depends on before it tries an application, besides the limit
+    /// handed down and the node's room for a minimum allocation.
+    fn found_nothing_key(&self, limit: Resource) -> crate::state::leaf::NothingFound {
+        crate::state::leaf::NothingFound {
+            usage_epoch: self.usage_epoch,
+            generation: self.tree.generation(),
+            demand_version: self.demand_version,
+            limit,
+        }
+    }
+
+    /// The descent from root. On a default-partition node with room for a minimum
+    /// allocation, a descent whose inputs are those of one that tried no application ends as
+    /// it did, with nothing and nothing to record (checked by doing it in debug builds): an
+    /// idle heartbeat on a busy cluster costs a comparison, not a walk over every application.
+    fn assign_from_root(&mut self, now_ms: i64, ctx: &NodeCtx, limits: &mut Limits) -> Outcome {
+        let s = self.tree.settings();
+        let memo = ctx.partition == DEFAULT_PARTITION
+            && !ctx.ignore
+            && s.resource_calculator
+                .fits_in(&s.minimum_allocation, &self.assignable(ctx));
+        if !memo {
+            return self.assign_to_queue(now_ms, 0, ctx, limits);
+        }
+        let key = self.found_nothing_key(limits.limit);
+        if self.root_found_nothing == Some(key) {
+            if cfg!(debug_assertions) {
+                let tried = self.apps_tried;
+                let out = self.assign_to_queue(now_ms, 0, ctx, limits);
+                debug_assert!(
+                    out == Outcome::Null && tried == self.apps_tried,
+                    "a descent found nothing at these inputs, now: {out:?}"
+                );
+            }
+            return Outcome::Null;
+        }
+        let tried = self.apps_tried;
+        let out = self.assign_to_queue(now_ms, 0, ctx, limits);
+        self.root_found_nothing = (out == Outcome::Null && tried == self.apps_tried).then_some(key);
+        out
     }
 
     fn assign_to_queue(
@@ -370,6 +412,21 @@ impl CapacityScheduler {
         if self.refuses_partition(q, ctx) || !self.has_pending(q, ctx) {
             return Outcome::Null;
         }
+        // A visit whose inputs are those of a visit that tried no application ends as that
+        // one did: with nothing, and nothing to record (checked by doing it in debug builds).
+        let inputs_now = default_visit.then(|| self.found_nothing_key(limits.limit));
+        if inputs_now.is_some() && self.leaf(q).expect("a leaf").found_nothing == inputs_now {
+            if cfg!(debug_assertions) {
+                self.leaf_mut(q).found_nothing = None;
+                let tried = self.apps_tried;
+                let out = self.assign_leaf(now_ms, q, ctx, limits);
+                debug_assert!(
+                    out == Outcome::Null && tried == self.apps_tried,
+                    "a leaf visit found nothing at these inputs, now: {out:?}"
+                );
+            }
+            return Outcome::Null;
+        }
         let s = self.tree.settings();
         let rc = s.resource_calculator;
         let continue_looking = s.reservations_continue_look_all_nodes;
@@ -389,6 +446,8 @@ impl CapacityScheduler {
             (inputs, limit)
         };
         let mut check_queue = true;
+        // Whether an application was tried (its outcome may depend on the node and the time).
+        let tried_before = self.apps_tried;
         let mut i = 0;
         loop {
             let next = match &fair_order {
@@ -407,6 +466,7 @@ impl CapacityScheduler {
             }
             if check_queue {
                 if !self.can_assign_to_queue(q, ctx, limits, reserved) {
+                    self.leaf_mut(q).found_nothing = inputs_now;
                     return Outcome::Null;
                 }
                 check_queue = continue_looking && !reserved.is_zero();
@@ -457,6 +517,9 @@ impl CapacityScheduler {
                 }
                 _ => return Outcome::Null,
             }
+        }
+        if self.apps_tried == tried_before {
+            self.leaf_mut(q).found_nothing = inputs_now;
         }
         Outcome::Null
     }

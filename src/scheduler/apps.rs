@@ -696,6 +696,7 @@ impl CapacityScheduler {
                 self.set_pending_reason(app, PendingReason::UserAmLimit);
                 continue;
             }
+            self.demand_version += 1;
             let lr = self.leaf_mut(leaf);
             lr.pending.retain(|e| e.2 != app);
             lr.insert_active((priority, application_id, app));
@@ -807,6 +808,7 @@ impl CapacityScheduler {
         if attempt.am_counted {
             self.add_am_used(leaf, &user, attempt.am_partition, -attempt.am_resource);
         }
+        self.demand_version += 1;
         let lr = self.leaf_mut(leaf);
         lr.remove(app);
         if let Some(u) = lr.users.get_mut(&user) {
@@ -988,6 +990,7 @@ impl CapacityScheduler {
         if am_counted {
             self.add_am_used(source, &user, am_partition, -am);
         }
+        self.demand_version += 1;
         let lr = self.leaf_mut(source);
         lr.remove(app);
         if let Some(u) = lr.users.get_mut(&user) {
@@ -1063,6 +1066,7 @@ impl CapacityScheduler {
         let leaf = self.apps[app].queue;
         self.apps[app].priority = effective;
         self.leaf_mut(leaf).reprioritise(app, effective);
+        self.demand_version += 1;
         Ok(effective)
     }
 

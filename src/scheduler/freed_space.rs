@@ -140,6 +140,8 @@ impl CapacityScheduler {
         if delta.is_zero() {
             return;
         }
+        // Parents count killable room as theirs to give: a descent's inputs changed.
+        self.demand_version += 1;
         let mut at = Some(leaf);
         while let Some(q) = at {
             self.queue_killable[q] += delta;

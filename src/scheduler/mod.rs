@@ -149,6 +149,16 @@ pub struct CapacityScheduler {
     /// Each parent's children in allocation order, kept between assignments (by parent id;
     /// `alloc::ordering`).
     pub(crate) child_orders: Vec<crate::alloc::ChildOrder>,
+    /// Bumped whenever a leaf's active list or an application's asks change: with the usage
+    /// epoch and the tree's generation, what a visit depends on before it tries an
+    /// application (`alloc::found_nothing`).
+    pub(crate) demand_version: u64,
+    /// How many times an application was tried on a node (`assign_app`): a visit that did not
+    /// move it tried none.
+    pub(crate) apps_tried: u64,
+    /// The last default-partition descent from root that tried no application, with what it
+    /// depended on (`alloc::found_nothing`).
+    pub(crate) root_found_nothing: Option<crate::state::leaf::NothingFound>,
 }
 
 impl CapacityScheduler {
@@ -202,6 +212,9 @@ impl CapacityScheduler {
             opportunistic,
             asynchronous,
             child_orders: Vec::new(),
+            demand_version: 0,
+            apps_tried: 0,
+            root_found_nothing: None,
         }
     }
 
@@ -536,6 +549,7 @@ impl CapacityScheduler {
                 change,
             );
         }
+        self.demand_version += 1;
         let (had, has) = (delta.had_demand, delta.has_demand);
         if had == has {
             return;

@@ -25,6 +25,21 @@ pub struct LeafRuntime {
     pub user_limit_cache: Option<(u64, Resource)>,
     /// What the preemption monitor did to this leaf's containers so far.
     pub preemption: PreemptionStats,
+    /// The last visit that tried no application (every one with asks was skipped for its
+    /// user's limit, or the queue was at its own), with what its outcome depended on: a visit
+    /// with the same inputs ends the same way, so it is not made again.
+    pub(crate) found_nothing: Option<NothingFound>,
+}
+
+/// The inputs of a leaf visit that tried no application (see `LeafRuntime::found_nothing`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct NothingFound {
+    pub usage_epoch: u64,
+    pub generation: u64,
+    /// `CapacityScheduler::demand_version`.
+    pub demand_version: u64,
+    /// The limit the parent handed down.
+    pub limit: Resource,
 }
 
 /// Preemption in a leaf: containers marked (the AM told), killed (−102, also killable ones a
