@@ -78,7 +78,7 @@ fn rounds_until_kill(c: &mut Cluster) -> capsched::scheduler::preemption::Preemp
 }
 
 fn killable_on(c: &Cluster, n: NodeId) -> Vec<ContainerId> {
-    c.cs.node(n).unwrap().killable.iter().copied().collect()
+    c.cs.node(n).unwrap().killable().iter().copied().collect()
 }
 
 #[test]

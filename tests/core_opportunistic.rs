@@ -149,7 +149,7 @@ fn pending_mb(c: &Cluster, queue: &str) -> i64 {
 }
 
 fn opp_on(c: &Cluster, node: NodeId) -> usize {
-    c.cs.node(node).unwrap().opportunistic.len()
+    c.cs.node(node).unwrap().opportunistic().len()
 }
 
 fn version_of(c: &Cluster, id: ContainerId) -> i32 {
@@ -248,7 +248,7 @@ fn central_allocation_is_immediate_uncharged_and_bounded_by_node_queues() {
     for &node in &n {
         assert_eq!(opp_on(&c, node), 2, "two per node: the queue capacity");
         assert_eq!(
-            c.cs.node(node).unwrap().opportunistic_allocated,
+            c.cs.node(node).unwrap().opportunistic_allocated(),
             Resource::new(2 * GB, 2)
         );
     }
@@ -985,7 +985,7 @@ fn a_promotion_is_applied_at_the_nodes_next_heartbeat_and_a_demotion_at_once() {
     assert_eq!(root_used_mb(&c), 3 * GB);
     let node = c.cs.node(h0).unwrap();
     assert_eq!(node.unallocated().memory_mb(), 5 * GB);
-    assert_eq!(node.opportunistic_allocated, Resource::new(2 * GB, 1));
+    assert_eq!(node.opportunistic_allocated(), Resource::new(2 * GB, 1));
     let r = pull(&mut c, app);
     assert_eq!(r.updated.len(), 1);
     let u = &r.updated[0];
@@ -1010,7 +1010,7 @@ fn a_promotion_is_applied_at_the_nodes_next_heartbeat_and_a_demotion_at_once() {
     assert_eq!(c.user_used_mb("a", "alice"), GB);
     assert_eq!(c.cs.node(h0).unwrap().unallocated().memory_mb(), 7 * GB);
     assert_eq!(
-        c.cs.node(h0).unwrap().opportunistic_allocated,
+        c.cs.node(h0).unwrap().opportunistic_allocated(),
         Resource::new(4 * GB, 2)
     );
     // The demoted container ends like any opportunistic one.
@@ -1626,7 +1626,7 @@ yarn.resourcemanager.nm-container-queuing.sorting-nodes-interval-ms=300
         let here: Vec<ContainerId> = n
             .containers
             .iter()
-            .chain(&n.opportunistic)
+            .chain(n.opportunistic())
             .copied()
             .collect();
         let mut status = NodeStatus::default();

@@ -10,7 +10,7 @@ use crate::scheduler::types::{
     diagnostics, exit_status, ContainerState, ExecutionType, NodeType, SchedulerKey,
 };
 use crate::scheduler::CapacityScheduler;
-use crate::state::container::RmContainer;
+use crate::state::container::{MaybeMs, RmContainer};
 use crate::state::partition::DEFAULT_PARTITION;
 use crate::state::queue::QueueId;
 
@@ -189,8 +189,8 @@ impl CapacityScheduler {
                     node_type,
                     is_am,
                     created_ms: now_ms,
-                    acquired_ms: None,
-                    launched_ms: None,
+                    acquired_ms: MaybeMs::NONE,
+                    launched_ms: MaybeMs::NONE,
                     satisfied: Default::default(),
                     view_pos: 0,
                     version: 0,
@@ -289,8 +289,8 @@ impl CapacityScheduler {
             node_type,
             is_am: false,
             created_ms: now_ms,
-            acquired_ms: None,
-            launched_ms: None,
+            acquired_ms: MaybeMs::NONE,
+            launched_ms: MaybeMs::NONE,
             satisfied: Default::default(),
             view_pos: 0,
             version: 0,

@@ -94,7 +94,7 @@ impl CapacityScheduler {
             rack: n.rack_name,
             total: n.total,
             unallocated: n.unallocated(),
-            killable: n.killable_resource,
+            killable: n.killable_resource(),
             partition: n.partition,
             ignore: false,
         }
@@ -120,11 +120,7 @@ impl CapacityScheduler {
     ) -> u32 {
         // A decommissioning node takes nothing new (its total shrinks to what it runs, and a
         // reservation there could never be fulfilled).
-        if self
-            .nodes
-            .get(node)
-            .is_none_or(|n| n.decommissioning.is_some())
-        {
+        if self.nodes.get(node).is_none_or(|n| n.is_decommissioning()) {
             return 0;
         }
         self.expire_freed(node, now_ms);

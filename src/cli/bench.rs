@@ -486,7 +486,16 @@ fn rss_bytes() -> u64 {
 }
 
 fn memory(nodes: usize, containers: usize, asks: usize, json: bool) {
-    let conf = equal_queues_conf(1, 100, "");
+    // "Everything on", as an operator runs it: the preemption monitor (the per-attempt
+    // preemption view is kept either way), opportunistic container allocation, node labels
+    // (every node in the default partition).
+    let conf = equal_queues_conf(
+        1,
+        100,
+        "yarn.resourcemanager.scheduler.monitor.enable=true\n\
+         yarn.resourcemanager.opportunistic-container-allocation.enabled=true\n\
+         yarn.node-labels.enabled=true\n",
+    );
     let mut cs = CapacityScheduler::new(conf, 1, 42);
     let base = rss_bytes();
     let per_node = (containers / nodes + 1) as i64;

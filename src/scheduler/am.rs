@@ -10,6 +10,7 @@ use super::types::{
 use super::{CapacityScheduler, SchedulerError};
 use crate::ids::{AppId, ApplicationAttemptId, ContainerId};
 use crate::resource::Resource;
+use crate::state::container::MaybeMs;
 use crate::state::queue::QueueId;
 
 impl CapacityScheduler {
@@ -242,7 +243,7 @@ impl CapacityScheduler {
             };
             if c.state == ContainerState::Allocated {
                 c.state = ContainerState::Acquired;
-                c.acquired_ms = Some(now_ms);
+                c.acquired_ms = MaybeMs::at(now_ms);
             }
             allocated.extend(self.allocated_container(id));
         }
@@ -300,7 +301,7 @@ impl CapacityScheduler {
         if let Some(c) = self.containers.get_mut(id) {
             if c.state == ContainerState::Allocated {
                 c.state = ContainerState::Acquired;
-                c.acquired_ms = Some(now_ms);
+                c.acquired_ms = MaybeMs::at(now_ms);
             }
         }
         Ok(self.allocated_container(id))

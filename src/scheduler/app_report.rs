@@ -151,8 +151,8 @@ impl CapacityScheduler {
             is_am: c.is_am,
             version: c.version,
             created_ms: c.created_ms,
-            acquired_ms: c.acquired_ms,
-            launched_ms: c.launched_ms,
+            acquired_ms: c.acquired_ms.get(),
+            launched_ms: c.launched_ms.get(),
             marked_for_preemption: marked,
         })
     }

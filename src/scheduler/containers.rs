@@ -60,7 +60,11 @@ impl CapacityScheduler {
             return true;
         }
         let reserved = c.state == ContainerState::Reserved;
+        // The node's names, for the request entries a rescheduled container gives back (its
+        // node is always there: a node's containers end before it goes).
+        let mut names = None;
         if let Some(node) = self.nodes.get_mut(c.node) {
+            names = Some((node.host_name, node.rack_name));
             if reserved {
                 if node.reserved == Some(id) {
                     node.reserved = None;
@@ -76,7 +80,7 @@ impl CapacityScheduler {
                         Completion::Released | Completion::Killed | Completion::Expired
                     )
                 {
-                    node.to_kill.push(id);
+                    node.extras_mut().to_kill.push(id);
                 }
             }
         }
@@ -122,13 +126,13 @@ impl CapacityScheduler {
         } else if let Some(kept) = self.kept_containers.get_mut(&app) {
             kept.retain(|k| *k != id);
         }
-        if let Some((key, capability)) = restore {
+        if let (Some((key, capability)), Some(names)) = (restore, names) {
             let delta = self.apps[app]
                 .attempt
                 .as_mut()
                 .expect("attempt")
                 .requests
-                .restore(key, capability, &c.satisfied, c.requested_partition);
+                .restore(key, capability, c.satisfied, names, c.requested_partition);
             self.apply_pending_delta(app, delta);
         }
         true
@@ -146,12 +150,14 @@ impl CapacityScheduler {
     ) {
         self.forget_update(id, c.node);
         if let Some(node) = self.nodes.get_mut(c.node) {
-            if node.opportunistic.remove(&id) {
-                node.opportunistic_allocated -= c.resource;
+            if let Some(e) = node.extras.as_deref_mut() {
+                if e.opportunistic.remove(&id) {
+                    e.opportunistic_allocated -= c.resource;
+                }
             }
             let sent = matches!(c.state, ContainerState::Acquired | ContainerState::Running);
             if sent && how != Completion::Finished {
-                node.to_kill.push(id);
+                node.extras_mut().to_kill.push(id);
             }
         }
         if let Some(t) = self.apps.get_mut(c.app).and_then(|a| a.attempt.as_mut()) {
@@ -229,6 +235,7 @@ impl CapacityScheduler {
             .filter(|(_, c)| c.state == ContainerState::Acquired)
             .filter_map(|(id, c)| {
                 c.acquired_ms
+                    .get()
                     .filter(|t| now_ms - t >= interval)
                     .map(|t| (t, id))
             })

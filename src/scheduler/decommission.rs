@@ -31,18 +31,23 @@ impl CapacityScheduler {
             )));
         }
         let n = &mut self.nodes[node];
-        if let Some(d) = &mut n.decommissioning {
+        if let Some(d) = n
+            .extras
+            .as_deref_mut()
+            .and_then(|e| e.decommissioning.as_mut())
+        {
             d.timeout_ms = timeout_ms;
             return Ok(());
         }
         let apps: BTreeSet<_> = n
             .containers
             .iter()
-            .chain(&n.opportunistic)
+            .chain(n.opportunistic())
             .filter_map(|c| self.containers.get(*c).map(|c| c.app))
             .collect();
-        n.decommissioning = Some(Decommissioning {
-            original_total: n.total,
+        let original_total = n.total;
+        n.extras_mut().decommissioning = Some(Decommissioning {
+            original_total,
             started_ms: now_ms,
             timeout_ms,
             apps,
@@ -58,7 +63,13 @@ impl CapacityScheduler {
     /// is not decommissioning is left as it is.
     pub fn recommission_node(&mut self, now_ms: i64, node: NodeId) -> Result<(), SchedulerError> {
         self.node_or_err(node)?;
-        if let Some(d) = self.nodes[node].decommissioning.take() {
+        let n = &mut self.nodes[node];
+        if let Some(d) = n
+            .extras
+            .as_deref_mut()
+            .and_then(|e| e.decommissioning.take())
+        {
+            n.release_extras_if_empty();
             let old = std::mem::replace(&mut self.nodes[node].total, d.original_total);
             self.node_capacity_changed(now_ms, old, d.original_total);
         }
@@ -66,16 +77,14 @@ impl CapacityScheduler {
     }
 
     pub fn is_decommissioning(&self, node: NodeId) -> bool {
-        self.nodes
-            .get(node)
-            .is_some_and(|n| n.decommissioning.is_some())
+        self.nodes.get(node).is_some_and(|n| n.is_decommissioning())
     }
 
     /// A decommissioning node's total becomes what its containers use, so nothing is left to
     /// schedule and the cluster shrinks as they finish.
     pub(crate) fn shrink_to_running(&mut self, now_ms: i64, node: NodeId) {
         let n = &mut self.nodes[node];
-        if n.decommissioning.is_none() || n.total == n.allocated {
+        if !n.is_decommissioning() || n.total == n.allocated {
             return;
         }
         let old = std::mem::replace(&mut n.total, n.allocated);
@@ -95,14 +104,19 @@ impl CapacityScheduler {
         let Some(n) = self.nodes.get_mut(node) else {
             return false;
         };
-        let Some(d) = &mut n.decommissioning else {
+        let busy = !n.containers.is_empty() || !n.opportunistic().is_empty();
+        let Some(d) = n
+            .extras
+            .as_deref_mut()
+            .and_then(|e| e.decommissioning.as_mut())
+        else {
             return false;
         };
         let timed_out = d.timeout_ms.is_some_and(|t| now_ms - d.started_ms >= t);
         if timed_out || !heartbeat {
             return timed_out;
         }
-        if !n.containers.is_empty() || !n.opportunistic.is_empty() {
+        if busy {
             return false;
         }
         let apps = &self.apps;
@@ -116,7 +130,7 @@ impl CapacityScheduler {
         let due: Vec<NodeId> = self
             .nodes
             .iter()
-            .filter(|(_, n)| n.decommissioning.is_some())
+            .filter(|(_, n)| n.is_decommissioning())
             .map(|(id, _)| id)
             .collect();
         let mut gone = Vec::new();

@@ -63,7 +63,7 @@ impl CapacityScheduler {
     /// wanted; nothing otherwise.
     pub(crate) fn held_from(&self, node: NodeId, leaf: QueueId) -> Resource {
         let n = &self.nodes[node];
-        if n.freed.is_empty()
+        if n.freed().is_empty()
             || !self.tree.settings().freed_space_protect
             || self.below_guarantee(leaf)
             || !self.under_served_demand()
@@ -82,7 +82,7 @@ impl CapacityScheduler {
         now_ms: i64,
     ) {
         if let Some(n) = self.nodes.get_mut(node) {
-            n.freed.push(FreedSpace {
+            n.extras_mut().freed.push(FreedSpace {
                 leaf,
                 resource,
                 at_ms: now_ms,
@@ -93,8 +93,12 @@ impl CapacityScheduler {
     /// Freed space older than the hold is released to everyone.
     pub(crate) fn expire_freed(&mut self, node: NodeId, now_ms: i64) {
         let hold = self.tree.settings().freed_space_hold_ms;
-        if let Some(n) = self.nodes.get_mut(node) {
-            n.freed.retain(|f| now_ms.saturating_sub(f.at_ms) < hold);
+        if let Some(e) = self
+            .nodes
+            .get_mut(node)
+            .and_then(|n| n.extras.as_deref_mut())
+        {
+            e.freed.retain(|f| now_ms.saturating_sub(f.at_ms) < hold);
         }
     }
 
@@ -111,14 +115,15 @@ impl CapacityScheduler {
         let Some(n) = self.nodes.get_mut(node) else {
             return;
         };
-        if n.freed.is_empty() {
+        if n.freed().is_empty() {
             return;
         }
         let spare = (unallocated - n.freed_total()).non_negative();
         let mut need = (capability - spare).non_negative();
         let mut wasted = 0;
-        while !need.is_zero() && !n.freed.is_empty() {
-            let f = n.freed.remove(0);
+        let freed = &mut n.extras_mut().freed;
+        while !need.is_zero() && !freed.is_empty() {
+            let f = freed.remove(0);
             need = (need - f.resource).non_negative();
             if f.leaf == leaf {
                 wasted += 1;
@@ -160,8 +165,9 @@ impl CapacityScheduler {
         c.killable = true;
         let (app, node, resource, pos) = (c.app, c.node, c.resource, c.view_pos as usize);
         if let Some(n) = self.nodes.get_mut(node) {
-            n.killable.insert(id);
-            n.killable_resource += resource;
+            let e = n.extras_mut();
+            e.killable.insert(id);
+            e.killable_resource += resource;
         }
         if let Some(a) = self.apps.get_mut(app) {
             if let Some(t) = a.attempt.as_mut() {
@@ -181,8 +187,16 @@ impl CapacityScheduler {
             .nodes
             .iter_mut()
             .flat_map(|(_, n)| {
-                n.killable_resource = Resource::ZERO;
-                std::mem::take(&mut n.killable)
+                let killable = n
+                    .extras
+                    .as_deref_mut()
+                    .map(|e| {
+                        e.killable_resource = Resource::ZERO;
+                        std::mem::take(&mut e.killable)
+                    })
+                    .unwrap_or_default();
+                n.release_extras_if_empty();
+                killable
             })
             .collect();
         for id in ids {
@@ -205,9 +219,13 @@ impl CapacityScheduler {
         if !c.killable {
             return;
         }
-        if let Some(n) = self.nodes.get_mut(c.node) {
-            if n.killable.remove(&id) {
-                n.killable_resource -= c.resource;
+        if let Some(e) = self
+            .nodes
+            .get_mut(c.node)
+            .and_then(|n| n.extras.as_deref_mut())
+        {
+            if e.killable.remove(&id) {
+                e.killable_resource -= c.resource;
             }
         }
         self.add_queue_killable(leaf, -c.resource);
@@ -225,7 +243,7 @@ impl CapacityScheduler {
         let n = &self.nodes[node];
         let mut room = n.unallocated();
         let mut victims = Vec::new();
-        for &id in &n.killable {
+        for &id in n.killable() {
             if rc.fits_in(&capability, &room) {
                 break;
             }

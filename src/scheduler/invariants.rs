@@ -48,7 +48,7 @@ impl CapacityScheduler {
                 ));
             }
             let mut opportunistic = Resource::ZERO;
-            for c in &n.opportunistic {
+            for c in n.opportunistic() {
                 match self.containers.get(*c) {
                     Some(rc) if rc.node == nid && rc.is_opportunistic() => {
                         opportunistic += rc.resource
@@ -60,10 +60,10 @@ impl CapacityScheduler {
                     )),
                 }
             }
-            if opportunistic != n.opportunistic_allocated {
+            if opportunistic != n.opportunistic_allocated() {
                 v.push(format!(
                     "node {}: opportunistic {} but its opportunistic containers sum to {opportunistic}",
-                    n.host, n.opportunistic_allocated
+                    n.host, n.opportunistic_allocated()
                 ));
             }
             if let Some(r) = n.reserved {
@@ -81,7 +81,7 @@ impl CapacityScheduler {
             }
             // Killable containers (lazy preemption): live, killable, here, and summed right.
             let mut killable = Resource::ZERO;
-            for c in &n.killable {
+            for c in n.killable() {
                 match self.containers.get(*c) {
                     Some(rc) if rc.node == nid && rc.killable && !rc.is_reserved() => {
                         killable += rc.resource
@@ -93,16 +93,17 @@ impl CapacityScheduler {
                     )),
                 }
             }
-            if killable != n.killable_resource {
+            if killable != n.killable_resource() {
                 v.push(format!(
                     "node {}: killable {} but its killable containers sum to {killable}",
-                    n.host, n.killable_resource
+                    n.host,
+                    n.killable_resource()
                 ));
             }
             // The calculator decides what "fits": the default one never looks at vcores (§8.4).
             // A node resized below its use stays over until enough of its containers end; no
             // allocation can add to it meanwhile (nothing fits a negative remainder).
-            if !rc.fits_in(&n.allocated, &n.total) && !n.resized_below_use {
+            if !rc.fits_in(&n.allocated, &n.total) && !n.resized_below_use() {
                 v.push(format!(
                     "node {}: allocated {} exceeds total {}",
                     n.host, n.allocated, n.total
@@ -129,7 +130,7 @@ impl CapacityScheduler {
                 let on_node = self
                     .nodes
                     .get(c.node)
-                    .is_some_and(|n| n.opportunistic.contains(&cid));
+                    .is_some_and(|n| n.opportunistic().contains(&cid));
                 let on_app = self
                     .apps
                     .get(c.app)
@@ -240,7 +241,7 @@ impl CapacityScheduler {
             if !self
                 .nodes
                 .get(c.node)
-                .is_some_and(|n| n.killable.contains(&cid))
+                .is_some_and(|n| n.killable().contains(&cid))
             {
                 v.push(format!(
                     "killable container {} not listed by its node",

@@ -19,6 +19,7 @@ pub mod error;
 pub mod invariants;
 pub mod mapping_rule_variables;
 pub mod mapping_rules;
+pub(crate) mod node_index;
 pub mod node_labels;
 pub mod nodes;
 pub(crate) mod opportunistic;
@@ -52,27 +53,7 @@ use crate::state::partition::{add_in, ByPartition, Partition, DEFAULT_PARTITION}
 use crate::state::queue::{QueueId, QueueTree};
 use crate::state::request::PendingDelta;
 use crate::state::users::{QueueLimitInputs, UsersManager};
-
-/// Interned resource names (hosts and racks share YARN's single resource-name space).
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Names {
-    ids: HashMap<String, u32>,
-}
-
-impl Names {
-    pub fn intern(&mut self, name: &str) -> u32 {
-        if let Some(&id) = self.ids.get(name) {
-            return id;
-        }
-        let id = self.ids.len() as u32;
-        self.ids.insert(name.to_string(), id);
-        id
-    }
-
-    pub fn lookup(&self, name: &str) -> Option<u32> {
-        self.ids.get(name).copied()
-    }
-}
+use node_index::{Names, NodeIndex};
 
 /// YARN's CapacityScheduler as a deterministic state machine.
 #[derive(Debug, Clone)]
@@ -113,11 +94,8 @@ pub struct CapacityScheduler {
     /// Dynamic queues' activity and the deletion policy's marks (`flexible_queues`).
     pub(crate) dynamic_queues: flexible_queues::DynamicQueueState,
     pub(crate) nodes: GenSlab<NodeId, SchedulerNode>,
-    /// Nodes by their NodeId as registered (`host:port`, or the host).
-    pub(crate) node_by_address: HashMap<String, NodeId>,
-    /// Nodes by host, registration order: several NodeManagers may share a host, and a host
-    /// ask is local to each of them.
-    pub(crate) nodes_by_host: HashMap<String, smallvec::SmallVec<[NodeId; 1]>>,
+    /// Nodes by their NodeId as registered (`host:port`, or the host) and by host.
+    pub(crate) node_index: NodeIndex,
     /// Registered nodes per interned rack name.
     pub(crate) rack_sizes: HashMap<u32, u32>,
     pub(crate) apps: GenSlab<AppId, SchedulerApp>,
@@ -194,8 +172,7 @@ impl CapacityScheduler {
             queue_labelled_reserved: vec![ByPartition::default(); n],
             labels: NodeLabelsManager::default(),
             nodes: GenSlab::default(),
-            node_by_address: HashMap::new(),
-            nodes_by_host: HashMap::new(),
+            node_index: NodeIndex::default(),
             rack_sizes: HashMap::new(),
             apps: GenSlab::default(),
             containers: GenSlab::default(),
@@ -301,11 +278,11 @@ impl CapacityScheduler {
     /// The node registered as `address` (`host:port`, or a bare host), or the one node on
     /// host `address` when it registered with a port; `None` when several share that host.
     pub fn node_id(&self, address: &str) -> Option<NodeId> {
-        if let Some(id) = self.node_by_address.get(address) {
-            return Some(*id);
+        if let Some(id) = self.node_index.by_address(&self.nodes, address) {
+            return Some(id);
         }
-        match self.nodes_by_host.get(address).map(|v| v.as_slice()) {
-            Some([only]) => Some(*only),
+        match self.node_index.on_host(&self.nodes, address).as_slice() {
+            [only] => Some(*only),
             _ => None,
         }
     }
@@ -374,10 +351,9 @@ impl CapacityScheduler {
         });
         apps_idle
             && self.opportunistic.pending_increases.is_empty()
-            && self
-                .nodes
-                .iter()
-                .all(|(_, n)| n.to_kill.is_empty() && n.orphans.is_empty() && n.reserved.is_none())
+            && self.nodes.iter().all(|(_, n)| {
+                n.to_kill().is_empty() && n.orphans().is_empty() && n.reserved.is_none()
+            })
     }
 
     /// The largest container `queue` may be given once every NodeManager has registered: its

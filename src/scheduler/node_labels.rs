@@ -161,7 +161,7 @@ impl CapacityScheduler {
         let ids: Vec<_> = self.nodes[node]
             .containers
             .iter()
-            .chain(&self.nodes[node].opportunistic)
+            .chain(self.nodes[node].opportunistic())
             .copied()
             .collect();
         for id in ids {

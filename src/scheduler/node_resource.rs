@@ -43,7 +43,12 @@ impl CapacityScheduler {
             return Ok(OvercommitSignals::default());
         }
         let old = std::mem::replace(&mut self.nodes[node].total, resource);
-        self.nodes[node].overcommit_deadline_ms = overcommit_timeout_ms.map(|t| now_ms + t);
+        let deadline = overcommit_timeout_ms.map(|t| now_ms + t);
+        let n = &mut self.nodes[node];
+        if deadline != n.overcommit_deadline_ms() {
+            n.extras_mut().overcommit_deadline_ms = deadline;
+            n.release_extras_if_empty();
+        }
         let signals =
             self.signal_containers_if_overcommitted(now_ms, node, overcommit_timeout_ms == Some(0));
         self.note_resized_below_use(node, true);
@@ -57,7 +62,12 @@ impl CapacityScheduler {
         let rc = self.tree.settings().resource_calculator;
         let n = &mut self.nodes[node];
         let over = !rc.fits_in(&n.allocated, &n.total);
-        n.resized_below_use = over && (resized || n.resized_below_use);
+        let below = over && (resized || n.resized_below_use());
+        // Written only when it changes: every heartbeat comes here.
+        if below != n.resized_below_use() {
+            n.extras_mut().resized_below_use = below;
+            n.release_extras_if_empty();
+        }
     }
 
     /// `signalContainersIfOvercommitted`: with a timeout set and the node over its total, its
@@ -74,7 +84,7 @@ impl CapacityScheduler {
         let Some(n) = self.nodes.get(node) else {
             return out;
         };
-        let Some(deadline) = n.overcommit_deadline_ms else {
+        let Some(deadline) = n.overcommit_deadline_ms() else {
             return out;
         };
         if kill && now_ms < deadline {
@@ -89,7 +99,7 @@ impl CapacityScheduler {
         let mut order: Vec<_> = n
             .containers
             .iter()
-            .chain(&n.opportunistic)
+            .chain(n.opportunistic())
             .filter_map(|id| {
                 let c = self.containers.get(*id)?;
                 let newest_first = std::cmp::Reverse((c.created_ms, c.yarn_id));

@@ -1,8 +1,6 @@
 //! Node events (spec §3.5): NODE_ADDED (with container reports, for work-preserving recovery),
 //! NODE_REMOVED, NODE_RESOURCE_UPDATE and NODE_UPDATE (the heartbeat).
 
-use std::collections::BTreeSet;
-
 use super::containers::Completion;
 use super::preempt_view::view_add;
 use super::types::{
@@ -12,7 +10,7 @@ use super::types::{
 use super::{CapacityScheduler, SchedulerError};
 use crate::ids::{ApplicationAttemptId, NodeId, YarnContainerId};
 use crate::resource::Resource;
-use crate::state::container::RmContainer;
+use crate::state::container::{MaybeMs, RmContainer};
 use crate::state::node::SchedulerNode;
 
 /// A NodeManager registering (NODE_ADDED).
@@ -48,7 +46,11 @@ impl CapacityScheduler {
     pub fn add_node(&mut self, now_ms: i64, spec: &NodeSpec) -> Result<NodeId, SchedulerError> {
         self.observe(now_ms);
         let host = crate::ids::node_address_host(&spec.host);
-        if self.node_by_address.contains_key(&spec.host) {
+        if self
+            .node_index
+            .by_address(&self.nodes, &spec.host)
+            .is_some()
+        {
             return Err(SchedulerError::DuplicateNode(format!(
                 "node {} is already registered",
                 spec.host
@@ -75,34 +77,29 @@ impl CapacityScheduler {
         }
         let host_name = self.names.intern(host);
         let rack_name = self.names.intern(&spec.rack);
+        // The names are the interned ones, shared; the address is the host's `Arc` too when
+        // the node registered without a port.
+        let host_arc = self.names.name(host_name).clone();
+        let address = if spec.host == host {
+            host_arc.clone()
+        } else {
+            spec.host.as_str().into()
+        };
         let id = self.nodes.insert(SchedulerNode {
-            host: host.into(),
-            address: spec.host.as_str().into(),
-            rack: spec.rack.clone(),
+            host: host_arc,
+            address,
+            rack: self.names.name(rack_name).clone(),
             host_name,
             rack_name,
             total: spec.resource,
             allocated: Resource::ZERO,
-            containers: BTreeSet::new(),
-            opportunistic: BTreeSet::new(),
-            opportunistic_allocated: Resource::ZERO,
+            containers: Default::default(),
             reserved: None,
             last_heartbeat_ms: now_ms,
-            to_kill: Vec::new(),
-            orphans: Vec::new(),
-            freed: Vec::new(),
-            killable: BTreeSet::new(),
-            killable_resource: Resource::ZERO,
-            decommissioning: None,
-            overcommit_deadline_ms: None,
-            resized_below_use: false,
             partition: self.labels.partition_of(host, &spec.host),
+            extras: None,
         });
-        self.node_by_address.insert(spec.host.clone(), id);
-        self.nodes_by_host
-            .entry(host.to_string())
-            .or_default()
-            .push(id);
+        self.node_index.insert(&self.nodes, id);
         *self.rack_sizes.entry(rack_name).or_default() += 1;
         for report in &spec.containers {
             self.recover_container(now_ms, id, report);
@@ -120,7 +117,7 @@ impl CapacityScheduler {
             .and_then(|a| a.attempt.as_ref())
             .is_some();
         if !live {
-            self.nodes[node].orphans.push(report.clone());
+            self.nodes[node].extras_mut().orphans.push(report.clone());
             return;
         }
         let app = &self.apps[report.app];
@@ -145,8 +142,8 @@ impl CapacityScheduler {
             node_type: NodeType::OffSwitch,
             is_am: report.is_am,
             created_ms: now_ms,
-            acquired_ms: None,
-            launched_ms: Some(now_ms),
+            acquired_ms: MaybeMs::NONE,
+            launched_ms: MaybeMs::at(now_ms),
             satisfied: Default::default(),
             view_pos: 0,
             version: 0,
@@ -197,7 +194,7 @@ impl CapacityScheduler {
         self.node_or_err(node)?;
         let (containers, reserved): (Vec<_>, _) = {
             let n = &self.nodes[node];
-            let all = n.containers.iter().chain(&n.opportunistic);
+            let all = n.containers.iter().chain(n.opportunistic());
             (all.copied().collect(), n.reserved)
         };
         let mut containers = containers;
@@ -212,14 +209,8 @@ impl CapacityScheduler {
             );
         }
         self.opportunistic.monitor.remove_node(&node);
+        self.node_index.remove(&self.nodes, node);
         let n = self.nodes.remove(node).expect("checked above");
-        self.node_by_address.remove(&*n.address);
-        if let Some(on_host) = self.nodes_by_host.get_mut(&*n.host) {
-            on_host.retain(|id| *id != node);
-            if on_host.is_empty() {
-                self.nodes_by_host.remove(&*n.host);
-            }
-        }
         if let Some(size) = self.rack_sizes.get_mut(&n.rack_name) {
             *size -= 1;
             if *size == 0 {
@@ -252,7 +243,7 @@ impl CapacityScheduler {
                     )
                 {
                     c.state = ContainerState::Running;
-                    c.launched_ms = Some(now_ms);
+                    c.launched_ms = MaybeMs::at(now_ms);
                 }
             }
         }
@@ -288,8 +279,16 @@ impl CapacityScheduler {
         } else {
             self.allocate_containers_to_node(now_ms, node, true)
         };
-        let to_kill = std::mem::take(&mut self.nodes[node].to_kill);
-        let orphans = std::mem::take(&mut self.nodes[node].orphans);
+        let n = &mut self.nodes[node];
+        let (to_kill, orphans) = match n.extras.as_deref_mut() {
+            Some(e) => (
+                std::mem::take(&mut e.to_kill),
+                std::mem::take(&mut e.orphans),
+            ),
+            None => Default::default(),
+        };
+        // Whatever else the node kept aside may have emptied since the last heartbeat.
+        n.release_extras_if_empty();
         let least_loaded = if self.opportunistic_settings().distributed_enabled {
             self.least_loaded_nodes(now_ms)
         } else {

@@ -17,7 +17,7 @@ use crate::opportunistic::load_monitor::{
 use crate::opportunistic::node_queue::NodeQueueReport;
 use crate::resource::{CalculatorKind, Resource, ResourceCalculator};
 use crate::scheduler::types::SchedulerKey;
-use crate::state::container::RmContainer;
+use crate::state::container::{MaybeMs, RmContainer};
 
 /// The opportunistic allocator's state in the RM.
 #[derive(Debug, Clone)]
@@ -95,7 +95,7 @@ impl CapacityScheduler {
             queue_capacity: report.queue_capacity,
             capability: n.total,
             allocated: n.allocated + report.opportunistic_resource,
-            decommissioning: n.decommissioning.is_some(),
+            decommissioning: n.is_decommissioning(),
         };
         self.opportunistic.monitor.update_node(&node, &status);
     }
@@ -144,7 +144,7 @@ impl CapacityScheduler {
                 Some(RemoteNode {
                     node: id,
                     host: n.host.clone(),
-                    rack: n.rack.clone(),
+                    rack: n.rack.to_string(),
                 })
             })
             .collect()
@@ -239,11 +239,7 @@ impl CapacityScheduler {
                 in_rack
             } else {
                 // Every NodeManager on the host (MiniYARNCluster runs several on one).
-                self.nodes_by_host
-                    .get(&name)
-                    .cloned()
-                    .unwrap_or_default()
-                    .into_vec()
+                self.node_index.on_host(&self.nodes, &name).into_vec()
             };
             for node in candidates {
                 if !self.blacklisted(node, blacklist)
@@ -337,8 +333,8 @@ impl CapacityScheduler {
             node_type,
             is_am: false,
             created_ms: now_ms,
-            acquired_ms: Some(now_ms),
-            launched_ms: None,
+            acquired_ms: MaybeMs::at(now_ms),
+            launched_ms: MaybeMs::NONE,
             satisfied: Default::default(),
             view_pos: 0,
             version: 0,
@@ -348,7 +344,7 @@ impl CapacityScheduler {
             ignore_exclusivity: false,
             requested_partition: crate::state::partition::DEFAULT_PARTITION,
         });
-        let n = &mut self.nodes[node];
+        let n = self.nodes[node].extras_mut();
         n.opportunistic.insert(id);
         n.opportunistic_allocated += resource;
         let t = self.apps[app].attempt.as_mut().expect("attempt");

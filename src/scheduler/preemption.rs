@@ -98,7 +98,7 @@ impl CapacityScheduler {
                 name: Arc::clone(&n.host),
                 partition: n.partition as usize,
                 unallocated: n.unallocated(),
-                killable: n.killable_resource,
+                killable: n.killable_resource(),
                 reservation: None,
             });
         }

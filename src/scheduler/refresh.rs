@@ -213,7 +213,10 @@ impl CapacityScheduler {
         // space freed by earlier kills is released (it names queues of the old tree).
         self.over_max_by_event = vec![false; n];
         for (_, node) in self.nodes.iter_mut() {
-            node.freed.clear();
+            if let Some(e) = node.extras.as_deref_mut() {
+                e.freed.clear();
+            }
+            node.release_extras_if_empty();
         }
         // Lazy preemption switched off: killable containers are ordinary ones again, for the
         // next rounds to select (and kill) afresh.

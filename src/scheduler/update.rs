@@ -195,8 +195,10 @@ impl CapacityScheduler {
             (c.app, c.node, c.resource)
         };
         let n = &mut self.nodes[node];
-        n.opportunistic.remove(&id);
-        n.opportunistic_allocated -= r;
+        let e = n.extras_mut();
+        e.opportunistic.remove(&id);
+        e.opportunistic_allocated -= r;
+        n.release_extras_if_empty();
         n.allocated += r;
         n.containers.insert(id);
         self.add_app_used(app, self.containers[id].partition, r);
@@ -221,8 +223,9 @@ impl CapacityScheduler {
         let n = &mut self.nodes[node];
         n.containers.remove(&id);
         n.allocated -= r;
-        n.opportunistic.insert(id);
-        n.opportunistic_allocated += r;
+        let e = n.extras_mut();
+        e.opportunistic.insert(id);
+        e.opportunistic_allocated += r;
         self.add_app_used(app, self.containers[id].partition, -r);
         let t = self.apps[app].attempt.as_mut().expect("live container");
         t.live_containers.remove(&id);
@@ -262,7 +265,7 @@ impl CapacityScheduler {
             let t = self.apps[app].attempt.as_mut().expect("live container");
             view_add(t, id, &mut self.containers[id]);
         } else {
-            self.nodes[node].opportunistic_allocated += delta;
+            self.nodes[node].extras_mut().opportunistic_allocated += delta;
             self.containers[id].resource = target;
             let t = self.apps[app].attempt.as_mut().expect("live container");
             t.opportunistic_used += delta;

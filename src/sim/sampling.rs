@@ -52,7 +52,7 @@ pub(super) fn sample(
     let opportunistic_containers: u64 = sim
         .cs
         .nodes()
-        .map(|(_, n)| n.opportunistic.len() as u64)
+        .map(|(_, n)| n.opportunistic().len() as u64)
         .sum();
     let nm_used: Resource = sim.nms.iter().map(|n| n.in_use()).sum();
     let queued_containers: u64 = sim.nms.iter().map(|n| n.queued().max(0) as u64).sum();

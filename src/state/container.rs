@@ -5,6 +5,28 @@ use crate::resource::Resource;
 use crate::scheduler::types::{ContainerState, ExecutionType, NodeType, SchedulerKey};
 use crate::state::request::Satisfied;
 
+/// A scheduler time that may not have come yet, in 8 bytes where `Option<i64>` takes 16
+/// (issue 18: every container has two): `i64::MIN`, a time no event carries, is "not yet".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MaybeMs(i64);
+
+impl MaybeMs {
+    pub const NONE: MaybeMs = MaybeMs(i64::MIN);
+
+    pub const fn at(ms: i64) -> Self {
+        MaybeMs(ms)
+    }
+
+    pub const fn get(self) -> Option<i64> {
+        if self.0 == i64::MIN {
+            None
+        } else {
+            Some(self.0)
+        }
+    }
+}
+
+/// Kept small (issue 18: at most 300 bytes per running container with its indexes).
 #[derive(Debug, Clone)]
 pub struct RmContainer {
     pub yarn_id: YarnContainerId,
@@ -19,9 +41,9 @@ pub struct RmContainer {
     /// When the container was allocated (or reserved), scheduler time.
     pub created_ms: i64,
     /// When the AM pulled it (ALLOCATED → ACQUIRED): the allocation-expiry clock starts here.
-    pub acquired_ms: Option<i64>,
+    pub acquired_ms: MaybeMs,
     /// When its NodeManager first reported it launched (RUNNING), or it was recovered.
-    pub launched_ms: Option<i64>,
+    pub launched_ms: MaybeMs,
     /// The request entries this allocation satisfied, re-added if it is rescheduled.
     pub satisfied: Satisfied,
     /// Index in its attempt's `preempt_view` while running (not reserved).

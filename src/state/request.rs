@@ -54,8 +54,43 @@ impl KeyRequests {
 }
 
 /// The entries one allocation satisfied, with their locality flags: what YARN re-adds when a
-/// container is rescheduled (`recoverResourceRequestForContainer`). `None` is ANY.
-pub type Satisfied = SmallVec<[(Option<u32>, bool); 3]>;
+/// container is rescheduled (`recoverResourceRequestForContainer`). Those can only be the
+/// node's host, its rack and ANY, in that order, so one byte of flags says which and with
+/// what locality flag; the host and rack names are the container's node's, given back to
+/// `entries` (a list of names took 48 bytes in every container; issue 18).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Satisfied(u8);
+
+impl Satisfied {
+    const HOST: u8 = 1;
+    const HOST_RELAX: u8 = 1 << 1;
+    const RACK: u8 = 1 << 2;
+    const RACK_RELAX: u8 = 1 << 3;
+    const ANY: u8 = 1 << 4;
+    const ANY_RELAX: u8 = 1 << 5;
+
+    fn set(&mut self, entry: u8, relax_entry: u8, relax_locality: bool) {
+        self.0 |= entry | if relax_locality { relax_entry } else { 0 };
+    }
+
+    /// The entries as `(name, relax_locality)`, `None` for ANY, for a node with these names.
+    pub fn entries(self, host: u32, rack: u32) -> impl Iterator<Item = (Option<u32>, bool)> {
+        let f = self.0;
+        [
+            (Self::HOST, Self::HOST_RELAX, Some(host)),
+            (Self::RACK, Self::RACK_RELAX, Some(rack)),
+            (Self::ANY, Self::ANY_RELAX, None),
+        ]
+        .into_iter()
+        .filter(move |(entry, _, _)| f & entry != 0)
+        .map(move |(_, relax, name)| (name, f & relax != 0))
+    }
+
+    /// Whether the ANY entry was among them.
+    pub fn any(self) -> bool {
+        self.0 & Self::ANY != 0
+    }
+}
 
 #[derive(Debug, Clone, Default)]
 pub struct RequestTable {
@@ -208,13 +243,13 @@ impl RequestTable {
         rack: u32,
     ) -> (PendingDelta, Satisfied) {
         let mut d = self.start();
-        let mut satisfied = Satisfied::new();
+        let mut satisfied = Satisfied::default();
         let Some(k) = self.keys.get_mut(key) else {
             return (self.finish(d), satisfied);
         };
-        let mut dec = |name: u32, satisfied: &mut Satisfied| {
+        let mut dec = |name: u32, (entry, relax_entry): (u8, u8), satisfied: &mut Satisfied| {
             if let Some(r) = k.locations.get_mut(&name) {
-                satisfied.push((Some(name), r.relax_locality));
+                satisfied.set(entry, relax_entry, r.relax_locality);
                 r.count -= 1;
                 if r.count <= 0 {
                     k.locations.remove(&name);
@@ -223,15 +258,27 @@ impl RequestTable {
         };
         match node_type {
             NodeType::NodeLocal => {
-                dec(host, &mut satisfied);
-                dec(rack, &mut satisfied);
+                dec(
+                    host,
+                    (Satisfied::HOST, Satisfied::HOST_RELAX),
+                    &mut satisfied,
+                );
+                dec(
+                    rack,
+                    (Satisfied::RACK, Satisfied::RACK_RELAX),
+                    &mut satisfied,
+                );
             }
-            NodeType::RackLocal => dec(rack, &mut satisfied),
+            NodeType::RackLocal => dec(
+                rack,
+                (Satisfied::RACK, Satisfied::RACK_RELAX),
+                &mut satisfied,
+            ),
             NodeType::OffSwitch => {}
         }
         let mut taken = None;
         if let Some(any) = k.any.as_mut() {
-            satisfied.push((None, any.relax_locality));
+            satisfied.set(Satisfied::ANY, Satisfied::ANY_RELAX, any.relax_locality);
             any.count -= 1;
             taken = Some((k.partition, any.capability));
             if any.count <= 0 {
@@ -248,12 +295,13 @@ impl RequestTable {
     }
 
     /// Puts back one container's entries (a container killed before its AM acquired it, §3.6),
-    /// each with the locality flag it had.
+    /// each with the locality flag it had; `host` and `rack` are its node's names.
     pub fn restore(
         &mut self,
         key: SchedulerKey,
         capability: Resource,
-        satisfied: &Satisfied,
+        satisfied: Satisfied,
+        (host, rack): (u32, u32),
         partition: Partition,
     ) -> PendingDelta {
         let mut d = self.start();
@@ -264,7 +312,7 @@ impl RequestTable {
             k.partition = partition;
         }
         let partition = k.partition;
-        for &(name, relax_locality) in satisfied {
+        for (name, relax_locality) in satisfied.entries(host, rack) {
             let fresh = LocationRequest {
                 count: 1,
                 capability,
@@ -283,7 +331,7 @@ impl RequestTable {
                 }
             }
         }
-        if satisfied.iter().any(|(n, _)| n.is_none()) {
+        if satisfied.any() {
             self.add_pending(&mut d, partition, capability);
         }
         self.finish(d)
@@ -341,11 +389,11 @@ mod tests {
         t.update(key, Some(7), req(2), 0);
         t.update(key, None, req(1), 0);
         let (_, satisfied) = t.allocate(&key, NodeType::OffSwitch, 7, 9);
-        assert_eq!(satisfied.as_slice(), &[(None, true)]);
+        assert_eq!(satisfied.entries(7, 9).collect::<Vec<_>>(), [(None, true)]);
         let k = t.get(&key).expect("the host entry keeps the key");
         assert_eq!((k.outstanding(), k.unique_locations()), (0, 1));
         // Restoring puts back exactly what was taken.
-        t.restore(key, Resource::new(1024, 1), &satisfied, 0);
+        t.restore(key, Resource::new(1024, 1), satisfied, (7, 9), 0);
         assert_eq!(t.get(&key).unwrap().outstanding(), 1);
         assert_eq!(t.pending(), Resource::new(1024, 1));
     }
