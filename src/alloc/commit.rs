@@ -44,15 +44,28 @@ impl CapacityScheduler {
     /// The user's usage, less `released`, within its limit in the default partition.
     pub(crate) fn user_within_limit(&self, app: AppId, released: Resource) -> bool {
         let a = &self.apps[app];
-        let user_used = self
-            .leaf(a.queue)
-            .and_then(|l| l.users.get(&a.user))
-            .map(|u| u.used)
-            .unwrap_or(Resource::ZERO);
+        let Some(lr) = self.leaf(a.queue) else {
+            return false;
+        };
+        // The user by its slot (no name hashing on the allocation path).
+        let u = lr.users.by_slot(a.user_slot);
+        debug_assert!(
+            u.is_none_or(|u| u.name == a.user),
+            "an app's user slot is its user's"
+        );
+        let user_used = u.map(|u| u.used).unwrap_or(Resource::ZERO);
+        let weight = u
+            .map(|u| u.weight)
+            .unwrap_or_else(|| self.user_weight(a.queue, &a.user));
+        let limit = crate::state::users::UsersManager::user_limit(
+            &self.limit_inputs(a.queue),
+            self.queue_user_limit(a.queue),
+            weight,
+        );
         !self.tree.settings().resource_calculator.greater_than(
             &self.tree.cluster_resource(),
             &(user_used - released),
-            &self.user_limit(a.queue, &a.user).unwrap_or_default(),
+            &limit,
         )
     }
 

@@ -71,6 +71,10 @@ pub(crate) struct ChildOrder {
     keyed: Vec<Keyed>,
     /// Those places in allocation order.
     order: Vec<u32>,
+    /// The places of the children whose usage moved since the order was brought up to date
+    /// (`moved`), unless `all_moved`.
+    moved: SmallVec<[u32; 4]>,
+    all_moved: bool,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -81,6 +85,18 @@ struct Keyed {
 }
 
 impl ChildOrder {
+    /// The usage of the child at `pos` (its place in the parent's list) moved.
+    pub(crate) fn moved(&mut self, pos: u32) {
+        if self.all_moved || self.moved.contains(&pos) {
+            return;
+        }
+        if self.moved.len() == self.moved.inline_size() {
+            self.all_moved = true;
+        } else {
+            self.moved.push(pos);
+        }
+    }
+
     /// The children in allocation order.
     fn children(&self) -> impl Iterator<Item = QueueId> + '_ {
         (0..self.order.len()).map(|i| self.child(i))
@@ -183,17 +199,27 @@ impl CapacityScheduler {
             }
             o.order = (0..children.len() as u32).collect();
             o.sort(policy);
+            o.moved.clear();
+            o.all_moved = false;
             return;
         }
-        // Re-key the children whose usage moved (usually the one just assigned to)...
+        // Re-key the children whose usage moved (usually the one just assigned to: usage
+        // changes mark their parent's order)...
+        let candidates: SmallVec<[u32; 4]> = if std::mem::take(&mut o.all_moved) {
+            (0..o.keyed.len() as u32).collect()
+        } else {
+            std::mem::take(&mut o.moved)
+        };
+        o.moved.clear();
         let mut moved: SmallVec<[u32; 4]> = SmallVec::new();
-        for (pos, e) in o.keyed.iter_mut().enumerate() {
+        for pos in candidates {
+            let e = &mut o.keyed[pos as usize];
             let used = self.tree.queue(e.key.id).used;
             if used != e.used {
                 e.used = used;
                 e.key.used_capacity = self.tree.used_capacity(e.key.id);
                 e.key.absolute_used_capacity = self.tree.absolute_used_capacity(e.key.id);
-                moved.push(pos as u32);
+                moved.push(pos);
             }
         }
         // ...and put them back in place: the others are still in order, so each goes where a

@@ -397,6 +397,12 @@ impl CapacityScheduler {
                 self.over_max_by_event[q] = false;
             }
             at = self.tree.parent(q);
+            // The parent's kept order of its children must re-key this one.
+            if let (Some(parent), DEFAULT_PARTITION) = (at, partition) {
+                if let Some(order) = self.child_orders.get_mut(parent) {
+                    order.moved(self.tree.position_in_parent(q));
+                }
+            }
         }
         let (rc, default_total) = (
             self.tree.settings().resource_calculator,

@@ -83,6 +83,8 @@ pub struct QueueTree {
     /// (the children's order, `alloc::ordering`) are keyed by. Unique across trees, so a
     /// cache never mistakes a refreshed tree for the one it was built on.
     generation: u64,
+    /// Each queue's place in its parent's `queues` list (root: 0).
+    position_in_parent: Vec<u32>,
 }
 
 /// A fresh [`QueueTree`] generation (process-wide, never reused; only compared for equality,
@@ -125,7 +127,15 @@ impl QueueTree {
             cluster: Resource::ZERO,
             default_partition: Resource::ZERO,
             generation: next_generation(),
+            position_in_parent: Vec::new(),
         };
+        let mut position_in_parent = vec![0; tree.queues.len()];
+        for q in tree.conf.queues() {
+            for (pos, &child) in q.children.iter().enumerate() {
+                position_in_parent[child] = pos as u32;
+            }
+        }
+        tree.position_in_parent = position_in_parent;
         tree.update_cluster_resource(Resource::ZERO);
         tree
     }
@@ -274,6 +284,11 @@ impl QueueTree {
                 None => return false,
             }
         }
+    }
+
+    /// `id`'s place in its parent's `queues` list.
+    pub fn position_in_parent(&self, id: QueueId) -> u32 {
+        self.position_in_parent[id]
     }
 
     pub fn children(&self, id: QueueId) -> &[QueueId] {
