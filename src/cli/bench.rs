@@ -9,12 +9,12 @@ use clap::Subcommand;
 use serde_json::json;
 
 use capsched::config::CapacitySchedulerConfiguration;
-use capsched::ids::{AppId, NodeId};
+use capsched::ids::{AppId, ContainerId, NodeId};
 use capsched::resource::Resource;
 use capsched::scheduler::apps::AppSubmission;
 use capsched::scheduler::nodes::NodeSpec;
 use capsched::scheduler::types::{
-    AllocateRequest, ContainerReport, NodeStatus, ResourceRequest, SchedulerKey,
+    AllocateRequest, CompletedContainer, ContainerReport, NodeStatus, ResourceRequest, SchedulerKey,
 };
 use capsched::scheduler::CapacityScheduler;
 
@@ -60,10 +60,13 @@ pub enum Bench {
         json: bool,
     },
     /// Node updates per second that find nothing to allocate: 1 queue, 101 apps each at its
-    /// user limit, 2 nodes.
+    /// user limit, 2 nodes. With `--churn`, each update instead reports one of the node's
+    /// containers completed and allocates one in its place (its user drops to its limit).
     Heartbeat {
         #[arg(long, default_value_t = 2_000_000)]
         updates: usize,
+        #[arg(long)]
+        churn: bool,
         #[arg(long)]
         json: bool,
     },
@@ -152,7 +155,11 @@ pub fn run(bench: Bench) -> std::process::ExitCode {
             json,
         } => super::bench_runtime::alloc_async(nodes, apps, queues, containers, offswitch, json),
         Bench::Calls { calls, json } => super::bench_runtime::calls(calls, json),
-        Bench::Heartbeat { updates, json } => heartbeat(updates, json),
+        Bench::Heartbeat {
+            updates,
+            churn,
+            json,
+        } => heartbeat(updates, churn, json),
         Bench::Preemption {
             nodes,
             containers,
@@ -258,7 +265,7 @@ fn alloc(
     }
 }
 
-fn heartbeat(updates: usize, json: bool) {
+fn heartbeat(updates: usize, churn: bool, json: bool) {
     // Two 200 GB nodes; ULF 0.005 caps every user at roundUp(0.5% of 400 GB) = 2 GB. Each user
     // holds 3 GB and asks for more, and the nodes have ~97 GB free, so every update walks all
     // 101 applications' user-limit checks and allocates nothing.
@@ -299,7 +306,8 @@ fn heartbeat(updates: usize, json: bool) {
         .collect();
     for &app in &apps {
         let req = AllocateRequest {
-            asks: vec![ResourceRequest::any(1, Resource::new(GB, 1), 10)],
+            // Enough asks that churn never runs out of them.
+            asks: vec![ResourceRequest::any(1, Resource::new(GB, 1), 1_000_000_000)],
             ..Default::default()
         };
         cs.allocate(0, app, &req).expect("asks");
@@ -318,30 +326,71 @@ fn heartbeat(updates: usize, json: bool) {
             .is_some_and(|l| l.memory_mb() < 3 * GB),
         "bench heartbeat: users are not at their limit"
     );
-    let status = NodeStatus::default();
+    // Churn: each update completes the oldest container the node runs (its user drops to its
+    // limit) and the scheduler gives one back to that user in its place.
+    let mut running: [std::collections::VecDeque<ContainerId>; 2] = Default::default();
+    if churn {
+        for (i, &n) in node_ids.iter().enumerate() {
+            running[i] = cs
+                .node(n)
+                .expect("node")
+                .containers
+                .iter()
+                .copied()
+                .collect();
+        }
+    }
+    let mut status = NodeStatus::default();
     let started = Instant::now();
     let mut allocated = 0;
     for i in 0..updates {
-        allocated += cs
-            .node_update(i as i64, node_ids[i % 2], &status)
-            .expect("update")
-            .allocated;
+        let n = i % 2;
+        if churn {
+            status.completed.clear();
+            status.completed.push(CompletedContainer {
+                id: running[n].pop_front().expect("the node runs containers"),
+                exit_status: 0,
+                diagnostics: String::new(),
+            });
+        }
+        let r = cs
+            .node_update(i as i64, node_ids[n], &status)
+            .expect("update");
+        allocated += r.allocated;
+        if churn {
+            running[n].extend(r.allocated_containers.iter().map(|c| c.id));
+        }
     }
     let secs = started.elapsed().as_secs_f64();
     let rate = updates as f64 / secs;
-    if allocated != 0 {
+    if !churn && allocated != 0 {
         eprintln!("bench heartbeat: {allocated} containers were allocated; the workload is wrong");
+    }
+    // (Each application's first offer is a missed scheduling opportunity: delay scheduling.)
+    if churn && (allocated as usize) + apps.len() < updates {
+        eprintln!(
+            "bench heartbeat --churn: {allocated} containers allocated in {updates} updates; the workload is wrong"
+        );
+    }
+    if let Err(v) = cs.check_invariants() {
+        eprintln!("bench heartbeat: invariants violated: {}", v.join("; "));
     }
     if json {
         println!(
             "{}",
-            json!({"bench": "heartbeat", "mode": "sync", "apps": apps.len(), "nodes": 2, "updates": updates,
+            json!({"bench": "heartbeat", "mode": "sync", "churn": churn, "apps": apps.len(), "nodes": 2,
+                   "updates": updates, "allocated": allocated,
                    "seconds": secs, "updates_per_sec": rate, "micros_per_update": 1e6 / rate})
         );
     } else {
         println!(
-            "bench heartbeat (sync): 1 queue, {} apps at their user limit, 2 nodes",
-            apps.len()
+            "bench heartbeat (sync): 1 queue, {} apps at their user limit, 2 nodes{}",
+            apps.len(),
+            if churn {
+                ", one container completed and one allocated per update"
+            } else {
+                ""
+            }
         );
         println!("  node updates        {updates}");
         println!("  elapsed             {:.3} s", secs);
