@@ -462,7 +462,10 @@ impl CapacityScheduler {
             }
             if check_queue {
                 if !self.can_assign_to_queue(q, ctx, limits, reserved) {
-                    self.leaf_mut(q).found_nothing = inputs_now;
+                    // (Only if no application was tried before the queue check failed.)
+                    if self.apps_tried == tried_before {
+                        self.leaf_mut(q).found_nothing = inputs_now;
+                    }
                     return Outcome::Null;
                 }
                 check_queue = continue_looking && !reserved.is_zero();
