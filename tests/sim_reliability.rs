@@ -296,6 +296,103 @@ fn skipping_an_idle_gap_changes_no_decision() {
     assert_eq!(summary(&skipping), summary(&stepping));
 }
 
+/// The same with heartbeats that share a millisecond: 300 NodeManagers (their random phases
+/// collide) and bursts of jobs on whole seconds (their AMs heartbeat in the sample's
+/// millisecond), idle stretches between the bursts. After a skip, the periodic events of one
+/// millisecond keep the order a run stepping through the gap gives them, so every decision is
+/// the same.
+#[test]
+fn skipping_keeps_the_order_of_events_in_one_millisecond() {
+    let jobs: Vec<TraceJob> = (0..48)
+        .map(|j| {
+            let tasks = (0..30)
+                .map(|t| TraceTask {
+                    host: (t % 2 == 0).then(|| format!("/rack{}/node{}", t % 4, (j * 7 + t) % 300)),
+                    ..TraceTask::map(5_000 + 700 * t as i64, 1024, 1)
+                })
+                .collect();
+            TraceJob {
+                user: format!("u{}", j % 5),
+                ..TraceJob::mapreduce(
+                    &format!("job_{j}"),
+                    if j % 3 == 0 { "low" } else { "default" },
+                    "u",
+                    (j / 6) as i64 * 300_000,
+                    tasks,
+                )
+            }
+        })
+        .collect();
+    let nodes: Vec<TraceNode> = (0..300)
+        .map(|i| TraceNode {
+            host: format!("node{i}"),
+            rack: format!("/rack{}", i % 4),
+            memory_mb: 10_240,
+            vcores: 10,
+            labels: Vec::new(),
+        })
+        .collect();
+    let c = Arc::new(CapacitySchedulerConfiguration::seed_default());
+    let go = |skip_idle: bool| {
+        let opts = SimulationOptions {
+            skip_idle,
+            seed: 3,
+            ..SimulationOptions::default()
+        };
+        run(c.clone(), nodes.clone(), jobs.clone(), opts).unwrap()
+    };
+    let (skipping, stepping) = (go(true), go(false));
+    assert!(skipping.skipped_ms > 1_000_000 && stepping.skipped_ms == 0);
+    let times = |r: &SimulationResult| {
+        r.jobs
+            .iter()
+            .map(|j| (j.submit_ms, j.am_start_ms, j.first_task_ms, j.finish_ms))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(times(&skipping), times(&stepping));
+    let summary = |r: &SimulationResult| {
+        let mut s = capsched::sim::output::summary(r);
+        for k in [
+            "node_updates",
+            "allocate_calls",
+            "skipped_idle_ms",
+            "wall_ms",
+            "wall_allocations_per_sec",
+            "preemption",
+        ] {
+            s.as_object_mut().unwrap().remove(k);
+        }
+        s
+    };
+    assert_eq!(summary(&skipping), summary(&stepping));
+    // Each sample of the skipping run is the stepping run's at that time.
+    let at: std::collections::HashMap<i64, String> = stepping
+        .samples
+        .iter()
+        .map(|s| {
+            (
+                s.time_ms,
+                format!(
+                    "{:?}",
+                    (s.allocated_memory, s.pending_containers, &s.queues)
+                ),
+            )
+        })
+        .collect();
+    for s in &skipping.samples {
+        let mine = format!(
+            "{:?}",
+            (s.allocated_memory, s.pending_containers, &s.queues)
+        );
+        assert_eq!(
+            Some(&mine),
+            at.get(&s.time_ms),
+            "sample at {} ms",
+            s.time_ms
+        );
+    }
+}
+
 /// When nothing can ever happen again and a job remains — here a task larger than its queue
 /// may ever hold — the run stops with an error naming the job and what it asks for, after a
 /// bounded stretch of simulated time, instead of spinning to the time limit.

@@ -79,6 +79,10 @@ pub enum Bench {
         containers: usize,
         #[arg(long, default_value_t = 1_000)]
         jobs: usize,
+        /// Write the workload as an SLS trace and nodes file (DIR/trace.json, DIR/nodes.json)
+        /// for `capsched simulate`, instead of running it.
+        #[arg(long, value_name = "DIR")]
+        write_sls: Option<std::path::PathBuf>,
         #[arg(long)]
         json: bool,
     },
@@ -189,8 +193,11 @@ pub fn run(bench: Bench) -> std::process::ExitCode {
             nodes,
             containers,
             jobs,
+            write_sls,
             json,
-        } => simulate_at_scale(nodes, containers, jobs, json),
+        } => {
+            return super::bench_simulate::run(nodes, containers, jobs, write_sls.as_deref(), json)
+        }
     }
     std::process::ExitCode::SUCCESS
 }
@@ -645,82 +652,5 @@ fn memory(nodes: usize, containers: usize, asks: usize, json: bool) {
             "  final RSS           {:.1} MiB",
             after_asks as f64 / (1 << 20) as f64
         );
-    }
-}
-
-fn simulate_at_scale(nodes: usize, containers: usize, jobs: usize, json: bool) {
-    use capsched::sim::trace::{SimDefaults, TraceJob, TraceNode, TraceTask};
-    use capsched::sim::{simulate, SimulationInput, SimulationOptions};
-    let d = SimDefaults::default();
-    let trace_nodes: Vec<TraceNode> = (0..nodes)
-        .map(|i| TraceNode {
-            host: format!("node{i}"),
-            rack: format!("/rack{}", i / 40),
-            memory_mb: d.node_memory_mb,
-            vcores: d.node_vcores,
-            labels: Vec::new(),
-        })
-        .collect();
-    let per_job = containers / jobs;
-    let trace_jobs: Vec<TraceJob> = (0..jobs)
-        .map(|j| TraceJob {
-            id: format!("job_{j}"),
-            queue: if j % 5 == 0 { "low" } else { "default" }.to_string(),
-            user: format!("user{}", j % 50),
-            // Submissions spread over the first ten minutes.
-            start_ms: (j as i64 * 600_000) / jobs as i64,
-            end_ms: None,
-            job_type: "mapreduce".to_string(),
-            am_memory_mb: d.am_memory_mb,
-            am_vcores: d.am_vcores,
-            priority: 0,
-            label_expression: None,
-            tasks: (0..per_job)
-                .map(|t| {
-                    let node = (j * 131 + t * 17) % nodes;
-                    let duration_ms = 10_000 + ((j * 7919 + t * 104_729) % 50_001) as i64;
-                    TraceTask {
-                        host: (t % 2 == 0).then(|| format!("/rack{}/node{node}", node / 40)),
-                        ..TraceTask::map(duration_ms, d.container_memory_mb, d.container_vcores)
-                    }
-                })
-                .collect(),
-        })
-        .collect();
-    let input = SimulationInput {
-        conf: Arc::new(CapacitySchedulerConfiguration::seed_default()),
-        nodes: trace_nodes,
-        jobs: trace_jobs,
-    };
-    let started = Instant::now();
-    let r = simulate(
-        input,
-        SimulationOptions {
-            seed: 1,
-            ..SimulationOptions::default()
-        },
-    )
-    .expect("simulation");
-    let wall = started.elapsed().as_secs_f64();
-    let s = capsched::sim::output::summary(&r);
-    if json {
-        println!(
-            "{}",
-            json!({"bench": "simulate", "nodes": nodes, "jobs": jobs, "containers": r.containers_allocated,
-                   "simulated_ms": s["makespan_ms"], "wall_seconds": wall, "node_updates": r.node_updates,
-                   "jobs_completed": s["jobs_completed"]})
-        );
-    } else {
-        println!(
-            "bench simulate: {nodes} nodes, {jobs} jobs, {} containers allocated",
-            r.containers_allocated
-        );
-        println!(
-            "  simulated time      {:.0} s",
-            s["makespan_ms"].as_f64().unwrap_or(0.0) / 1000.0
-        );
-        println!("  node updates        {}", r.node_updates);
-        println!("  jobs completed      {}", s["jobs_completed"]);
-        println!("  wall time           {:.2} s (one core)", wall);
     }
 }

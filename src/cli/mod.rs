@@ -4,6 +4,7 @@ mod bench;
 mod bench_cluster;
 mod bench_opportunistic;
 mod bench_runtime;
+mod bench_simulate;
 mod conformance;
 mod describe;
 mod queues;

@@ -78,6 +78,12 @@ impl<C: Copy + PartialEq> NodeContainerScheduler<C> {
         self.allocated
     }
 
+    /// Containers waiting to start (the report's `wait_queue_length`), without building a
+    /// report.
+    pub fn queued(&self) -> usize {
+        self.queued_guaranteed.len() + self.queued_opportunistic.len()
+    }
+
     /// The queue capacity reported to the RM: `BY_RESOURCES` reports 0.
     fn reported_capacity(&self) -> i32 {
         match self.policy {

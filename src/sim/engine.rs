@@ -12,7 +12,7 @@
 //! what they ask for (the watchdog), instead of spinning.
 
 use crate::sync::Arc;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::HashMap;
 use std::time::Instant;
 
 use rand_core::{Rng, SeedableRng};
@@ -250,10 +250,13 @@ pub fn simulate_with(
     let max_time_ms = opts
         .max_time_ms
         .unwrap_or_else(|| horizon.saturating_add(30 * 24 * 3600 * 1000));
+    for n in &mut nms {
+        n.node_mem = super::state::node_mem(&cs, n.id);
+    }
     let mut sim = Sim {
         cs,
-        periodic: BinaryHeap::new(),
-        work: BinaryHeap::new(),
+        periodic: super::queue::EventQueue::new(),
+        work: super::queue::EventQueue::new(),
         seq: 0,
         periods,
         nms,
@@ -369,6 +372,7 @@ pub fn simulate_with(
                 sim.active(now);
             }
             Event::Periodic(Periodic::NodeHeartbeat(i)) => {
+                sim.prefetch_heartbeats_ahead();
                 node_heartbeat(&mut sim, now, i);
                 sim.push_periodic(now.saturating_add(periods.nm), Periodic::NodeHeartbeat(i));
             }
@@ -566,7 +570,9 @@ fn node_heartbeat(sim: &mut Sim, now: i64, i: usize) {
     if sim.chaos.as_ref().is_some_and(|c| c.down[i]) {
         return;
     }
-    let status = sim.nms[i].status();
+    // The queue's report only matters to an RM that allocates opportunistic containers.
+    let opportunistic = sim.cs.opportunistic_settings().enabled;
+    let status = sim.nms[i].status(opportunistic);
     if !status.launched.is_empty() || !status.completed.is_empty() {
         sim.active(now);
     }

@@ -77,6 +77,7 @@ pub(super) fn node_back(sim: &mut Sim, now: i64, i: usize) {
         let opp = sim.cs.opportunistic_settings();
         sim.nms[i] = NmSim::new(id, capability, opp.nm_max_queue_length, opp.nm_queue_policy);
         sim.nm_by_node.insert(id, i);
+        sim.nms[i].node_mem = super::state::node_mem(&sim.cs, id);
         if let Some(c) = sim.chaos.as_mut() {
             c.down[i] = false;
             c.faults.nodes_back += 1;

@@ -3,8 +3,6 @@
 //! is asked for: a fixed point), the periodic events jump there in phase. When nothing can ever
 //! happen again and jobs remain, the watchdog stops the run with what the stuck jobs ask for.
 
-use std::cmp::Reverse;
-
 use super::am::{AmSim, AmState};
 use super::error::SimError;
 use super::state::{Periodic, Sim};
@@ -23,7 +21,7 @@ pub(super) fn skip_if_idle(sim: &mut Sim, now: i64) -> Result<bool, SimError> {
     if !exact && !fixed_point {
         return Ok(false);
     }
-    let next_work = sim.work.peek().map(|Reverse((t, _, _))| *t);
+    let next_work = sim.work.peek().map(|(t, _)| t);
     let next_release = sim
         .ams
         .iter()
@@ -39,8 +37,8 @@ pub(super) fn skip_if_idle(sim: &mut Sim, now: i64) -> Result<bool, SimError> {
         .then(|| {
             sim.periodic
                 .iter()
-                .filter(|Reverse((_, _, e))| *e == Periodic::QueueDeletion)
-                .map(|Reverse((t, _, _))| *t)
+                .filter(|&(_, e)| e == Periodic::QueueDeletion)
+                .map(|(t, _)| t)
                 .min()
         })
         .flatten();
@@ -56,20 +54,33 @@ pub(super) fn skip_if_idle(sim: &mut Sim, now: i64) -> Result<bool, SimError> {
     if !sim.opts.skip_idle || wake <= now.saturating_add(sim.periods.track) {
         return Ok(false);
     }
-    let events: Vec<(i64, Periodic)> = std::mem::take(&mut sim.periodic)
+    // Each event moves to its first occurrence at or after `wake`, in its own phase. Events
+    // landing in the same millisecond are pushed (so ordered) as a run stepping through the gap
+    // would have pushed them: each occurrence is pushed when the one a period before it fires,
+    // so an occurrence already queued now comes first, then those whose previous occurrence
+    // fired earlier (a longer period), then, for one period, those fewer periods away, then
+    // their order now. This sample's next one was pushed just now.
+    let mut events: Vec<(i64, u64, Periodic)> = sim.periodic.drain(now);
+    events.push((
+        now.saturating_add(sim.periods.track),
+        u64::MAX,
+        Periodic::Track,
+    ));
+    let mut events: Vec<(StepOrder, Periodic)> = events
         .into_iter()
-        .map(|Reverse((t, _, e))| (t, e))
-        .chain(std::iter::once((now, Periodic::Track)))
+        .map(|(t, seq, e)| {
+            let p = sim.periods.of(e);
+            let steps = if t < wake { (wake - t + p - 1) / p } else { 0 };
+            let at = t.saturating_add(steps.saturating_mul(p));
+            if steps == 0 {
+                ((at, 0, 0, 0, seq), e)
+            } else {
+                ((at, 1, -p, steps, seq), e)
+            }
+        })
         .collect();
-    for (t, e) in events {
-        let p = sim.periods.of(e);
-        let t = if t < wake {
-            // The first occurrence at or after `wake`, in the event's own phase.
-            let steps = (wake - t + p - 1) / p;
-            t.saturating_add(steps.saturating_mul(p))
-        } else {
-            t
-        };
+    events.sort_unstable_by_key(|&(key, _)| key);
+    for ((t, ..), e) in events {
         sim.push_periodic(t, e);
     }
     sim.skipped_ms = sim.skipped_ms.saturating_add(wake - now);
@@ -78,6 +89,11 @@ pub(super) fn skip_if_idle(sim: &mut Sim, now: i64) -> Result<bool, SimError> {
     sim.last_activity_ms = wake;
     Ok(true)
 }
+
+/// Where a re-queued periodic event goes (see `skip_if_idle`): its new time, whether it was
+/// already queued for then (0) or is a later occurrence (1), minus its period, the periods
+/// it moved, its insertion number.
+type StepOrder = (i64, u8, i64, i64, u64);
 
 /// Nothing would change until the next piece of work: the scheduler is quiescent, every AM
 /// has nothing to send or pull (and is not about to register or unregister), and no

@@ -16,6 +16,7 @@ mod nm;
 pub mod observer;
 mod options;
 pub mod output;
+mod queue;
 mod sampling;
 mod setup;
 mod state;

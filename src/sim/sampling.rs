@@ -37,7 +37,13 @@ pub(super) fn sample(
         }
     }
     let cluster = sim.cs.cluster_resource();
-    let allocated: Resource = sim.cs.nodes().map(|(_, n)| n.allocated).sum();
+    // One pass over the scheduler's nodes and one over the NodeManagers (10^5 of each at
+    // scale, every second).
+    let (mut allocated, mut opportunistic_containers) = (Resource::ZERO, 0u64);
+    for (_, n) in sim.cs.nodes() {
+        allocated += n.allocated;
+        opportunistic_containers += n.opportunistic().len() as u64;
+    }
     let running_containers = sim
         .cs
         .containers()
@@ -49,13 +55,11 @@ pub(super) fn sample(
                 )
         })
         .count() as u64;
-    let opportunistic_containers: u64 = sim
-        .cs
-        .nodes()
-        .map(|(_, n)| n.opportunistic().len() as u64)
-        .sum();
-    let nm_used: Resource = sim.nms.iter().map(|n| n.in_use()).sum();
-    let queued_containers: u64 = sim.nms.iter().map(|n| n.queued().max(0) as u64).sum();
+    let (mut nm_used, mut queued_containers) = (Resource::ZERO, 0u64);
+    for n in &sim.nms {
+        nm_used += n.in_use();
+        queued_containers += n.queued().max(0) as u64;
+    }
     let running_applications = sim
         .ams
         .iter()

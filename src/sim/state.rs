@@ -2,14 +2,14 @@
 //! event queues, and the figures gathered on the way. Every step of the run (jobs.rs,
 //! idle.rs, sampling.rs, faults.rs, engine.rs) works on it.
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::HashMap;
 
 use super::am::AmSim;
 use super::chaos::ChaosState;
 use super::metrics::{Sample, SeriesStats};
 use super::nm::NmSim;
 use super::options::SimulationOptions;
+use super::queue::EventQueue;
 use crate::ids::{ContainerId, NodeId};
 use crate::preempt::policy::PreemptionPolicy;
 use crate::scheduler::CapacityScheduler;
@@ -73,8 +73,10 @@ impl Periods {
 
 pub(super) struct Sim {
     pub(super) cs: CapacityScheduler,
-    pub(super) periodic: BinaryHeap<Reverse<(i64, u64, Periodic)>>,
-    pub(super) work: BinaryHeap<Reverse<(i64, u64, Work)>>,
+    /// Heartbeats and samples are due within a few seconds; work (a container's end) within
+    /// minutes.
+    pub(super) periodic: EventQueue<Periodic, 4096>,
+    pub(super) work: EventQueue<Work, 65536>,
     pub(super) seq: u64,
     pub(super) periods: Periods,
     pub(super) nms: Vec<NmSim>,
@@ -141,26 +143,46 @@ pub(super) struct Sim {
     pub(super) starved: Vec<Vec<super::metrics::Starvation>>,
 }
 
+/// Where node `id` lies in the scheduler's memory, from a little before it (the slab's tag).
+pub(super) fn node_mem(cs: &CapacityScheduler, id: NodeId) -> (usize, usize) {
+    cs.node(id).map_or((0, 0), |n| {
+        let addr = n as *const _ as usize;
+        (addr.saturating_sub(16), std::mem::size_of_val(n) + 16)
+    })
+}
+
 impl Sim {
+    /// Fetches ahead the memory heartbeats touch first, in two steps so that no read waits:
+    /// the NodeManager six heartbeats ahead, then, three ahead, the scheduler's node (whose
+    /// address the NodeManager holds).
+    pub(super) fn prefetch_heartbeats_ahead(&self) {
+        if let Some(Periodic::NodeHeartbeat(j)) = self.periodic.ahead(5) {
+            let nm = &self.nms[j];
+            super::nm::prefetch(nm as *const NmSim as usize, std::mem::size_of::<NmSim>());
+        }
+        if let Some(Periodic::NodeHeartbeat(j)) = self.periodic.ahead(2) {
+            let (addr, len) = self.nms[j].node_mem;
+            super::nm::prefetch(addr, len);
+        }
+    }
+
     pub(super) fn push_periodic(&mut self, at: i64, e: Periodic) {
         self.seq += 1;
-        self.periodic.push(Reverse((at, self.seq, e)));
+        self.periodic.push(at, self.seq, e);
     }
 
     pub(super) fn push_work(&mut self, at: i64, e: Work) {
         self.seq += 1;
-        self.work.push(Reverse((at, self.seq, e)));
+        self.work.push(at, self.seq, e);
     }
 
     /// The next event in time (then insertion) order over both queues.
     pub(super) fn pop(&mut self) -> Option<(i64, Event)> {
-        let p = self.periodic.peek().map(|Reverse((t, s, _))| (*t, *s));
-        let w = self.work.peek().map(|Reverse((t, s, _))| (*t, *s));
-        match (p, w) {
+        match (self.periodic.peek(), self.work.peek()) {
             (None, None) => None,
             (Some(p), Some(w)) if w < p => self.pop_work(),
             (Some(_), _) => {
-                let Reverse((t, _, e)) = self.periodic.pop()?;
+                let (t, e) = self.periodic.pop()?;
                 Some((t, Event::Periodic(e)))
             }
             (None, Some(_)) => self.pop_work(),
@@ -168,7 +190,7 @@ impl Sim {
     }
 
     fn pop_work(&mut self) -> Option<(i64, Event)> {
-        let Reverse((t, _, e)) = self.work.pop()?;
+        let (t, e) = self.work.pop()?;
         Some((t, Event::Work(e)))
     }
 
