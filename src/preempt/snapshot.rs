@@ -146,7 +146,8 @@ pub struct AppSnap {
     /// A name for reports (`appA`, `app1`, `application_…`).
     pub name: Arc<str>,
     pub queue: usize,
-    /// Its user (only the intra-queue selector reads it).
+    /// Its user. Only the intra-queue selector reads it: the scheduler's snapshot leaves it
+    /// empty without that selector.
     pub user: Arc<str>,
     pub priority: i32,
     /// The sequence number of YARN's `ApplicationId`: applications of equal priority are

@@ -32,8 +32,8 @@ pub struct PreemptionOutcome {
 }
 
 /// An application in leaf `q` with its containers (the attempt's shared view); its pending
-/// demand only when the intra-queue selector reads it. Its user's name is shared with the
-/// leaf's users manager when the user is there.
+/// demand and user only when the intra-queue selector reads them. Its user's name is shared
+/// with the leaf's users manager when the user is there.
 #[allow(clippy::too_many_arguments)]
 fn app_snap(
     id: AppId,
@@ -41,14 +41,26 @@ fn app_snap(
     t: &Attempt,
     q: usize,
     users: &UsersManager,
+    no_user: &Arc<str>,
     with_pending: bool,
     partitions: usize,
     live: Arc<Vec<ContainerSnap>>,
     reserved: Vec<ContainerSnap>,
 ) -> AppSnap {
-    let user = match users.by_slot(a.user_slot) {
-        Some(u) if u.name == a.user => Arc::clone(&u.shared_name),
-        _ => Arc::from(a.user.as_str()),
+    // Only the intra-queue selector reads the user: without it, the shared empty name (no
+    // look at the user's entry, a cache miss per app).
+    let user = if !with_pending {
+        Arc::clone(no_user)
+    } else {
+        // The app's slot is its user's (the invariant checker holds it so), so the name is
+        // not compared: that would read two more strings per app.
+        match users.by_slot(a.user_slot) {
+            Some(u) => {
+                debug_assert_eq!(u.name, a.user);
+                Arc::clone(&u.shared_name)
+            }
+            None => Arc::from(a.user.as_str()),
+        }
     };
     AppSnap {
         id: id.as_u64(),
@@ -121,6 +133,7 @@ impl CapacityScheduler {
         }
         let mut apps: Vec<AppSnap> = Vec::with_capacity(self.apps.len());
         let no_containers: Arc<Vec<ContainerSnap>> = Arc::default();
+        let no_user: Arc<str> = Arc::from("");
         // Users and per-app pending are for the intra-queue selector only.
         let intra_queue = preemption.intra_queue_enabled;
         let mut queues: Vec<QueueSnap> = Vec::with_capacity(tree.len());
@@ -259,6 +272,7 @@ impl CapacityScheduler {
                         t,
                         q,
                         &lr.users,
+                        &no_user,
                         intra_queue,
                         np,
                         live,
@@ -282,6 +296,7 @@ impl CapacityScheduler {
                             t,
                             q,
                             &lr.users,
+                            &no_user,
                             true,
                             np,
                             live,
