@@ -1079,20 +1079,14 @@ fn string_mock_users_limits_and_app_pending() {
     let users = &scn.snapshot.queues[1].users;
     let got: Vec<(&str, i64, i64)> = users
         .iter()
-        .map(|u| {
-            (
-                u.name.as_str(),
-                u.used[0].memory_mb(),
-                u.limit[0].memory_mb(),
-            )
-        })
+        .map(|u| (&*u.name, u.used[0].memory_mb(), u.limit[0].memory_mb()))
         .collect();
     // ceil(100 / 3) = 34.
     assert_eq!(
         got,
         [("user1", 60, 34), ("user2", 40, 34), ("user3", 0, 34)]
     );
-    assert_eq!(scn.snapshot.apps[2].pending, vec![r(30, 1)]);
+    assert_eq!(scn.snapshot.apps[2].pending.as_slice(), [r(30, 1)]);
     // A third tab field (MULP 50) divides by 100 / 50 = 2 instead.
     let input = StringInput::parse(
         "=100,true",
@@ -1191,7 +1185,7 @@ fn deducting_an_earlier_pick_keeps_yarns_whole_vector_max() {
     let snap = &scn.snapshot;
     let mut temps = vec![ideal::temp_queues(snap, 0)];
     temps[0][1].actually_to_be_preempted = r(8, 2);
-    let picked: std::collections::BTreeSet<u64> = snap.apps[0].live.iter().map(|c| c.id).collect();
+    let picked: capsched::preempt::idset::IdSet = snap.apps[0].live.iter().map(|c| c.id).collect();
     fifo::deduct_selected(snap, &mut temps, snap.calculator, snap.cluster, &picked);
     assert_eq!(temps[0][1].actually_to_be_preempted, r(5, -1));
 }

@@ -209,17 +209,15 @@ fn a_snapshot_is_unchanged_by_later_events() {
         "the snapshot still shows the released container"
     );
     assert!(snap.apps[0].live.iter().any(|x| x.id == victim.as_u64()));
-    // A new snapshot shows the change, and every container's node is its node's index.
+    // A new snapshot shows the change, and every container's node is its node's index (the
+    // nodes themselves are there only for the selectors that read them, off here).
     let fresh = c.cs.preemption_snapshot();
     assert_eq!(fresh.apps[0].live.len(), 15);
     assert!(!fresh.apps[0].live.iter().any(|x| x.id == victim.as_u64()));
+    assert!(fresh.nodes.is_empty());
     for x in fresh.apps[0].live.iter() {
         let id = ContainerId::from_u64(x.id);
-        let node = c.cs.container(id).unwrap().node;
-        assert_eq!(
-            &*fresh.nodes[x.node].name,
-            c.cs.node(node).unwrap().host.as_ref()
-        );
+        assert_eq!(x.node, c.cs.container(id).unwrap().node.index());
     }
 }
 
@@ -354,6 +352,13 @@ yarn.scheduler.capacity.queue-mappings-override.enable=true",
         .cs
         .containers()
         .any(|(_, k)| k.app == app2 && k.is_reserved()));
+    // With the reserved-container selector on, the snapshot lists the nodes by index, each
+    // container's node among them.
+    let snap = c.cs.preemption_snapshot();
+    for (_, k) in c.cs.containers() {
+        let n = &snap.nodes[k.node.index()];
+        assert_eq!(&*n.name, c.cs.node(k.node).unwrap().host.as_ref());
+    }
     let mut policy = PreemptionPolicy::new(c.cs.configuration().preemption().clone());
     for _ in 0..2 {
         let events = policy.edit_schedule(&c.cs.preemption_snapshot(), c.now);

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use capsched::config::CapacitySchedulerConfiguration;
 use capsched::ids::{AppId, NodeId};
 use capsched::preempt::policy::PreemptionPolicy;
+use capsched::preempt::snapshot::PreemptionSnapshot;
 use capsched::resource::Resource;
 use capsched::scheduler::apps::{AppSubmission, AttemptSubmission};
 use capsched::scheduler::nodes::NodeSpec;
@@ -244,6 +245,15 @@ fn run_counting(seed: u64, steps: usize, extra: &str) -> (String, u32, u32, usiz
                 what = "preemption round";
                 let p = policy.as_mut().expect("monitor on");
                 let snap = cs.preemption_snapshot();
+                // What the snapshot keeps incrementally (each app's usage, user names shared
+                // with the users manager) decides exactly as a from-scratch snapshot does.
+                let scratch = from_scratch(&snap, seed, step);
+                let (kept, fresh) = (p.select(&snap, now), p.select(&scratch, now));
+                assert_eq!(
+                    (&kept.by_selector, &kept.kill_reserved),
+                    (&fresh.by_selector, &fresh.kill_reserved),
+                    "seed {seed}, step {step}: decisions differ from a from-scratch snapshot"
+                );
                 if intra_on {
                     // The intra-queue selector runs last.
                     intra += p
@@ -312,6 +322,29 @@ fn run_counting(seed: u64, steps: usize, extra: &str) -> (String, u32, u32, usiz
 }
 
 /// Every container (id, node, state, size) and every queue's usage, in a stable order.
+/// `snap` as if nothing were kept between rounds: each app's usage summed from its
+/// containers (checked against the kept figure), user names not shared, so the intra-queue
+/// selector finds users by name instead of by identity.
+fn from_scratch(snap: &PreemptionSnapshot, seed: u64, step: usize) -> PreemptionSnapshot {
+    let mut s = snap.clone();
+    for a in &mut s.apps {
+        if let Some(kept) = a.live_used.take() {
+            let summed: Resource = a.live.iter().map(|c| c.resource).sum();
+            assert_eq!(
+                kept, summed,
+                "seed {seed}, step {step}: {}'s kept usage",
+                a.name
+            );
+            assert!(a.live.iter().all(|c| c.partition == 0));
+        }
+        a.user = Arc::from(&*a.user);
+    }
+    for u in s.queues.iter_mut().flat_map(|q| &mut q.users) {
+        u.name = Arc::from(&*u.name);
+    }
+    s
+}
+
 fn digest(cs: &CapacityScheduler) -> String {
     let mut out = String::new();
     for (id, c) in cs.containers() {

@@ -385,10 +385,10 @@ pub fn build(
                 id: k as u64,
                 name: app_name(k).into(),
                 queue: i,
-                user: "user".to_string(),
+                user: "user".into(),
                 priority: 0,
                 application_seq: k as u64,
-                pending: vec![a_pending],
+                pending: vec![a_pending].into(),
                 am: AmSnap {
                     resource: if flags.set_am_container {
                         live.first().map(|c| c.resource).unwrap_or_default()
@@ -399,6 +399,7 @@ pub fn build(
                     waiting: false,
                 },
                 live: crate::sync::Arc::new(live),
+                live_used: None,
                 reserved,
             });
             metas.push(AppMeta {

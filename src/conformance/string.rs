@@ -677,7 +677,7 @@ pub fn build(
             id: k as u64,
             name: format!("app{k}").into(),
             queue: leaf,
-            user: last.user.clone().unwrap_or_else(|| "user".to_string()),
+            user: last.user.as_deref().unwrap_or("user").into(),
             priority: last.priority,
             application_seq: k as u64,
             // `getTotalPendingRequestsPerPartition` = {last group's label: its pending}.
@@ -686,11 +686,12 @@ pub fn build(
                 let p = partition_index(&last.label)
                     .ok_or_else(|| format!("appsConfig: app{k}: unknown label {:?}", last.label))?;
                 by_partition[p] = last.pending.unwrap_or(Resource::ZERO);
-                by_partition
+                by_partition.into()
             },
             // Set below, from container 1.
             am: AmSnap::default(),
             live: Default::default(),
+            live_used: None,
             reserved: Vec::new(),
         };
         let mut seq: i64 = 1;
@@ -786,7 +787,7 @@ pub fn build(
         .find(|&p| am_usage.iter().any(|(ap, _)| *ap == p));
     let rc = overrides.calculator;
     for (q, queue) in queues.iter_mut().enumerate() {
-        let mut names: Vec<String> = Vec::new();
+        let mut names: Vec<crate::sync::Arc<str>> = Vec::new();
         for a in apps.iter().filter(|a| a.queue == q) {
             if !names.contains(&a.user) {
                 names.push(a.user.clone());
@@ -821,8 +822,8 @@ pub fn build(
                 by_partition[0] = used;
                 UserSnap {
                     name,
-                    used: by_partition,
-                    limit: vec![limit; np],
+                    used: by_partition.into(),
+                    limit: vec![limit; np].into(),
                 }
             })
             .collect();

@@ -19,12 +19,14 @@
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap};
 
-use super::fifo::{deduct_target, try_preempt, Pick, RoundState};
+use super::fifo::{deduct_target, reserve_for, try_preempt_unselected, Pick, RoundState, ToObtain};
 use super::ideal::{TempQueue, UnderServed};
+use super::idset::FastBuild;
 use super::order::{merge_sort, victim_cmp};
 use super::snapshot::{ContainerSnap, PreemptionSnapshot, UserSnap};
 use crate::config::{IntraQueuePreemptionOrder, PreemptionSettings};
 use crate::resource::{Resource, ResourceCalculator};
+use crate::sync::Arc;
 
 /// `TempAppPerPartition`.
 #[derive(Debug, Clone)]
@@ -50,7 +52,6 @@ pub struct TempApp {
 /// `TempUserPerPartition`.
 #[derive(Debug, Clone)]
 pub struct TempUser {
-    pub name: String,
     pub used: Resource,
     pub am_used: Resource,
     pub selected: Resource,
@@ -90,12 +91,14 @@ pub fn select(
     earlier: &[Pick],
 ) -> Vec<Pick> {
     let earlier = resolve(snap, earlier);
-    let mut selected: HashMap<(usize, usize), Resource> = HashMap::new();
+    let mut selected: HashMap<(usize, usize), Resource, FastBuild> = HashMap::default();
     for &(a, c) in &earlier {
         *selected.entry((a, asked_partition(c))).or_default() += c.resource;
     }
     let mut demand = compute_demand(snap, temps, under_served, settings, state, &selected);
     deduct_selected(snap, &earlier, &mut demand);
+    let targets = demand.values().flat_map(|d| &d.apps);
+    reserve_for(snap, state, targets.map(|t| t.actually_to_be_preempted));
     select_containers(snap, under_served, settings, state, &demand)
 }
 
@@ -146,7 +149,7 @@ pub fn compute_demand(
     under_served: &[UnderServed],
     settings: &PreemptionSettings,
     state: &RoundState,
-    selected: &HashMap<(usize, usize), Resource>,
+    selected: &HashMap<(usize, usize), Resource, FastBuild>,
 ) -> BTreeMap<(usize, usize), LeafDemand> {
     let rc = snap.calculator;
     let mut out = BTreeMap::new();
@@ -181,54 +184,78 @@ fn leaf_demand(
     mut reassignable: Resource,
     settings: &PreemptionSettings,
     state: &RoundState,
-    selected: &HashMap<(usize, usize), Resource>,
+    selected: &HashMap<(usize, usize), Resource, FastBuild>,
 ) -> Option<LeafDemand> {
     let rc = snap.calculator;
     let cluster = snap.cluster;
     let queue = &snap.queues[q];
     // Every app of the leaf (`getAllApplications`): the active ones, then those the AM limit
     // holds back.
-    let all: Vec<usize> = queue
-        .apps
-        .iter()
-        .chain(&queue.inactive_apps)
-        .copied()
-        .collect();
-    let active = queue.apps.len();
-    // Per app: used in this partition (one pass over its containers), and its AM there
-    // (`getAMResource(partition)`).
-    let usage: Vec<(Resource, Resource)> = all
-        .iter()
-        .map(|&a| {
-            let used = snap.apps[a]
-                .live
-                .iter()
-                .filter(|c| c.partition == p)
-                .map(|c| c.resource)
-                .sum();
-            (used, snap.apps[a].am.resource_in(p))
-        })
-        .collect();
+    let all = || queue.apps.iter().chain(&queue.inactive_apps).copied();
+    let count = queue.apps.len() + queue.inactive_apps.len();
     // 1. AMs are frozen: the active apps' AM resource is not reassignable
     // (`calculateUsedAMResourcesPerQueue`, which also counts an AM not yet placed).
-    let queue_am: Resource = usage[..active].iter().map(|u| u.1).sum();
+    let queue_am: Resource = queue
+        .apps
+        .iter()
+        .map(|&a| snap.apps[a].am.resource_in(p))
+        .sum();
     reassignable -= queue_am;
     // 2. Nothing to balance with a single application.
-    if all.len() == 1 {
+    if count == 1 {
         return None;
     }
     // 3. Temp apps and users (users in order of their first app; per user the AM and, for a
-    // user the snapshot does not list, the usage of its apps).
-    let mut d = LeafDemand::default();
-    let mut user_index: HashMap<&str, usize> = HashMap::new();
-    let mut apps_usage: Vec<Resource> = Vec::new();
-    for (i, &a) in all.iter().enumerate() {
+    // user the snapshot does not list, the usage of its apps). Per app: used in this
+    // partition and its AM there (`getAMResource(partition)`).
+    let mut users: Vec<TempUser> = Vec::with_capacity(count.min(queue.users.len() + 1));
+    // Which temp user an app belongs to. A user the snapshot lists is found by its entry: by
+    // the identity of the shared name first (the scheduler's snapshot gives an app the very
+    // name its user has, so no name is hashed), else by name. Names in a leaf's list are
+    // distinct, so both find the same entry. Users it does not list go by name.
+    let mut by_identity: HashMap<usize, usize, FastBuild> =
+        HashMap::with_capacity_and_hasher(queue.users.len(), FastBuild::default());
+    by_identity.extend(
+        queue
+            .users
+            .iter()
+            .enumerate()
+            .map(|(j, u)| (Arc::as_ptr(&u.name) as *const u8 as usize, j)),
+    );
+    let mut by_name: Option<HashMap<&str, usize, FastBuild>> = None;
+    let mut listed_user: Vec<usize> = vec![usize::MAX; queue.users.len()];
+    let mut unlisted_user: HashMap<&str, usize, FastBuild> = HashMap::default();
+    // Per temp user: its entry in the snapshot's list, and its apps' usage.
+    let mut listed: Vec<Option<&UserSnap>> = Vec::with_capacity(users.capacity());
+    let mut apps_usage: Vec<Resource> = Vec::with_capacity(users.capacity());
+    // The leaf's apps in `getAllApplications` order; sorted below through `order`.
+    let mut unsorted: Vec<TempApp> = Vec::with_capacity(count);
+    for (i, a) in all().enumerate() {
         let app = &snap.apps[a];
-        let next = user_index.len();
-        let user = *user_index.entry(app.user.as_str()).or_insert(next);
-        if user == d.users.len() {
-            d.users.push(TempUser {
-                name: app.user.clone(),
+        let (used, am) = (app.used_in(p), app.am.resource_in(p));
+        let entry = by_identity
+            .get(&(Arc::as_ptr(&app.user) as *const u8 as usize))
+            .copied()
+            .or_else(|| {
+                by_name
+                    .get_or_insert_with(|| {
+                        queue
+                            .users
+                            .iter()
+                            .enumerate()
+                            .map(|(j, u)| (&*u.name, j))
+                            .collect()
+                    })
+                    .get(&*app.user)
+                    .copied()
+            });
+        let slot = match entry {
+            Some(j) => &mut listed_user[j],
+            None => unlisted_user.entry(&*app.user).or_insert(usize::MAX),
+        };
+        if *slot == usize::MAX {
+            *slot = users.len();
+            users.push(TempUser {
                 used: Resource::ZERO,
                 am_used: Resource::ZERO,
                 selected: Resource::ZERO,
@@ -236,24 +263,22 @@ fn leaf_demand(
                 ideal_assigned: Resource::ZERO,
                 ul_delta_done: false,
             });
+            listed.push(entry.map(|j| &queue.users[j]));
             apps_usage.push(Resource::ZERO);
         }
+        let user = *slot;
         // Per user, the AMs of its active apps; per app, its AM once placed.
-        if i < active {
-            d.users[user].am_used += usage[i].1;
+        if i < queue.apps.len() {
+            users[user].am_used += am;
         }
-        apps_usage[user] += usage[i].0;
-        let am_used = if app.am.waiting {
-            Resource::ZERO
-        } else {
-            usage[i].1
-        };
-        d.apps.push(TempApp {
+        apps_usage[user] += used;
+        let am_used = if app.am.waiting { Resource::ZERO } else { am };
+        unsorted.push(TempApp {
             app: a,
             user,
             priority: app.priority,
             seq: app.application_seq,
-            used: usage[i].0,
+            used,
             am_used,
             pending: app.pending_in(p),
             selected: Resource::ZERO,
@@ -263,11 +288,9 @@ fn leaf_demand(
             from_others: Resource::ZERO,
         });
     }
-    let known: HashMap<&str, &UserSnap> =
-        queue.users.iter().map(|u| (u.name.as_str(), u)).collect();
-    for (u, apps_used) in d.users.iter_mut().zip(apps_usage) {
+    for ((u, apps_used), k) in users.iter_mut().zip(apps_usage).zip(listed) {
         // A user the snapshot does not list: its apps' usage, and no limit.
-        let (used, limit) = match known.get(u.name.as_str()) {
+        let (used, limit) = match k {
             Some(k) => (k.used_in(p), k.limit_in(p)),
             None => (apps_used, snap.partitions[p].resource),
         };
@@ -275,14 +298,18 @@ fn leaf_demand(
         // The limit less the user's AMs (`getResourceLimitForAllUsers` − AM used).
         u.limit = limit - u.am_used;
     }
+    // The apps' order, sorted as indices (a stable sort of indices gives the stable sort of
+    // the apps themselves).
+    let mut order: Vec<u32> = (0..unsorted.len() as u32).collect();
     let userlimit_first = settings.intra_queue_order == IntraQueuePreemptionOrder::UserLimitFirst;
-    if let (Some(order), true) = (&queue.fair_order, userlimit_first) {
+    if let (Some(fair), true) = (&queue.fair_order, userlimit_first) {
         // `TAFairOrderingComparator`: apps of one user in the leaf's fair order; across users,
         // the lighter user (used less AM) first, equal users by application id.
-        let rank: HashMap<usize, usize> = order.iter().enumerate().map(|(i, &a)| (a, i)).collect();
+        let rank: HashMap<usize, usize> = fair.iter().enumerate().map(|(i, &a)| (a, i)).collect();
         let rank = |a: usize| rank.get(&a).copied().unwrap_or(usize::MAX);
-        let users = &d.users;
-        merge_sort(&mut d.apps, &|x: &TempApp, y: &TempApp| {
+        let (users, apps) = (&users, &unsorted);
+        merge_sort(&mut order, &|&i: &u32, &j: &u32| {
+            let (x, y) = (&apps[i as usize], &apps[j as usize]);
             if x.user == y.user {
                 return rank(x.app).cmp(&rank(y.app));
             }
@@ -300,11 +327,20 @@ fn leaf_demand(
         });
     } else {
         // `TAPriorityComparator`: highest priority first, then the older application.
-        d.apps.sort_by(priority_order);
+        order.sort_by(|&i, &j| priority_order(&unsorted[i as usize], &unsorted[j as usize]));
     }
-    // 4. Ideal per app, in that order.
+    // Kept lowest priority first (the order of steps 7 and 8); step 4 walks it backwards.
+    let mut d = LeafDemand {
+        apps: order
+            .iter()
+            .rev()
+            .map(|&i| unsorted[i as usize].clone())
+            .collect(),
+        users,
+    };
+    // 4. Ideal per app, highest priority first.
     let conservative = settings.intra_queue_conservative_drf;
-    for t in d.apps.iter_mut() {
+    for t in d.apps.iter_mut().rev() {
         if rc.less_than_or_equal(&cluster, &reassignable, &Resource::ZERO)
             || (conservative && rc.is_any_major_resource_zero_or_negative(&reassignable))
         {
@@ -328,8 +364,6 @@ fn leaf_demand(
         }
         reassignable = reassignable.sub_non_negative(&t.ideal);
     }
-    // From here on, lowest priority first.
-    d.apps.reverse();
     // 5–6. The limit: a share of the guarantee less what inter-queue preemption takes, and
     // the round's remaining budget.
     let mut max_intra = tq
@@ -449,6 +483,9 @@ fn select_containers(
     let cluster = snap.cluster;
     let userlimit_first = settings.intra_queue_order == IntraQueuePreemptionOrder::UserLimitFirst;
     let mut picks = Vec::new();
+    // Buffers reused from leaf to leaf and app to app.
+    let mut to_obtain = ToObtain::new(snap.partitions.len());
+    let mut live: Vec<&ContainerSnap> = Vec::new();
     for (p, queues) in under_served.iter().enumerate() {
         for &q in queues.queues() {
             let queue = &snap.queues[q];
@@ -459,7 +496,8 @@ fn select_containers(
                 continue;
             };
             let need: Resource = d.apps.iter().map(|t| t.actually_to_be_preempted).sum();
-            let mut to_obtain: BTreeMap<usize, Resource> = BTreeMap::from([(p, need)]);
+            to_obtain.clear();
+            to_obtain.insert(p, need);
             // Rolling usage per user: a selected container comes off its user's usage.
             let mut rolling: Vec<Resource> = d.users.iter().map(|u| u.used).collect();
             for t in d
@@ -467,10 +505,15 @@ fn select_containers(
                 .iter()
                 .filter(|t| !t.actually_to_be_preempted.is_zero())
             {
+                // Nothing left to obtain: the rest would stop at their first container.
+                if to_obtain.is_empty() {
+                    break;
+                }
                 let app = &snap.apps[t.app];
-                let mut live: Vec<&ContainerSnap> = app.live.iter().collect();
+                live.clear();
+                live.extend(app.live.iter());
                 live.sort_by(|x, y| victim_cmp(x, y));
-                for c in live {
+                for &c in &live {
                     if to_obtain.is_empty() {
                         break;
                     }
@@ -481,21 +524,25 @@ fn select_containers(
                     // bring its user to or under the limit — the user's limit in the partition
                     // the container runs in, against the rolling usage of this one. (Users are
                     // listed in the same order in every partition of a leaf.)
-                    let user_there = demand.get(&(c.partition, q)).map(|e| &e.users[t.user]);
-                    if let Some(u) = user_there {
-                        let limit = u.limit + u.am_used;
-                        if userlimit_first
-                            && rc.less_than_or_equal(
+                    if userlimit_first {
+                        let there = if c.partition == p {
+                            Some(d)
+                        } else {
+                            demand.get(&(c.partition, q))
+                        };
+                        if let Some(u) = there.map(|e| &e.users[t.user]) {
+                            let limit = u.limit + u.am_used;
+                            if rc.less_than_or_equal(
                                 &cluster,
                                 &(rolling[t.user] - c.resource),
                                 &limit,
-                            )
-                        {
-                            break;
+                            ) {
+                                break;
+                            }
                         }
                     }
                     let conservative = settings.intra_queue_conservative_drf;
-                    if try_preempt(rc, cluster, &mut to_obtain, c, state, conservative) {
+                    if try_preempt_unselected(rc, cluster, &mut to_obtain, c, state, conservative) {
                         picks.push(Pick {
                             app: t.app,
                             container: c.id,

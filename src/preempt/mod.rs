@@ -3,6 +3,7 @@
 
 pub mod fifo;
 pub mod ideal;
+pub mod idset;
 pub mod intra_queue;
 pub mod order;
 pub mod policy;

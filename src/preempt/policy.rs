@@ -1,12 +1,9 @@
 //! `ProportionalCapacityPreemptionPolicy.editSchedule`: one round over a snapshot — ideal
 //! assignment, selectors, then mark-then-kill bookkeeping (spec P2, P7).
 
-use std::collections::HashMap;
-
-use std::collections::BTreeSet;
-
 use super::fifo::{self, Pick, RoundState};
 use super::ideal::{self, IdealFlags, TempQueue, UnderServed};
+use super::idset::{IdMap, IdSet};
 use super::intra_queue;
 use super::queue_priority;
 use super::reserved;
@@ -38,14 +35,14 @@ pub struct PreemptionEvent {
 #[derive(Debug, Clone)]
 pub struct PreemptionPolicy {
     settings: PreemptionSettings,
-    first_marked: HashMap<u64, i64>,
+    first_marked: IdMap<i64>,
 }
 
 impl PreemptionPolicy {
     pub fn new(settings: PreemptionSettings) -> Self {
         PreemptionPolicy {
             settings,
-            first_marked: HashMap::new(),
+            first_marked: IdMap::default(),
         }
     }
 
@@ -68,35 +65,41 @@ impl PreemptionPolicy {
         if self.settings.observe_only {
             return Vec::new();
         }
-        let mut events: Vec<PreemptionEvent> = round
-            .kill_reserved
-            .iter()
-            .map(|&(app, container)| PreemptionEvent {
-                kind: PreemptionEventKind::KillReserved,
-                app,
-                container,
-            })
-            .collect();
+        let picks: usize = round.by_selector.iter().map(|(p, _)| p.len()).sum();
+        let mut events: Vec<PreemptionEvent> =
+            Vec::with_capacity(round.kill_reserved.len() + picks);
+        events.extend(
+            round
+                .kill_reserved
+                .iter()
+                .map(|&(app, container)| PreemptionEvent {
+                    kind: PreemptionEventKind::KillReserved,
+                    app,
+                    container,
+                }),
+        );
+        self.first_marked.reserve(picks);
         // P7: mark first; once a container has been marked for its selector's wait, kill it.
         for (picks, kill_wait) in &round.by_selector {
             for pick in picks {
-                match self.first_marked.get(&pick.container).copied() {
-                    Some(first) if first + kill_wait <= now_ms => {
+                use std::collections::hash_map::Entry;
+                match self.first_marked.entry(pick.container) {
+                    Entry::Occupied(first) if *first.get() + kill_wait <= now_ms => {
                         events.push(PreemptionEvent {
                             kind: PreemptionEventKind::MarkKillable,
                             app: pick.app,
                             container: pick.container,
                         });
-                        self.first_marked.remove(&pick.container);
+                        first.remove();
                     }
-                    Some(_) => {}
-                    None => {
+                    Entry::Occupied(_) => {}
+                    Entry::Vacant(slot) => {
                         events.push(PreemptionEvent {
                             kind: PreemptionEventKind::MarkForPreemption,
                             app: pick.app,
                             container: pick.container,
                         });
-                        self.first_marked.insert(pick.container, now_ms);
+                        slot.insert(now_ms);
                     }
                 }
             }
@@ -113,7 +116,7 @@ impl PreemptionPolicy {
         let s = &self.settings;
         let rc = snap.calculator;
         let mut state = RoundState {
-            selected: BTreeSet::new(),
+            selected: IdSet::default(),
             allowed: snap.cluster.multiply(s.total_preemption_per_round as f64),
             kill_reserved: Vec::new(),
         };
@@ -276,9 +279,10 @@ mod tests {
                 user: "u".into(),
                 priority: 0,
                 application_seq: i as u64,
-                pending: vec![r(p)],
+                pending: vec![r(p)].into(),
                 am: AmSnap::default(),
                 live,
+                live_used: None,
                 reserved: vec![],
             });
             queues.push(QueueSnap {

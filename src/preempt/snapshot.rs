@@ -5,7 +5,22 @@
 
 use crate::sync::Arc;
 
+use smallvec::SmallVec;
+
 use crate::resource::{Resource, ResourceCalculator};
+
+/// One figure per partition, inline for a cluster without labels (no allocation per user or
+/// application in a snapshot).
+pub type PerPartition = SmallVec<[Resource; 1]>;
+
+/// `f(p)` for each of `partitions` partitions.
+pub fn per_partition(partitions: usize, f: impl Fn(usize) -> Resource) -> PerPartition {
+    if partitions == 1 {
+        PerPartition::from_buf([f(0)])
+    } else {
+        (0..partitions).map(f).collect()
+    }
+}
 
 /// A node partition (label). Index 0 is the default partition `""`.
 #[derive(Debug, Clone, PartialEq)]
@@ -87,12 +102,12 @@ impl AmSnap {
 /// A user of a leaf queue (`User` / `TempUserPerPartition`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct UserSnap {
-    pub name: String,
+    pub name: Arc<str>,
     /// Used by the user's containers in the queue, AMs included, by partition.
-    pub used: Vec<Resource>,
+    pub used: PerPartition,
     /// `getResourceLimitForAllUsers` (every user of the queue counted, weight applied), by
     /// partition.
-    pub limit: Vec<Resource>,
+    pub limit: PerPartition,
 }
 
 impl QueueSnap {
@@ -131,19 +146,26 @@ pub struct AppSnap {
     /// A name for reports (`appA`, `app1`, `application_…`).
     pub name: Arc<str>,
     pub queue: usize,
-    pub user: String,
+    /// Its user. Only the intra-queue selector reads it: the scheduler's snapshot leaves it
+    /// empty without that selector.
+    pub user: Arc<str>,
     pub priority: i32,
     /// The sequence number of YARN's `ApplicationId`: applications of equal priority are
     /// ordered by it (older first).
     pub application_seq: u64,
     /// Outstanding demand by partition (`getTotalPendingRequestsPerPartition`); missing
     /// partitions have none.
-    pub pending: Vec<Resource>,
+    pub pending: PerPartition,
     /// The AM as the intra-queue selector counts it.
     pub am: AmSnap,
     /// Running containers. Shared with the scheduler, which keeps each attempt's list
     /// copy-on-write, so a snapshot costs O(apps), not O(containers).
     pub live: Arc<Vec<ContainerSnap>>,
+    /// The sum of `live`'s resources when every one of them runs in the default partition
+    /// and the builder knows it (the scheduler without labelled partitions: the attempt's
+    /// `used`, which the invariant checker holds to its containers); `None`: the policy sums
+    /// `live` when it needs it.
+    pub live_used: Option<Resource>,
     pub reserved: Vec<ContainerSnap>,
 }
 
@@ -166,6 +188,9 @@ pub struct PreemptionSnapshot {
     /// Pre-order; index 0 is root.
     pub queues: Vec<QueueSnap>,
     pub apps: Vec<AppSnap>,
+    /// Indexed by node (the scheduler's slab slot). Only the reserved-container and
+    /// queue-priority selectors read them: the scheduler's snapshot has none unless its
+    /// configuration turns one of them on.
     pub nodes: Vec<NodeSnap>,
 }
 
@@ -173,6 +198,20 @@ impl AppSnap {
     /// The app's pending demand in `partition`.
     pub fn pending_in(&self, partition: usize) -> Resource {
         self.pending.get(partition).copied().unwrap_or_default()
+    }
+
+    /// What its running containers in `partition` hold.
+    pub fn used_in(&self, partition: usize) -> Resource {
+        match self.live_used {
+            Some(used) if partition == 0 => used,
+            Some(_) => Resource::ZERO,
+            None => self
+                .live
+                .iter()
+                .filter(|c| c.partition == partition)
+                .map(|c| c.resource)
+                .sum(),
+        }
     }
 }
 

@@ -31,33 +31,57 @@ pub struct PreemptionOutcome {
     pub killed_ids: Vec<ContainerId>,
 }
 
-/// An application in leaf `q` without its containers; its pending demand only when the
-/// intra-queue selector reads it.
+/// An application in leaf `q` with its containers (the attempt's shared view); its pending
+/// demand and user only when the intra-queue selector reads them. Its user's name is shared
+/// with the leaf's users manager when the user is there.
+#[allow(clippy::too_many_arguments)]
 fn app_snap(
     id: AppId,
     a: &SchedulerApp,
     t: &Attempt,
     q: usize,
+    users: &UsersManager,
+    no_user: &Arc<str>,
     with_pending: bool,
     partitions: usize,
+    live: Arc<Vec<ContainerSnap>>,
+    reserved: Vec<ContainerSnap>,
 ) -> AppSnap {
+    // Only the intra-queue selector reads the user: without it, the shared empty name (no
+    // look at the user's entry, a cache miss per app).
+    let user = if !with_pending {
+        Arc::clone(no_user)
+    } else {
+        // The app's slot is its user's (the invariant checker holds it so), so the name is
+        // not compared: that would read two more strings per app.
+        match users.by_slot(a.user_slot) {
+            Some(u) => {
+                debug_assert_eq!(u.name, a.user);
+                Arc::clone(&u.shared_name)
+            }
+            None => Arc::from(a.user.as_str()),
+        }
+    };
     AppSnap {
         id: id.as_u64(),
         name: Arc::clone(&a.name),
         queue: q,
-        user: a.user.clone(),
+        user,
         priority: a.priority,
         application_seq: a.application_id.id as u64,
         pending: if with_pending {
-            (0..partitions)
-                .map(|p| t.requests.pending_in(p as Partition).non_negative())
-                .collect()
+            per_partition(partitions, |p| {
+                t.requests.pending_in(p as Partition).non_negative()
+            })
         } else {
-            Vec::new()
+            PerPartition::new()
         },
         am: am_snap(t),
-        live: Arc::default(),
-        reserved: Vec::new(),
+        // Without labelled partitions every container is in the default one, and the
+        // attempt's `used` is the sum of its live containers (when they are the ones given).
+        live_used: (partitions == 1 && Arc::ptr_eq(&live, &t.preempt_view)).then_some(t.used),
+        live,
+        reserved,
     }
 }
 
@@ -80,11 +104,16 @@ impl CapacityScheduler {
         let cluster = tree.cluster_resource();
         let np = self.labels.num_partitions();
         // Nodes by slab slot (a container's `node` is its node's slot); a free slot is an
-        // empty node with nothing on it.
-        // (The slab iterates in slot order.)
-        let mut nodes: Vec<NodeSnap> = Vec::with_capacity(self.nodes.len());
+        // empty node with nothing on it. (The slab iterates in slot order.) Only the
+        // reserved-container and queue-priority selectors read nodes: without them the
+        // snapshot has none, and costs O(apps + queues).
+        let preemption = self.configuration().preemption();
+        let with_nodes = preemption.select_based_on_reserved_containers
+            || preemption.underutilized_preemption_enabled;
+        let mut nodes: Vec<NodeSnap> =
+            Vec::with_capacity(if with_nodes { self.nodes.len() } else { 0 });
         let empty: Arc<str> = Arc::from("");
-        for (id, n) in self.nodes.iter() {
+        for (id, n) in self.nodes.iter().filter(|_| with_nodes) {
             while nodes.len() < id.index() {
                 nodes.push(NodeSnap {
                     name: Arc::clone(&empty),
@@ -103,8 +132,10 @@ impl CapacityScheduler {
             });
         }
         let mut apps: Vec<AppSnap> = Vec::with_capacity(self.apps.len());
+        let no_containers: Arc<Vec<ContainerSnap>> = Arc::default();
+        let no_user: Arc<str> = Arc::from("");
         // Users and per-app pending are for the intra-queue selector only.
-        let intra_queue = self.configuration().preemption().intra_queue_enabled;
+        let intra_queue = preemption.intra_queue_enabled;
         let mut queues: Vec<QueueSnap> = Vec::with_capacity(tree.len());
         let mut pending: Vec<Vec<(Resource, Resource)>> = Vec::with_capacity(tree.len());
         for q in 0..tree.len() {
@@ -119,7 +150,7 @@ impl CapacityScheduler {
                 // every user of the queue (`getResourceLimitForAllUsers`); without it the
                 // snapshot skips them.
                 if intra_queue {
-                    let per_partition: Vec<_> = (0..np)
+                    let limits: Vec<_> = (0..np)
                         .map(|p| {
                             let inputs = self.limit_inputs_in(q, p as Partition, false);
                             let all = lr.users.compute_queue_user_limit_all_users(&inputs);
@@ -130,14 +161,12 @@ impl CapacityScheduler {
                         .users
                         .iter()
                         .map(|u| UserSnap {
-                            name: u.name.clone(),
-                            used: (0..np).map(|p| u.used_in(p as Partition)).collect(),
-                            limit: per_partition
-                                .iter()
-                                .map(|(inputs, all)| {
-                                    UsersManager::user_limit(inputs, *all, u.weight)
-                                })
-                                .collect(),
+                            name: Arc::clone(&u.shared_name),
+                            used: per_partition(np, |p| u.used_in(p as Partition)),
+                            limit: per_partition(np, |p| {
+                                let (inputs, all) = &limits[p];
+                                UsersManager::user_limit(inputs, *all, u.weight)
+                            }),
                         })
                         .collect();
                 }
@@ -236,10 +265,19 @@ impl CapacityScheduler {
                             reserved.push(container_snap(cid, c));
                         }
                     }
-                    let mut snap = app_snap(app, a, t, q, intra_queue, np);
-                    snap.live = Arc::clone(&t.preempt_view);
-                    snap.reserved = reserved;
-                    apps.push(snap);
+                    let live = Arc::clone(&t.preempt_view);
+                    apps.push(app_snap(
+                        app,
+                        a,
+                        t,
+                        q,
+                        &lr.users,
+                        &no_user,
+                        intra_queue,
+                        np,
+                        live,
+                        reserved,
+                    ));
                     leaf_apps.push(idx);
                 }
                 // Apps held back by the AM limit count among the leaf's apps for intra-queue
@@ -251,7 +289,19 @@ impl CapacityScheduler {
                             continue;
                         };
                         inactive.push(apps.len());
-                        apps.push(app_snap(app, a, t, q, true, np));
+                        let live = Arc::clone(&no_containers);
+                        apps.push(app_snap(
+                            app,
+                            a,
+                            t,
+                            q,
+                            &lr.users,
+                            &no_user,
+                            true,
+                            np,
+                            live,
+                            Vec::new(),
+                        ));
                     }
                 }
             }

@@ -10,6 +10,8 @@ use crate::state::partition::{get_in, Partition, DEFAULT_PARTITION};
 #[derive(Debug, Clone, Default)]
 pub struct User {
     pub name: String,
+    /// The name again, shared: preemption snapshots take it without a copy per round.
+    pub shared_name: crate::sync::Arc<str>,
     /// Allocated plus reserved, in this leaf, in the default partition.
     pub used: Resource,
     pub am_used: Resource,
@@ -117,6 +119,7 @@ impl UsersManager {
         }
         let slot = self.users.insert(User {
             name: user.to_string(),
+            shared_name: user.into(),
             weight,
             ..Default::default()
         });
