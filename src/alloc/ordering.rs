@@ -107,27 +107,19 @@ impl ChildOrder {
         self.keyed[self.order[i] as usize].key.id
     }
 
-    /// Whether the child at `a` goes before the one at `b` (places break ties).
-    fn before(&self, policy: QueueOrderingPolicy, a: u32, b: u32) -> bool {
+    /// The children at places `a` and `b` in allocation order (places break ties).
+    fn cmp(&self, policy: QueueOrderingPolicy, a: u32, b: u32) -> Ordering {
         compare(
             policy,
             &self.keyed[a as usize].key,
             &self.keyed[b as usize].key,
         )
         .then(a.cmp(&b))
-        .is_lt()
     }
 
     fn sort(&mut self, policy: QueueOrderingPolicy) {
         let mut order = std::mem::take(&mut self.order);
-        order.sort_by(|&a, &b| {
-            compare(
-                policy,
-                &self.keyed[a as usize].key,
-                &self.keyed[b as usize].key,
-            )
-            .then(a.cmp(&b))
-        });
+        order.sort_by(|&a, &b| self.cmp(policy, a, b));
         self.order = order;
     }
 }
@@ -233,7 +225,7 @@ impl CapacityScheduler {
                 }
             }
             for &x in &moved {
-                let at = o.order.partition_point(|&e| o.before(policy, e, x));
+                let at = o.order.partition_point(|&e| o.cmp(policy, e, x).is_lt());
                 o.order.insert(at, x);
             }
         }
