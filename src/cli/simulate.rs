@@ -82,6 +82,11 @@ pub struct SimulateArgs {
     /// <output>/scheduler-<MS>.json.
     #[arg(long = "rest-at", value_delimiter = ',', value_parser = clap::value_parser!(i64).range(0..))]
     rest_at: Vec<i64>,
+    /// Write every container's steps (allocated, launched, queued at its NodeManager,
+    /// started, paused, resumed, killed and for which guaranteed container, finished, told to
+    /// its AM) to <output>/containers.csv.
+    #[arg(long)]
+    container_log: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -246,6 +251,7 @@ pub fn run(args: SimulateArgs) -> ExitCode {
         opportunistic_percent: args.opportunistic_percent,
         promote_opportunistic_after_start: args.promote_opportunistic_after_start,
         rest_at: args.rest_at.clone(),
+        container_log: args.container_log,
         ..SimulationOptions::default()
     };
     // The output directory is checked (and claimed) before the run, not after it.
@@ -304,7 +310,7 @@ pub fn run(args: SimulateArgs) -> ExitCode {
 fn run_id(args: &SimulateArgs) -> String {
     format!(
         "simulate config={:?} trace={:?} trace-type={:?} nodes={:?} scenario={:?} seed={} \
-         preemption={:?} opportunistic-percent={} promote={} max-time-ms={:?} rest-at={:?}",
+         preemption={:?} opportunistic-percent={} promote={} max-time-ms={:?} rest-at={:?} container-log={}",
         args.config,
         args.trace,
         args.trace_type,
@@ -315,7 +321,8 @@ fn run_id(args: &SimulateArgs) -> String {
         args.opportunistic_percent,
         args.promote_opportunistic_after_start,
         args.max_time_ms,
-        args.rest_at
+        args.rest_at,
+        args.container_log
     )
 }
 

@@ -29,6 +29,11 @@ pub const MAX_ALLOCATIONS_PER_AM_HEARTBEAT: &str =
     "yarn.resourcemanager.opportunistic.max.container-allocation.per.am.heartbeat";
 pub const NM_MAX_QUEUE_LENGTH: &str = "yarn.nodemanager.opportunistic-containers-max-queue-length";
 pub const NM_QUEUE_POLICY: &str = "yarn.nodemanager.opportunistic-containers-queue-policy";
+/// capsched's own: central opportunistic allocation serves a leaf's applications in the
+/// leaf's order (docs/SEMANTICS.md, "Opportunistic containers on a busy cluster").
+pub const FOLLOW_QUEUE_ORDER: &str = "capsched.opportunistic.allocation.follow-queue-order";
+pub const NM_PAUSE_FOR_PREEMPTION: &str =
+    "yarn.nodemanager.opportunistic-containers-use-pause-for-preemption";
 
 /// YARN's refusal to start the RM with distributed scheduling but no opportunistic allocation.
 pub const DIST_WITHOUT_OPPORTUNISTIC: &str = "Invalid parameters: opportunistic container allocation has to be enabled when distributed scheduling is enabled.";
@@ -54,6 +59,14 @@ pub struct OpportunisticSettings {
     /// container is rejected).
     pub nm_max_queue_length: i32,
     pub nm_queue_policy: QueuePolicy,
+    /// Pause running opportunistic containers to make room for guaranteed ones instead of
+    /// killing them (the NodeManager's executor must be able to pause: none of YARN 3.3.6's
+    /// can, so a stock NodeManager kills them with −102 instead; docs/SEMANTICS.md).
+    pub nm_pause_for_preemption: bool,
+    /// An application gets no central opportunistic containers while one ahead of it in its
+    /// leaf's order still waits for some (`capsched.opportunistic.allocation.
+    /// follow-queue-order`; false = YARN, which serves every AM heartbeat as it comes).
+    pub follow_queue_order: bool,
 }
 
 impl Default for OpportunisticSettings {
@@ -72,6 +85,8 @@ impl Default for OpportunisticSettings {
             max_allocations_per_am_heartbeat: -1,
             nm_max_queue_length: 0,
             nm_queue_policy: QueuePolicy::ByQueueLength,
+            nm_pause_for_preemption: false,
+            follow_queue_order: false,
         }
     }
 }
@@ -209,5 +224,7 @@ pub(crate) fn read_opportunistic_settings(r: &mut Reader) -> OpportunisticSettin
             )
             .max(0),
         nm_queue_policy,
+        nm_pause_for_preemption: r.boolean(NM_PAUSE_FOR_PREEMPTION, d.nm_pause_for_preemption),
+        follow_queue_order: r.boolean(FOLLOW_QUEUE_ORDER, d.follow_queue_order),
     }
 }

@@ -1,9 +1,12 @@
 //! The NodeManager's `ContainerScheduler` (spec O6) as a reusable, deterministic component:
 //! what a node does with the containers the RM sends it. A guaranteed container starts as
-//! soon as it fits, killing running opportunistic containers newest-first to make room; an
-//! opportunistic one starts if it fits, else waits in a FIFO queue up to the queue capacity,
-//! else is rejected. Kills are two-phase, as on a real node: a container being killed keeps
-//! its resources until the host reports it gone with [`NodeContainerScheduler::completed`].
+//! soon as it fits, killing (or, with pause-for-preemption, pausing) running opportunistic
+//! containers newest-first to make room; an opportunistic one starts if it fits, else waits in
+//! a FIFO queue up to the queue capacity, else is rejected. Kills and pauses are two-phase, as
+//! on a real node: a container being killed or paused keeps its resources until the host
+//! reports it gone ([`NodeContainerScheduler::completed`]) or paused
+//! ([`NodeContainerScheduler::paused`]); a paused one waits at the back of the opportunistic
+//! queue and resumes, with the work it had done, when it fits again.
 
 use std::collections::VecDeque;
 
@@ -15,6 +18,7 @@ pub use crate::scheduler::types::NodeQueueReport;
 pub const KILLED_BY_CONTAINER_SCHEDULER: i32 = -108;
 pub const DIAG_QUEUE_FULL: &str = "Opportunistic container queue is full";
 pub const DIAG_MAKE_ROOM: &str = "Container Killed to make room for Guaranteed Container";
+pub const DIAG_PAUSE: &str = "Container Paused to make room for Guaranteed Container";
 pub const DIAG_DEQUEUED: &str = "Container De-queued to meet NM queuing limits";
 
 /// `yarn.nodemanager.opportunistic-containers-queue-policy`.
@@ -25,6 +29,28 @@ pub enum QueuePolicy {
     ByResources,
 }
 
+/// Why the node ended an opportunistic container (all with [`KILLED_BY_CONTAINER_SCHEDULER`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KillCause<C> {
+    /// Running, and killed to make room for this guaranteed container.
+    MakeRoom { for_container: C },
+    /// Arrived with no room to start and no room in the queue.
+    QueueFull,
+    /// Queued beyond the RM's queue limit (O5), shed.
+    Dequeued,
+}
+
+impl<C> KillCause<C> {
+    /// The diagnostics the NodeManager reports with the container's exit status.
+    pub fn diagnostics(&self) -> &'static str {
+        match self {
+            KillCause::MakeRoom { .. } => DIAG_MAKE_ROOM,
+            KillCause::QueueFull => DIAG_QUEUE_FULL,
+            KillCause::Dequeued => DIAG_DEQUEUED,
+        }
+    }
+}
+
 /// What the node did; the host acts on each (start the process, kill it, tell the AM).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NodeEvent<C> {
@@ -32,10 +58,13 @@ pub enum NodeEvent<C> {
     /// Kill (or reject) with [`KILLED_BY_CONTAINER_SCHEDULER`]. A running container keeps its
     /// resources until [`NodeContainerScheduler::completed`]; a queued or rejected one never
     /// had any.
-    Killed {
-        id: C,
-        diagnostics: &'static str,
-    },
+    Killed { id: C, cause: KillCause<C> },
+    /// Pause a running opportunistic container to make room for `for_container`
+    /// (`opportunistic-containers-use-pause-for-preemption`); it keeps its resources until
+    /// [`NodeContainerScheduler::paused`].
+    Paused { id: C, for_container: C },
+    /// A paused container fits again: resume it where it stopped.
+    Resumed(C),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -43,7 +72,10 @@ struct Entry<C> {
     id: C,
     resource: Resource,
     execution: ExecutionType,
-    killing: bool,
+    /// Being killed or paused: its resources are on their way back.
+    reclaiming: bool,
+    /// Paused earlier: starting it again is a resume.
+    paused: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -53,6 +85,8 @@ pub struct NodeContainerScheduler<C: Copy + PartialEq> {
     /// `yarn.nodemanager.opportunistic-containers-max-queue-length`.
     queue_capacity: i32,
     policy: QueuePolicy,
+    /// `yarn.nodemanager.opportunistic-containers-use-pause-for-preemption`.
+    pause_for_preemption: bool,
     queued_guaranteed: VecDeque<Entry<C>>,
     queued_opportunistic: VecDeque<Entry<C>>,
     /// In start order.
@@ -67,11 +101,18 @@ impl<C: Copy + PartialEq> NodeContainerScheduler<C> {
             capability,
             queue_capacity,
             policy,
+            pause_for_preemption: false,
             queued_guaranteed: VecDeque::new(),
             queued_opportunistic: VecDeque::new(),
             running: Vec::new(),
             allocated: Resource::ZERO,
         }
+    }
+
+    /// Pause running opportunistic containers to make room instead of killing them.
+    pub fn with_pause_for_preemption(mut self, pause: bool) -> Self {
+        self.pause_for_preemption = pause;
+        self
     }
 
     pub fn allocated(&self) -> Resource {
@@ -104,7 +145,8 @@ impl<C: Copy + PartialEq> NodeContainerScheduler<C> {
             id,
             resource,
             execution,
-            killing: false,
+            reclaiming: false,
+            paused: false,
         };
         match execution {
             ExecutionType::Guaranteed => {
@@ -121,7 +163,7 @@ impl<C: Copy + PartialEq> NodeContainerScheduler<C> {
                 } else {
                     events.push(NodeEvent::Killed {
                         id,
-                        diagnostics: DIAG_QUEUE_FULL,
+                        cause: KillCause::QueueFull,
                     });
                 }
                 self.start_pending(&mut events);
@@ -189,7 +231,7 @@ impl<C: Copy + PartialEq> NodeContainerScheduler<C> {
             .into_iter()
             .map(|e| NodeEvent::Killed {
                 id: e.id,
-                diagnostics: DIAG_DEQUEUED,
+                cause: KillCause::Dequeued,
             })
             .collect()
     }
@@ -252,8 +294,33 @@ impl<C: Copy + PartialEq> NodeContainerScheduler<C> {
 
     fn start(&mut self, e: Entry<C>, events: &mut Vec<NodeEvent<C>>) {
         self.allocated += e.resource;
-        self.running.push(e);
-        events.push(NodeEvent::Started(e.id));
+        self.running.push(Entry {
+            paused: false,
+            ..e
+        });
+        events.push(if e.paused {
+            NodeEvent::Resumed(e.id)
+        } else {
+            NodeEvent::Started(e.id)
+        });
+    }
+
+    /// A container being paused has stopped: its resources come back, and it waits at the
+    /// back of the opportunistic queue (ContainerScheduler re-queues a PAUSED container when
+    /// its resources are reclaimed), where it counts as queued. Unknown ids are ignored.
+    pub fn paused(&mut self, id: C) -> Vec<NodeEvent<C>> {
+        let mut events = Vec::new();
+        if let Some(i) = self.running.iter().position(|e| e.id == id) {
+            let e = self.running.remove(i);
+            self.allocated -= e.resource;
+            self.queued_opportunistic.push_back(Entry {
+                reclaiming: false,
+                paused: true,
+                ..e
+            });
+            self.start_pending(&mut events);
+        }
+        events
     }
 
     /// Room for the queued guaranteed container `id`: what it and every guaranteed container
@@ -267,21 +334,29 @@ impl<C: Copy + PartialEq> NodeContainerScheduler<C> {
                 break;
             }
         }
-        for e in self.running.iter().filter(|e| e.killing) {
+        for e in self.running.iter().filter(|e| e.reclaiming) {
             needed -= e.resource;
         }
+        let pause = self.pause_for_preemption;
         for e in self.running.iter_mut().rev() {
             if !(needed.memory_mb() > 0 || needed.vcores() > 0) {
                 break;
             }
-            if e.execution != ExecutionType::Opportunistic || e.killing {
+            if e.execution != ExecutionType::Opportunistic || e.reclaiming {
                 continue;
             }
-            e.killing = true;
+            e.reclaiming = true;
             needed -= e.resource;
-            events.push(NodeEvent::Killed {
-                id: e.id,
-                diagnostics: DIAG_MAKE_ROOM,
+            events.push(if pause {
+                NodeEvent::Paused {
+                    id: e.id,
+                    for_container: id,
+                }
+            } else {
+                NodeEvent::Killed {
+                    id: e.id,
+                    cause: KillCause::MakeRoom { for_container: id },
+                }
             });
         }
     }
@@ -318,7 +393,7 @@ mod tests {
             ev,
             vec![NodeEvent::Killed {
                 id: 2,
-                diagnostics: DIAG_MAKE_ROOM
+                cause: KillCause::MakeRoom { for_container: 3 }
             }]
         );
         assert_eq!(n.completed(2), vec![NodeEvent::Started(3)]);
@@ -348,7 +423,7 @@ mod tests {
     fn killed(ev: &[NodeEvent<u32>]) -> Vec<(u32, &'static str)> {
         ev.iter()
             .filter_map(|e| match e {
-                NodeEvent::Killed { id, diagnostics } => Some((*id, *diagnostics)),
+                NodeEvent::Killed { id, cause } => Some((*id, cause.diagnostics())),
                 _ => None,
             })
             .collect()

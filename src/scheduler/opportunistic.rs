@@ -163,6 +163,9 @@ impl CapacityScheduler {
         };
         self.opportunistic_tick(now_ms);
         let s = self.opportunistic_settings();
+        if s.follow_queue_order && self.earlier_app_waits_for_opportunistic(app) {
+            return Vec::new();
+        }
         let k = s.nodes_used.max(0) as usize;
         let cap =
             (s.max_allocations_per_am_heartbeat > 0).then_some(s.max_allocations_per_am_heartbeat);
@@ -202,6 +205,34 @@ impl CapacityScheduler {
             }
         }
         allocated
+    }
+
+    /// Whether an application ahead of `app` in its leaf's order (FIFO's active list, or the
+    /// fair policy's order) still has opportunistic asks outstanding: with
+    /// `follow-queue-order` it is served first, as the leaf would serve guaranteed asks, so
+    /// that node queues hold the earlier jobs' work rather than every job's at once.
+    fn earlier_app_waits_for_opportunistic(&self, app: AppId) -> bool {
+        let q = self.apps[app].queue;
+        let Some(lr) = self.leaf(q) else {
+            return false;
+        };
+        let waits = |other: AppId| {
+            self.apps
+                .get(other)
+                .and_then(|a| a.attempt.as_ref())
+                .is_some_and(|t| t.opportunistic_asks.total() > 0)
+        };
+        match self.fair_application_order(q) {
+            Some(order) => order
+                .iter()
+                .take_while(|&&a| a != app)
+                .any(|&a| waits(a)),
+            None => lr
+                .active
+                .iter()
+                .take_while(|e| e.2 != app)
+                .any(|e| waits(e.2)),
+        }
     }
 
     fn blacklisted(&self, node: NodeId, blacklist: &BTreeSet<u32>) -> bool {

@@ -129,6 +129,9 @@ pub struct AmSim {
     pub promote_after_start: bool,
     /// Containers the NodeManager killed or rejected (−108) whose task ran again.
     pub killed_by_nm: u64,
+    /// Opportunistic containers the job's tasks were given (the job "used opportunistic
+    /// containers" when this is not 0).
+    pub opportunistic_containers: u64,
     /// The AMRMProxy's `DistributedScheduler` for this attempt, with distributed scheduling.
     pub distributed: Option<crate::opportunistic::distributed::DistributedScheduler>,
     pub containers_completed: u64,
@@ -174,6 +177,7 @@ impl AmSim {
             to_promote: Vec::new(),
             promote_after_start: false,
             killed_by_nm: 0,
+            opportunistic_containers: 0,
             distributed: None,
         };
         for (i, g) in groups.into_iter().enumerate() {
@@ -393,6 +397,9 @@ impl AmSim {
             let kind = (reduce, c.execution_type == ExecutionType::Opportunistic);
             match self.pick(kind, &c.host, &rack) {
                 Some(g) => {
+                    if c.execution_type == ExecutionType::Opportunistic {
+                        self.opportunistic_containers += 1;
+                    }
                     self.set_pending(g, self.groups[g].pending - 1);
                     self.running.insert(c.id, g);
                     self.first_task_ms.get_or_insert(now_ms);

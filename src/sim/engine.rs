@@ -26,7 +26,7 @@ use super::jobs::{am_heartbeat, kill_job, start_job};
 use super::metrics::{
     JobRecord, LeafInfo, QueuePreemption, Reached, Sample, SeriesStats, Starvation,
 };
-use super::nm::NmSim;
+use super::nm::{NmSim, NmStats};
 use super::observer::{NoObserver, Progress, SimObserver};
 use super::options::{SimulationInput, SimulationOptions};
 use super::sampling::sample;
@@ -68,6 +68,11 @@ pub struct SimulationResult {
     pub opportunistic_allocated: u64,
     pub killed_by_nm: u64,
     pub promotions: u64,
+    /// What the NodeManagers' container schedulers did, summed over the nodes.
+    pub nm_stats: NmStats,
+    /// Every task container's steps, when the run kept them
+    /// ([`SimulationOptions::container_log`]).
+    pub container_log: Option<Vec<super::timeline::TimelineRow>>,
     /// Task containers that completed successfully.
     pub tasks_completed: u64,
     /// Whether the preemption monitor ran, its rounds, and what they did.
@@ -143,12 +148,16 @@ pub fn simulate_with(
                 nm_by_node.insert(id, nms.len());
                 rack_of_host.insert(n.host.clone(), rack.clone());
                 hosts.push((n.host.clone(), rack.clone()));
-                nms.push(NmSim::new(
-                    id,
-                    spec.resource,
-                    opp.nm_max_queue_length,
-                    opp.nm_queue_policy,
-                ));
+                nms.push(
+                    NmSim::new(
+                        id,
+                        spec.resource,
+                        opp.nm_max_queue_length,
+                        opp.nm_queue_policy,
+                    )
+                    .with_pause_for_preemption(opp.nm_pause_for_preemption)
+                    .with_log(opts.container_log),
+                );
             }
             // The ResourceManager refuses a NodeManager (too small for the smallest
             // container, a host already registered): the run goes on without it.
@@ -253,6 +262,7 @@ pub fn simulate_with(
     for n in &mut nms {
         n.node_mem = super::state::node_mem(&cs, n.id);
     }
+    let container_log = opts.container_log;
     let mut sim = Sim {
         cs,
         periodic: super::queue::EventQueue::new(),
@@ -301,6 +311,7 @@ pub fn simulate_with(
         skipped_ms: 0,
         skipped: false,
         unsent: None,
+        container_log: container_log.then(super::timeline::ContainerLog::default),
         warnings,
         killed_at_sample: vec![0; leaves_count],
         starving_since: vec![None; leaves_count],
@@ -482,8 +493,22 @@ pub fn simulate_with(
                 _ => None,
             },
             preempted: a.preempted,
+            opportunistic_containers: a.opportunistic_containers,
         })
         .collect();
+    let mut nm_stats = NmStats::default();
+    for n in &mut sim.nms {
+        nm_stats.add(std::mem::take(&mut n.stats));
+    }
+    let container_log = sim.container_log.take().map(|mut log| {
+        for n in &mut sim.nms {
+            if let Some(steps) = n.log.take() {
+                log.add_nm_steps(&steps);
+            }
+        }
+        let ids: Vec<String> = sim.ams.iter().map(|a| a.job.id.clone()).collect();
+        log.into_rows(&ids)
+    });
     Ok(SimulationResult {
         samples: sim.samples,
         series: sim.series,
@@ -504,6 +529,8 @@ pub fn simulate_with(
             .map(|n| n.killed_by_container_scheduler)
             .sum(),
         promotions: sim.promotions,
+        nm_stats,
+        container_log,
         tasks_completed: sim.tasks_completed,
         preemption_enabled: sim.policy.is_some(),
         preemption_rounds: sim.preemption_rounds,

@@ -158,6 +158,18 @@ pub(super) fn am_heartbeat(sim: &mut Sim, now: i64, j: usize) {
         };
         let (node, resource, execution) = (c.node, c.resource, c.execution_type);
         let is_am = Some(container) == sim.ams[j].am_container;
+        if let Some(log) = sim.container_log.as_mut() {
+            let host = sim.cs.node(node).map(|n| n.host.to_string()).unwrap_or_default();
+            log.launched(
+                now,
+                container,
+                c.yarn_id.to_string(),
+                j,
+                execution,
+                host,
+                c.created_ms,
+            );
+        }
         // A launch the AM loses (injected): the container is never started and expires.
         if !is_am && sim.chaos.as_mut().is_some_and(|c| c.lose_launch()) {
             continue;
@@ -209,6 +221,11 @@ fn take_completions(sim: &mut Sim, now: i64, j: usize, response: &AllocateRespon
         return false;
     }
     sim.active(now);
+    if let Some(log) = sim.container_log.as_mut() {
+        for s in &response.completed {
+            log.am_told(now, s.id, s.exit_status);
+        }
+    }
     let before = sim.ams[j].containers_completed;
     let am_lost = sim.ams[j].take_completions(response);
     sim.tasks_completed += sim.ams[j].containers_completed - before;

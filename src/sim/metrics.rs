@@ -97,6 +97,8 @@ pub struct JobRecord {
     /// Killed by the ResourceManager when its lifetime ended, with YARN's message.
     pub killed: Option<String>,
     pub preempted: u64,
+    /// Opportunistic containers its tasks ran in (0: the job ran on guaranteed ones only).
+    pub opportunistic_containers: u64,
 }
 
 impl JobRecord {

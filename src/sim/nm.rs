@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 
 use crate::ids::{ContainerId, NodeId};
-use crate::opportunistic::node_queue::{NodeContainerScheduler, NodeEvent, QueuePolicy};
+use crate::opportunistic::node_queue::{KillCause, NodeContainerScheduler, NodeEvent, QueuePolicy};
 use crate::resource::Resource;
 use crate::scheduler::types::{exit_status, CompletedContainer, ExecutionType, NodeStatus};
 
@@ -19,14 +19,77 @@ pub const UNTIL_KILLED: i64 = i64::MAX;
 /// A container that started now and when it will end (the engine schedules the end).
 pub type Started = (ContainerId, i64);
 
+/// A container the NodeManager holds but is not running: how long it still has to run, when
+/// it arrived, and how it was sent.
+#[derive(Debug, Clone, Copy)]
+struct Waiting {
+    remaining_ms: i64,
+    arrived_ms: i64,
+    execution: ExecutionType,
+    /// Paused before: its queueing delay was already counted.
+    resumed: bool,
+}
+
+/// What one NodeManager's container scheduler did over a run (docs/SIMULATOR.md,
+/// "Opportunistic containers").
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NmStats {
+    /// Running opportunistic containers killed to make room for a guaranteed one.
+    pub killed_for_guaranteed: u64,
+    /// Opportunistic containers rejected on arrival: no room to start, the queue full.
+    pub rejected_queue_full: u64,
+    /// Queued opportunistic containers shed to meet the RM's queue limit.
+    pub dequeued: u64,
+    /// Running opportunistic containers paused for a guaranteed one (pause-for-preemption),
+    /// and paused ones resumed.
+    pub paused: u64,
+    pub resumed: u64,
+    /// For every container's first start: ms from its arrival at the NodeManager, by
+    /// execution type (guaranteed ones wait only for kills or pauses to land, or behind
+    /// guaranteed work).
+    pub queue_delay_opportunistic_ms: Vec<u32>,
+    pub queue_delay_guaranteed_ms: Vec<u32>,
+}
+
+impl NmStats {
+    /// Adds another NodeManager's figures.
+    pub fn add(&mut self, other: NmStats) {
+        self.killed_for_guaranteed += other.killed_for_guaranteed;
+        self.rejected_queue_full += other.rejected_queue_full;
+        self.dequeued += other.dequeued;
+        self.paused += other.paused;
+        self.resumed += other.resumed;
+        self.queue_delay_opportunistic_ms
+            .extend(other.queue_delay_opportunistic_ms);
+        self.queue_delay_guaranteed_ms
+            .extend(other.queue_delay_guaranteed_ms);
+    }
+}
+
+/// One step of a container's life at its NodeManager, for the per-container timeline
+/// (`--container-log`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NmStep {
+    /// Arrived and waits in the queue.
+    Queued,
+    Started,
+    Resumed,
+    Paused { for_container: ContainerId },
+    Killed(KillCause<ContainerId>),
+    /// Ran to its end.
+    Finished,
+    /// The ResourceManager ended it (preempted, released, its application gone).
+    KilledByRm,
+}
+
 #[derive(Debug)]
 pub struct NmSim {
     pub id: NodeId,
     /// The node's size, as it registered.
     capability: Resource,
     queue: NodeContainerScheduler<ContainerId>,
-    /// How long each container not yet started will run once it starts.
-    waiting: HashMap<ContainerId, i64>,
+    /// Containers not running (queued, or paused), and what they still need.
+    waiting: HashMap<ContainerId, Waiting>,
     /// Running containers and when they end.
     running: HashMap<ContainerId, i64>,
     /// Accepted (started or queued) since the last heartbeat: RUNNING for the RM.
@@ -35,6 +98,9 @@ pub struct NmSim {
     completed: Vec<CompletedContainer>,
     /// Containers this NM killed or rejected itself (−108).
     pub killed_by_container_scheduler: u64,
+    pub stats: NmStats,
+    /// Every step of every container here, when the run keeps a container log.
+    pub log: Option<Vec<(i64, ContainerId, NmStep)>>,
     /// Where the scheduler's node for this NodeManager lies in memory (address, bytes), to
     /// fetch it ahead of the heartbeat ([`prefetch`]; a hint only, 0 when unknown).
     pub node_mem: (usize, usize),
@@ -51,7 +117,27 @@ impl NmSim {
             launched: Vec::new(),
             completed: Vec::new(),
             killed_by_container_scheduler: 0,
+            stats: NmStats::default(),
+            log: None,
             node_mem: (0, 0),
+        }
+    }
+
+    /// `yarn.nodemanager.opportunistic-containers-use-pause-for-preemption`.
+    pub fn with_pause_for_preemption(mut self, pause: bool) -> Self {
+        self.queue = self.queue.with_pause_for_preemption(pause);
+        self
+    }
+
+    /// Keep every container's steps here (the run's `--container-log`).
+    pub fn with_log(mut self, keep: bool) -> Self {
+        self.log = keep.then(Vec::new);
+        self
+    }
+
+    fn note(&mut self, now_ms: i64, container: ContainerId, step: NmStep) {
+        if let Some(log) = self.log.as_mut() {
+            log.push((now_ms, container, step));
         }
     }
 
@@ -84,10 +170,22 @@ impl NmSim {
         execution: ExecutionType,
         duration_ms: i64,
     ) -> Vec<Started> {
-        self.waiting.insert(container, duration_ms);
+        self.waiting.insert(
+            container,
+            Waiting {
+                remaining_ms: duration_ms,
+                arrived_ms: now_ms,
+                execution,
+                resumed: false,
+            },
+        );
         self.launched.push(container);
         let events = self.queue.schedule(container, resource, execution);
-        self.apply(now_ms, events)
+        let started = self.apply(now_ms, events);
+        if self.waiting.contains_key(&container) {
+            self.note(now_ms, container, NmStep::Queued);
+        }
+        started
     }
 
     /// A running container reached its end time: it completes, and queued ones may start.
@@ -97,6 +195,7 @@ impl NmSim {
             return Vec::new();
         }
         self.running.remove(&container);
+        self.note(now_ms, container, NmStep::Finished);
         self.completed.push(CompletedContainer {
             id: container,
             exit_status: exit_status::SUCCESS,
@@ -121,8 +220,10 @@ impl NmSim {
     pub fn kill(&mut self, now_ms: i64, containers: &[ContainerId]) -> Vec<Started> {
         let mut started = Vec::new();
         for c in containers {
-            self.running.remove(c);
-            self.waiting.remove(c);
+            let held = self.running.remove(c).is_some() | self.waiting.remove(c).is_some();
+            if held {
+                self.note(now_ms, *c, NmStep::KilledByRm);
+            }
             self.launched.retain(|l| l != c);
             let events = self.queue.completed(*c);
             started.extend(self.apply(now_ms, events));
@@ -147,28 +248,71 @@ impl NmSim {
         self.apply(now_ms, events)
     }
 
-    /// Acts on what the container scheduler decided: a start begins the container's run; a
-    /// kill ends it at once with −108 (the simulated process dies immediately, so its
-    /// resources come back and queued containers may start).
+    /// Acts on what the container scheduler decided: a start begins the container's run (a
+    /// resume goes on with what was left); a kill ends it at once with −108 and a pause stops
+    /// it at once (the simulated process stops immediately, so its resources come back and
+    /// queued containers may start).
     fn apply(&mut self, now_ms: i64, events: Vec<NodeEvent<ContainerId>>) -> Vec<Started> {
         let mut started = Vec::new();
         let mut todo = std::collections::VecDeque::from(events);
         while let Some(e) = todo.pop_front() {
             match e {
-                NodeEvent::Started(c) => {
-                    let duration = self.waiting.remove(&c).unwrap_or(0);
+                NodeEvent::Started(c) | NodeEvent::Resumed(c) => {
+                    let w = self.waiting.remove(&c);
+                    let duration = w.map_or(0, |w| w.remaining_ms);
+                    if let Some(w) = w.filter(|w| !w.resumed) {
+                        let delay = (now_ms - w.arrived_ms).clamp(0, u32::MAX as i64) as u32;
+                        match w.execution {
+                            ExecutionType::Opportunistic => {
+                                self.stats.queue_delay_opportunistic_ms.push(delay)
+                            }
+                            ExecutionType::Guaranteed => {
+                                self.stats.queue_delay_guaranteed_ms.push(delay)
+                            }
+                        }
+                    }
+                    let step = if matches!(e, NodeEvent::Resumed(_)) {
+                        self.stats.resumed += 1;
+                        NmStep::Resumed
+                    } else {
+                        NmStep::Started
+                    };
+                    self.note(now_ms, c, step);
                     let end = now_ms.saturating_add(duration);
                     self.running.insert(c, end);
                     started.push((c, end));
                 }
-                NodeEvent::Killed { id, diagnostics } => {
+                NodeEvent::Paused { id, for_container } => {
+                    // The container ends later by what it had left; its old end is stale.
+                    if let Some(end) = self.running.remove(&id) {
+                        self.waiting.insert(
+                            id,
+                            Waiting {
+                                remaining_ms: end.saturating_sub(now_ms).max(0),
+                                arrived_ms: now_ms,
+                                execution: ExecutionType::Opportunistic,
+                                resumed: true,
+                            },
+                        );
+                    }
+                    self.stats.paused += 1;
+                    self.note(now_ms, id, NmStep::Paused { for_container });
+                    todo.extend(self.queue.paused(id));
+                }
+                NodeEvent::Killed { id, cause } => {
                     self.waiting.remove(&id);
                     self.running.remove(&id);
                     self.killed_by_container_scheduler += 1;
+                    match cause {
+                        KillCause::MakeRoom { .. } => self.stats.killed_for_guaranteed += 1,
+                        KillCause::QueueFull => self.stats.rejected_queue_full += 1,
+                        KillCause::Dequeued => self.stats.dequeued += 1,
+                    }
+                    self.note(now_ms, id, NmStep::Killed(cause));
                     self.completed.push(CompletedContainer {
                         id,
                         exit_status: exit_status::KILLED_BY_CONTAINER_SCHEDULER,
-                        diagnostics: diagnostics.to_string(),
+                        diagnostics: cause.diagnostics().to_string(),
                     });
                     todo.extend(self.queue.completed(id));
                 }

@@ -43,6 +43,9 @@ pub struct SimulationOptions {
     /// (`GET /ws/v1/cluster/scheduler`) as the simulated RM would answer then
     /// ([`super::SimObserver::rest_document`]).
     pub rest_at: Vec<i64>,
+    /// Keep every task container's steps (allocated, queued, started, paused, killed and by
+    /// whom, finished, told to its AM) for the result's `container_log`.
+    pub container_log: bool,
 }
 
 impl Default for SimulationOptions {
@@ -59,6 +62,7 @@ impl Default for SimulationOptions {
             skip_idle: true,
             chaos: None,
             rest_at: Vec::new(),
+            container_log: false,
         }
     }
 }

@@ -230,12 +230,7 @@ pub fn summary(r: &SimulationResult) -> Value {
         "node_updates": r.node_updates,
         "allocate_calls": r.allocate_calls,
         "opportunistic_run_as_guaranteed": r.opportunistic_as_guaranteed,
-        "opportunistic": {
-            "enabled": r.opportunistic_enabled,
-            "containers_allocated": r.opportunistic_allocated,
-            "killed_by_nodemanager": r.killed_by_nm,
-            "promotions": r.promotions,
-        },
+        "opportunistic": super::opportunistic_report::summary(r),
         "preemption": {
             "enabled": r.preemption_enabled,
             "policies": r.preemption_policies,
@@ -422,11 +417,7 @@ pub fn summary_text(r: &SimulationResult, s: &Value) -> String {
         );
     }
     if r.opportunistic_enabled {
-        let _ = writeln!(
-            out,
-            "opportunistic: {} containers allocated, {} killed or rejected by NodeManagers (-108), {} promoted",
-            r.opportunistic_allocated, r.killed_by_nm, r.promotions
-        );
+        out.push_str(&super::opportunistic_report::text(&s["opportunistic"]));
     }
     if r.opportunistic_as_guaranteed > 0 {
         let _ = writeln!(
@@ -606,6 +597,12 @@ pub fn write_all(dir: &OutputDir, r: &SimulationResult) -> io::Result<Value> {
     let s = summary(r);
     let pretty = |v: &Value| serde_json::to_string_pretty(v).expect("JSON values serialise") + "\n";
     dir.write("jobruntime.csv", &jobruntime_csv(r))?;
+    if let Some(rows) = &r.container_log {
+        dir.write(
+            "containers.csv",
+            &super::opportunistic_report::containers_csv(rows),
+        )?;
+    }
     dir.write("summary.json", &pretty(&s))?;
     dir.write("summary.txt", &summary_text(r, &s))?;
     let problems = problems_text(r);

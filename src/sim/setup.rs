@@ -80,9 +80,14 @@ pub(super) fn task_groups(
                 *as_guaranteed += count;
                 execution = ExecutionType::Guaranteed;
             }
+            // MapReduce asks for its opportunistic maps at ANY only, without the split's hosts
+            // and racks, and hands them containers without host matching
+            // (RMContainerAllocator.ScheduledRequests.addMap); a trace's own OPPORTUNISTIC
+            // tasks keep their locality, as SLS's AM simulators ask.
+            let local = !by_percent;
             groups.push(TaskGroup {
-                host: host.clone(),
-                rack: rack.clone(),
+                host: host.clone().filter(|_| local),
+                rack: rack.clone().filter(|_| local),
                 duration_ms: t.duration_ms.max(0),
                 resource: Resource::new(t.memory_mb, t.vcores),
                 reduce,

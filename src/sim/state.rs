@@ -136,6 +136,8 @@ pub(super) struct Sim {
     /// The last sample, not yet shown to the observer.
     pub(super) unsent: Option<Sample>,
     pub(super) warnings: Vec<String>,
+    /// The per-container timeline, when the run keeps one.
+    pub(super) container_log: Option<super::timeline::ContainerLog>,
     /// Per leaf (in `leaves` order): kills counted at the last sample, since when it has been
     /// starved (pending demand, below its guarantee), and its finished starvations.
     pub(super) killed_at_sample: Vec<u64>,
