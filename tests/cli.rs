@@ -159,15 +159,20 @@ fn simulate_short_tasks_with_opportunistic_maps_and_the_comparison_bench() {
     let (code, _, err) = capsched(&["simulate", "--opportunistic-percent", "101"]);
     assert_ne!(code, 0, "a percentage above 100 is refused: {err}");
 
-    let (code, out, err) = capsched(&["bench", "opportunistic", "--json"]);
-    assert_eq!(code, 0, "{err}");
-    let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
-    let tps = |i: usize| rows[i]["tasks_per_sec"].as_f64().unwrap();
-    assert_eq!(rows.as_array().unwrap().len(), 5);
-    assert!(
-        tps(3) > tps(1),
-        "100% opportunistic beats guaranteed: {out}"
-    );
+    for workload in ["short-tasks", "short-jobs"] {
+        let (code, out, err) =
+            capsched(&["bench", "opportunistic", "--workload", workload, "--json"]);
+        assert_eq!(code, 0, "{err}");
+        let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let tps = |i: usize| rows[i]["tasks_per_sec"].as_f64().unwrap();
+        let p50 = |i: usize| rows[i]["job_run_ms"]["p50"].as_f64().unwrap();
+        assert_eq!(rows.as_array().unwrap().len(), 6);
+        // Row 1: guaranteed; row 3: half opportunistic with capsched's settings.
+        assert!(
+            tps(3) > tps(1) && p50(3) <= p50(1),
+            "{workload}: half opportunistic beats guaranteed: {out}"
+        );
+    }
     let _ = std::fs::remove_dir_all(&out_dir);
 }
 

@@ -1794,3 +1794,41 @@ fn seeded_random_events_keep_every_invariant() {
         assert!(total.get(what).copied().unwrap_or(0) > 0, "never: {what}");
     }
 }
+
+/// `capsched.opportunistic.allocation.follow-queue-order`: a later application gets no central
+/// opportunistic containers while one ahead of it in the leaf still waits for some; YARN (the
+/// default) serves whichever AM heartbeats first.
+#[test]
+fn follow_queue_order_serves_the_earlier_application_first() {
+    for follow in [false, true] {
+        let extra = format!("capsched.opportunistic.allocation.follow-queue-order={follow}\n");
+        let (mut c, n, first, _) = three_nodes(&extra, 2);
+        // Every node queue fills: 6 placed, 4 left outstanding.
+        assert_eq!(
+            asks(&mut c, first, vec![opp_any(1, 1000, 10)])
+                .allocated
+                .len(),
+            6
+        );
+        let second = c.app("a", "bob", GB);
+        c.heartbeat(n[1]);
+        assert!(pull(&mut c, second).allocated.iter().any(|a| a.is_am));
+        // The queues drain; the next event after a sorting interval re-sorts with room on
+        // every node.
+        for &node in &n {
+            c.now += 1;
+            report(&mut c, node, 0, 2);
+        }
+        c.now += 1001;
+        let got = asks(&mut c, second, vec![opp_any(1, 1000, 2)])
+            .allocated
+            .len();
+        if follow {
+            assert_eq!(got, 0, "the first application still waits for 4");
+            assert_eq!(pull(&mut c, first).allocated.len(), 4);
+            assert_eq!(pull(&mut c, second).allocated.len(), 2, "now its turn");
+        } else {
+            assert_eq!(got, 2, "YARN: whoever heartbeats first");
+        }
+    }
+}

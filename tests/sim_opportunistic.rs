@@ -124,8 +124,29 @@ fn with_opportunistic_allocation_off_the_rm_runs_them_as_guaranteed() {
 
 #[test]
 fn guaranteed_maps_kill_queued_and_running_opportunistic_ones_and_nothing_is_lost() {
-    // Half the maps opportunistic: guaranteed containers reclaim room from them (−108), the
-    // AMs ask again, every task still completes, and the invariants hold after every event.
+    // Half the maps opportunistic under YARN's behaviour: guaranteed containers reclaim room
+    // from them (−108), the AMs ask again, every task still completes, and the invariants hold
+    // after every event.
+    let yarn = format!(
+        "{}{}",
+        default_workload::SHORT_TASKS_PROPERTIES,
+        default_workload::YARN_OPPORTUNISTIC_PROPERTIES
+    );
+    for seed in [1, 7, 42] {
+        let r = run(&yarn, short_jobs(6, 200), seed, 50, false);
+        assert_eq!(r.tasks_completed, 6 * 200, "seed {seed}");
+        assert!(
+            r.nm_stats.killed_for_guaranteed > 0,
+            "seed {seed}: no container was ever killed for a guaranteed one"
+        );
+        assert_eq!(r.nm_stats.paused, 0, "seed {seed}");
+    }
+}
+
+#[test]
+fn with_pause_for_preemption_guaranteed_maps_pause_opportunistic_ones_and_nothing_is_lost() {
+    // The scenario's own settings: the same reclaiming pauses instead, and paused containers
+    // resume with the work they had done; every task completes, invariants after every event.
     for seed in [1, 7, 42] {
         let r = run(
             default_workload::SHORT_TASKS_PROPERTIES,
@@ -135,9 +156,12 @@ fn guaranteed_maps_kill_queued_and_running_opportunistic_ones_and_nothing_is_los
             false,
         );
         assert_eq!(r.tasks_completed, 6 * 200, "seed {seed}");
+        assert_eq!(r.nm_stats.killed_for_guaranteed, 0, "seed {seed}");
+        assert!(r.nm_stats.paused > 0, "seed {seed}: nothing was paused");
         assert!(
-            r.killed_by_nm > 0,
-            "seed {seed}: no container was ever killed or shed"
+            r.nm_stats.resumed <= r.nm_stats.paused,
+            "seed {seed}: {:?}",
+            r.nm_stats
         );
     }
 }

@@ -110,13 +110,17 @@ pub enum Bench {
         #[arg(long)]
         json: bool,
     },
-    /// Opportunistic containers' gain on the short-tasks scenario (simulated time): every map
-    /// guaranteed, half and all opportunistic, and guaranteed under YARN's default per-heartbeat
-    /// cap; utilization, throughput and job times, and the comparison charts.
+    /// Opportunistic containers' gain on a built-in workload (simulated time): every map
+    /// guaranteed, half opportunistic under YARN's behaviour and under capsched's, all
+    /// opportunistic, and guaranteed under YARN's default per-heartbeat cap; throughput, job
+    /// times split by opportunistic use, NodeManager queueing and kills, and the charts.
     Opportunistic {
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Write opportunistic-utilization.svg and opportunistic-tasks.svg here.
+        #[arg(long, value_enum, default_value = "short-tasks")]
+        workload: super::bench_opportunistic::Workload,
+        /// Write opportunistic-utilization.svg, opportunistic-tasks.svg and
+        /// opportunistic-job-times.svg here.
         #[arg(long)]
         charts: Option<std::path::PathBuf>,
         #[arg(long)]
@@ -137,9 +141,12 @@ pub enum Bench {
 
 pub fn run(bench: Bench) -> std::process::ExitCode {
     match bench {
-        Bench::Opportunistic { seed, charts, json } => {
-            return super::bench_opportunistic::run(seed, charts, json)
-        }
+        Bench::Opportunistic {
+            seed,
+            workload,
+            charts,
+            json,
+        } => return super::bench_opportunistic::run(seed, workload, charts, json),
         Bench::Alloc {
             nodes,
             apps,

@@ -38,7 +38,9 @@ pub struct SimulateArgs {
     /// `elasticity` (the seed queues borrowing and returning capacity), `preemption` (two 50%
     /// queues, App1 fills the cluster, App2 arrives later; compare --preemption on and off) or
     /// `short-tasks` (many 1–5 s tasks on a busy cluster; compare --opportunistic-percent 0
-    /// and 100) or `priority-inversion` (a batch job fills the one queue, an urgent
+    /// and 100) or `short-jobs` (a stream of small jobs of 0.8–3 s tasks on ten 8 GB nodes;
+    /// compare --opportunistic-percent 0 and 50) or `priority-inversion` (a batch job fills
+    /// the one queue, an urgent
     /// higher-priority job arrives; intra-queue preemption, compare --preemption on and off).
     #[arg(long, value_enum, default_value = "elasticity")]
     scenario: Scenario,
@@ -94,6 +96,7 @@ pub enum Scenario {
     Elasticity,
     Preemption,
     ShortTasks,
+    ShortJobs,
     PriorityInversion,
 }
 
@@ -214,7 +217,9 @@ pub fn run(args: SimulateArgs) -> ExitCode {
         None if args.scenario == Scenario::Preemption && args.trace.is_none() => {
             Arc::new(default_workload::preemption_configuration())
         }
-        None if args.scenario == Scenario::ShortTasks && args.trace.is_none() => {
+        None if matches!(args.scenario, Scenario::ShortTasks | Scenario::ShortJobs)
+            && args.trace.is_none() =>
+        {
             Arc::new(default_workload::short_tasks_configuration())
         }
         None if args.scenario == Scenario::PriorityInversion && args.trace.is_none() => {
@@ -344,11 +349,15 @@ fn load_workload(
         None => None,
     };
     let Some(path) = &args.trace else {
-        let nodes = explicit_nodes.unwrap_or_else(|| default_workload::nodes(defaults));
+        let nodes = explicit_nodes.unwrap_or_else(|| match args.scenario {
+            Scenario::ShortJobs => default_workload::short_jobs_nodes(),
+            _ => default_workload::nodes(defaults),
+        });
         let jobs = match args.scenario {
             Scenario::Elasticity => default_workload::jobs(),
             Scenario::Preemption => default_workload::preemption_jobs(),
             Scenario::ShortTasks => default_workload::short_tasks_jobs(),
+            Scenario::ShortJobs => default_workload::short_jobs_jobs(),
             Scenario::PriorityInversion => default_workload::priority_inversion_jobs(),
         };
         return Ok((nodes, jobs));

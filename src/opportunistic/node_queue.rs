@@ -58,11 +58,17 @@ pub enum NodeEvent<C> {
     /// Kill (or reject) with [`KILLED_BY_CONTAINER_SCHEDULER`]. A running container keeps its
     /// resources until [`NodeContainerScheduler::completed`]; a queued or rejected one never
     /// had any.
-    Killed { id: C, cause: KillCause<C> },
+    Killed {
+        id: C,
+        cause: KillCause<C>,
+    },
     /// Pause a running opportunistic container to make room for `for_container`
     /// (`opportunistic-containers-use-pause-for-preemption`); it keeps its resources until
     /// [`NodeContainerScheduler::paused`].
-    Paused { id: C, for_container: C },
+    Paused {
+        id: C,
+        for_container: C,
+    },
     /// A paused container fits again: resume it where it stopped.
     Resumed(C),
 }
@@ -222,18 +228,26 @@ impl<C: Copy + PartialEq> NodeContainerScheduler<C> {
 
     /// Sheds queued opportunistic containers above the RM's `maxQueueLength` (O5): the first
     /// `limit` stay (the oldest work survives), the rest are killed. −1 means no limit.
+    /// Paused containers are neither shed nor counted (`shedQueuedOpportunisticContainers`
+    /// skips them).
     pub fn shed_to(&mut self, limit: i32) -> Vec<NodeEvent<C>> {
         if limit < 0 || self.queued_opportunistic.len() <= limit as usize {
             return Vec::new();
         }
-        self.queued_opportunistic
-            .split_off(limit as usize)
-            .into_iter()
-            .map(|e| NodeEvent::Killed {
+        let mut kept = 0;
+        let mut events = Vec::new();
+        self.queued_opportunistic.retain(|e| {
+            if e.paused || kept < limit {
+                kept += i32::from(!e.paused);
+                return true;
+            }
+            events.push(NodeEvent::Killed {
                 id: e.id,
                 cause: KillCause::Dequeued,
-            })
-            .collect()
+            });
+            false
+        });
+        events
     }
 
     pub fn report(&self) -> NodeQueueReport {
@@ -294,10 +308,7 @@ impl<C: Copy + PartialEq> NodeContainerScheduler<C> {
 
     fn start(&mut self, e: Entry<C>, events: &mut Vec<NodeEvent<C>>) {
         self.allocated += e.resource;
-        self.running.push(Entry {
-            paused: false,
-            ..e
-        });
+        self.running.push(Entry { paused: false, ..e });
         events.push(if e.paused {
             NodeEvent::Resumed(e.id)
         } else {
@@ -453,6 +464,30 @@ mod tests {
         assert_eq!(started(&n.completed(3)), [10]);
         assert_eq!(started(&n.completed(2)), [11]);
         assert_eq!(n.allocated(), gb(4));
+    }
+
+    #[test]
+    fn pause_for_preemption_pauses_newest_first_and_resumes_at_the_back_of_the_queue() {
+        let mut n = NodeContainerScheduler::new(gb(2), 10, QueuePolicy::ByQueueLength)
+            .with_pause_for_preemption(true);
+        assert_eq!(started(&n.schedule(1, gb(1), O)), [1]);
+        assert_eq!(started(&n.schedule(2, gb(1), O)), [2]);
+        assert!(n.schedule(3, gb(1), O).is_empty(), "queued");
+        let ev = n.schedule(10, gb(1), G);
+        assert_eq!(
+            ev,
+            vec![NodeEvent::Paused {
+                id: 2,
+                for_container: 10
+            }]
+        );
+        assert!(killed(&ev).is_empty(), "nothing is killed");
+        // Paused: its room goes to the guaranteed container; it waits behind 3.
+        assert_eq!(started(&n.paused(2)), [10]);
+        assert_eq!(n.report().queued_opportunistic, 2);
+        assert_eq!(started(&n.completed(1)), [3]);
+        assert_eq!(n.completed(10), vec![NodeEvent::Resumed(2)]);
+        assert_eq!(n.allocated(), gb(2));
     }
 
     #[test]

@@ -223,10 +223,7 @@ impl CapacityScheduler {
                 .is_some_and(|t| t.opportunistic_asks.total() > 0)
         };
         match self.fair_application_order(q) {
-            Some(order) => order
-                .iter()
-                .take_while(|&&a| a != app)
-                .any(|&a| waits(a)),
+            Some(order) => order.iter().take_while(|&&a| a != app).any(|&a| waits(a)),
             None => lr
                 .active
                 .iter()

@@ -312,3 +312,60 @@ pub fn render_comparison(
         (format!("{prefix}-tasks.svg"), tasks),
     ])
 }
+
+/// Each job's run time (submission to finish) against its submission time, one panel per run
+/// side by side on the same scales: where opportunistic execution lengthens jobs, and which.
+/// A job that ran opportunistic containers is a filled circle, one that ran only guaranteed
+/// ones a hollow circle.
+pub fn render_job_times(runs: &[(String, &SimulationResult)]) -> io::Result<String> {
+    let s = |ms: i64| ms as f64 / 1000.0;
+    let points = |r: &SimulationResult| -> Vec<(f64, f64, bool)> {
+        r.jobs
+            .iter()
+            .filter_map(|j| {
+                Some((
+                    s(j.submit_ms),
+                    s(j.run_ms()?),
+                    j.opportunistic_containers > 0,
+                ))
+            })
+            .collect()
+    };
+    let all: Vec<Vec<(f64, f64, bool)>> = runs.iter().map(|(_, r)| points(r)).collect();
+    let x_max = all.iter().flatten().map(|p| p.0).fold(1.0, f64::max) * 1.03;
+    let y_max = all.iter().flatten().map(|p| p.1).fold(1.0, f64::max) * 1.1;
+    let mut svg = String::new();
+    {
+        let width = 520 * runs.len().max(1) as u32;
+        let root = SVGBackend::with_string(&mut svg, (width, 460)).into_drawing_area();
+        root.fill(&WHITE).map_err(to_io)?;
+        let root = root
+            .titled("Job run time against submission time", ("sans-serif", 20))
+            .map_err(to_io)?;
+        let panels = root.split_evenly((1, runs.len().max(1)));
+        for (i, ((label, _), panel)) in runs.iter().zip(&panels).enumerate() {
+            let mut chart = ChartBuilder::on(panel)
+                .caption(label, ("sans-serif", 15))
+                .margin(10)
+                .x_label_area_size(36)
+                .y_label_area_size(50)
+                .build_cartesian_2d(0f64..x_max, 0f64..y_max)
+                .map_err(to_io)?;
+            chart
+                .configure_mesh()
+                .x_desc("submitted at (s)")
+                .y_desc("job run time (s)")
+                .draw()
+                .map_err(to_io)?;
+            let c = color(i);
+            chart
+                .draw_series(all[i].iter().map(|&(x, y, opp)| {
+                    let style = if opp { c.filled() } else { c.stroke_width(1) };
+                    Circle::new((x, y), 3, style)
+                }))
+                .map_err(to_io)?;
+        }
+        root.present().map_err(to_io)?;
+    }
+    Ok(svg)
+}

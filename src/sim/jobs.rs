@@ -159,7 +159,11 @@ pub(super) fn am_heartbeat(sim: &mut Sim, now: i64, j: usize) {
         let (node, resource, execution) = (c.node, c.resource, c.execution_type);
         let is_am = Some(container) == sim.ams[j].am_container;
         if let Some(log) = sim.container_log.as_mut() {
-            let host = sim.cs.node(node).map(|n| n.host.to_string()).unwrap_or_default();
+            let host = sim
+                .cs
+                .node(node)
+                .map(|n| n.host.to_string())
+                .unwrap_or_default();
             log.launched(
                 now,
                 container,

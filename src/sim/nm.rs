@@ -74,7 +74,9 @@ pub enum NmStep {
     Queued,
     Started,
     Resumed,
-    Paused { for_container: ContainerId },
+    Paused {
+        for_container: ContainerId,
+    },
     Killed(KillCause<ContainerId>),
     /// Ran to its end.
     Finished,

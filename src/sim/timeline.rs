@@ -80,7 +80,8 @@ impl ContainerLog {
         );
         self.rows
             .push((container, allocated_ms, "allocated", String::new()));
-        self.rows.push((container, now_ms, "launched", String::new()));
+        self.rows
+            .push((container, now_ms, "launched", String::new()));
     }
 
     /// The AM heard the container ended, with this exit status; a task that did not
@@ -92,8 +93,12 @@ impl ContainerLog {
             } else {
                 "am_told_reasked"
             };
-            self.rows
-                .push((container, now_ms, step, format!("exit status {exit_status}")));
+            self.rows.push((
+                container,
+                now_ms,
+                step,
+                format!("exit status {exit_status}"),
+            ));
         }
     }
 
@@ -111,10 +116,9 @@ impl ContainerLog {
                 NmStep::Resumed => ("resumed", String::new()),
                 NmStep::Paused { for_container } => ("paused", yarn_id(for_container)),
                 NmStep::Killed(cause) => match cause {
-                    KillCause::MakeRoom { for_container } => (
-                        "killed_for_guaranteed",
-                        yarn_id(for_container),
-                    ),
+                    KillCause::MakeRoom { for_container } => {
+                        ("killed_for_guaranteed", yarn_id(for_container))
+                    }
                     KillCause::QueueFull => ("rejected_queue_full", String::new()),
                     KillCause::Dequeued => ("dequeued_by_queue_limit", String::new()),
                 },
@@ -128,7 +132,10 @@ impl ContainerLog {
 
     /// The YARN id of a container launched here (`""` for one the log never saw).
     pub fn yarn_id(&self, c: ContainerId) -> String {
-        self.meta.get(&c).map(|m| m.yarn_id.clone()).unwrap_or_default()
+        self.meta
+            .get(&c)
+            .map(|m| m.yarn_id.clone())
+            .unwrap_or_default()
     }
 
     /// Every row, by job, then container (in allocation order), then time; `job_ids` names
