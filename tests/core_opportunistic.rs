@@ -1832,3 +1832,45 @@ fn follow_queue_order_serves_the_earlier_application_first() {
         }
     }
 }
+
+/// `capsched.opportunistic.guaranteed-avoids-opportunistic`: a guaranteed container neither
+/// takes nor reserves the room a node's opportunistic containers take while the cluster has
+/// room free of them elsewhere; once it has none, it takes that room as YARN does (the
+/// NodeManager then kills or pauses them). Off (YARN), the scheduler does not see them.
+#[test]
+fn guaranteed_containers_go_around_opportunistic_ones_while_there_is_room_elsewhere() {
+    for avoid in [false, true] {
+        let extra = format!("capsched.opportunistic.guaranteed-avoids-opportunistic={avoid}\n");
+        let (mut c, n, app, _) = three_nodes(&extra, 10);
+        // h1 and h2 full of opportunistic containers; h0 runs the AM (1 GB of 8).
+        let r = asks(
+            &mut c,
+            app,
+            vec![
+                opp_at(1, "h1", 1024, 8),
+                opp_at(1, "h2", 1024, 8),
+                opp_any(1, 1024, 16),
+            ],
+        );
+        assert_eq!(r.allocated.len(), 16);
+        assert_eq!((opp_on(&c, n[1]), opp_on(&c, n[2])), (8, 8));
+        c.ask(app, 5, 1024, 1);
+        let on_h1 = c.heartbeat(n[1]);
+        if !avoid {
+            assert_eq!(on_h1, 1, "YARN: h1 looks empty to the capacity scheduler");
+            continue;
+        }
+        assert_eq!(on_h1, 0, "7 GB free of opportunistic containers on h0");
+        assert!(
+            c.cs.node(n[1]).unwrap().reserved.is_none(),
+            "nor is h1 reserved"
+        );
+        assert_eq!(c.heartbeat(n[0]), 1, "it lands on h0");
+        // h0 fills with guaranteed containers: no room free of opportunistic ones is left,
+        // and the next one takes h1's.
+        c.ask(app, 5, 1024, 7);
+        let on_h0: u32 = (0..6).map(|_| c.heartbeat(n[0])).sum();
+        assert_eq!(on_h0, 6, "one off-switch container per heartbeat");
+        assert_eq!(c.heartbeat(n[1]), 1, "the cluster has nothing else");
+    }
+}

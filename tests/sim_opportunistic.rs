@@ -63,23 +63,21 @@ fn nm_utilization(r: &SimulationResult) -> f64 {
     s / r.samples.len() as f64
 }
 
+/// The scenario under YARN's opportunistic behaviour (`YARN_OPPORTUNISTIC_PROPERTIES`):
+/// opportunistic execution as such, every AM heartbeat served as it comes.
+fn yarn_short_tasks() -> String {
+    format!(
+        "{}{}",
+        default_workload::SHORT_TASKS_PROPERTIES,
+        default_workload::YARN_OPPORTUNISTIC_PROPERTIES
+    )
+}
+
 #[test]
 fn short_tasks_complete_faster_with_opportunistic_containers() {
     let jobs = || short_jobs(8, 300);
-    let guaranteed = run(
-        default_workload::SHORT_TASKS_PROPERTIES,
-        jobs(),
-        1,
-        0,
-        false,
-    );
-    let opportunistic = run(
-        default_workload::SHORT_TASKS_PROPERTIES,
-        jobs(),
-        1,
-        100,
-        false,
-    );
+    let guaranteed = run(&yarn_short_tasks(), jobs(), 1, 0, false);
+    let opportunistic = run(&yarn_short_tasks(), jobs(), 1, 100, false);
     for r in [&guaranteed, &opportunistic] {
         assert!(!r.timed_out);
         assert_eq!(r.tasks_completed, 8 * 300, "every task ran to completion");
@@ -127,13 +125,8 @@ fn guaranteed_maps_kill_queued_and_running_opportunistic_ones_and_nothing_is_los
     // Half the maps opportunistic under YARN's behaviour: guaranteed containers reclaim room
     // from them (−108), the AMs ask again, every task still completes, and the invariants hold
     // after every event.
-    let yarn = format!(
-        "{}{}",
-        default_workload::SHORT_TASKS_PROPERTIES,
-        default_workload::YARN_OPPORTUNISTIC_PROPERTIES
-    );
     for seed in [1, 7, 42] {
-        let r = run(&yarn, short_jobs(6, 200), seed, 50, false);
+        let r = run(&yarn_short_tasks(), short_jobs(6, 200), seed, 50, false);
         assert_eq!(r.tasks_completed, 6 * 200, "seed {seed}");
         assert!(
             r.nm_stats.killed_for_guaranteed > 0,

@@ -354,7 +354,8 @@ impl CapacityScheduler {
         let leaf = self.apps[app].queue;
         // Room preemption freed for queues below their guarantee is not this queue's
         // (capsched's protection; nothing held when it is off or the queue is below its own).
-        let held = self.held_from(ctx.node, leaf);
+        let held =
+            self.held_from(ctx.node, leaf) + self.opportunistic_room_spared(ctx, &capability);
         let available =
             rc.compute_available_containers(&(ctx.unallocated - held).non_negative(), &capability);
         // Lazy preemption: a queue below its guarantee may count killable containers' room.

@@ -32,6 +32,10 @@ pub const NM_QUEUE_POLICY: &str = "yarn.nodemanager.opportunistic-containers-que
 /// capsched's own: central opportunistic allocation serves a leaf's applications in the
 /// leaf's order (docs/SEMANTICS.md, "Opportunistic containers on a busy cluster").
 pub const FOLLOW_QUEUE_ORDER: &str = "capsched.opportunistic.allocation.follow-queue-order";
+/// capsched's own: guaranteed containers are not placed in the room a node's opportunistic
+/// containers take while the cluster has room free of them elsewhere.
+pub const GUARANTEED_AVOIDS_OPPORTUNISTIC: &str =
+    "capsched.opportunistic.guaranteed-avoids-opportunistic";
 pub const NM_PAUSE_FOR_PREEMPTION: &str =
     "yarn.nodemanager.opportunistic-containers-use-pause-for-preemption";
 
@@ -67,6 +71,11 @@ pub struct OpportunisticSettings {
     /// leaf's order still waits for some (`capsched.opportunistic.allocation.
     /// follow-queue-order`; false = YARN, which serves every AM heartbeat as it comes).
     pub follow_queue_order: bool,
+    /// Guaranteed placement leaves a node's opportunistic room alone — it neither allocates
+    /// nor reserves there — while the cluster has as much room free of opportunistic
+    /// containers as the container needs (`capsched.opportunistic.
+    /// guaranteed-avoids-opportunistic`; false = YARN, whose scheduler does not see them).
+    pub guaranteed_avoids_opportunistic: bool,
 }
 
 impl Default for OpportunisticSettings {
@@ -87,6 +96,7 @@ impl Default for OpportunisticSettings {
             nm_queue_policy: QueuePolicy::ByQueueLength,
             nm_pause_for_preemption: false,
             follow_queue_order: false,
+            guaranteed_avoids_opportunistic: false,
         }
     }
 }
@@ -226,5 +236,9 @@ pub(crate) fn read_opportunistic_settings(r: &mut Reader) -> OpportunisticSettin
         nm_queue_policy,
         nm_pause_for_preemption: r.boolean(NM_PAUSE_FOR_PREEMPTION, d.nm_pause_for_preemption),
         follow_queue_order: r.boolean(FOLLOW_QUEUE_ORDER, d.follow_queue_order),
+        guaranteed_avoids_opportunistic: r.boolean(
+            GUARANTEED_AVOIDS_OPPORTUNISTIC,
+            d.guaranteed_avoids_opportunistic,
+        ),
     }
 }

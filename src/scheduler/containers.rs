@@ -153,6 +153,7 @@ impl CapacityScheduler {
             if let Some(e) = node.extras.as_deref_mut() {
                 if e.opportunistic.remove(&id) {
                     e.opportunistic_allocated -= c.resource;
+                    self.opportunistic.allocated_total -= c.resource;
                 }
             }
             let sent = matches!(c.state, ContainerState::Acquired | ContainerState::Running);

@@ -26,6 +26,18 @@ impl CapacityScheduler {
             v.push(e);
         }
 
+        // The kept sum of every node's opportunistic containers.
+        let opportunistic_total: Resource = self
+            .nodes
+            .iter()
+            .map(|(_, n)| n.opportunistic_allocated())
+            .sum();
+        if opportunistic_total != self.opportunistic.allocated_total {
+            v.push(format!(
+                "opportunistic containers on the nodes sum to {opportunistic_total}, kept as {}",
+                self.opportunistic.allocated_total
+            ));
+        }
         // Nodes: allocated = Σ their containers; reservations match.
         for (nid, n) in self.nodes.iter() {
             let mut sum = Resource::ZERO;

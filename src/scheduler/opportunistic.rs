@@ -34,6 +34,9 @@ pub(crate) struct OpportunisticState {
     pub pending_increases: BTreeMap<NodeId, Vec<PendingIncrease>>,
     /// Containers with an update outstanding: one at a time per container.
     pub outstanding_updates: BTreeSet<ContainerId>,
+    /// Every node's opportunistic containers (queued or running), summed: kept with the
+    /// nodes' own figures (the invariant checker compares).
+    pub allocated_total: Resource,
 }
 
 /// A promotion or resource increase waiting for the CapacityScheduler to find room.
@@ -54,6 +57,7 @@ impl OpportunisticState {
             cached_ms: None,
             pending_increases: BTreeMap::new(),
             outstanding_updates: BTreeSet::new(),
+            allocated_total: Resource::ZERO,
         }
     }
 }
@@ -205,6 +209,40 @@ impl CapacityScheduler {
             }
         }
         allocated
+    }
+
+    /// With `guaranteed-avoids-opportunistic`: the room on this node that its opportunistic
+    /// containers take (theirs, at most the node's unallocated room: they run in it or wait
+    /// for it), which a guaranteed container of `capability` leaves alone — as it does room
+    /// held for another queue — while the cluster has at least that much room free of
+    /// opportunistic containers: the guaranteed container then lands on another node within
+    /// a round of heartbeats instead of killing work here. A cluster without that room gets
+    /// YARN's behaviour (the NodeManager kills or pauses to make room), so guaranteed
+    /// containers never wait on opportunistic ones for long. Without node labels only (the
+    /// room free of them is counted for the whole cluster).
+    pub(crate) fn opportunistic_room_spared(
+        &self,
+        ctx: &crate::alloc::NodeCtx,
+        capability: &Resource,
+    ) -> Resource {
+        let s = self.opportunistic_settings();
+        if !s.enabled || !s.guaranteed_avoids_opportunistic || self.has_node_labels() {
+            return Resource::ZERO;
+        }
+        let here = self.nodes[ctx.node].opportunistic_allocated();
+        if here.is_zero() {
+            return Resource::ZERO;
+        }
+        let taken = here.component_min(ctx.unallocated.non_negative());
+        let tree = &self.tree;
+        let free_of_opportunistic =
+            (tree.cluster_resource() - tree.root().used - self.opportunistic.allocated_total)
+                .non_negative();
+        if capability.fits_in(&free_of_opportunistic) {
+            taken
+        } else {
+            Resource::ZERO
+        }
     }
 
     /// Whether an application ahead of `app` in its leaf's order (FIFO's active list, or the
@@ -375,6 +413,7 @@ impl CapacityScheduler {
         let n = self.nodes[node].extras_mut();
         n.opportunistic.insert(id);
         n.opportunistic_allocated += resource;
+        self.opportunistic.allocated_total += resource;
         let t = self.apps[app].attempt.as_mut().expect("attempt");
         t.opportunistic_containers.insert(id);
         t.opportunistic_used += resource;

@@ -198,6 +198,7 @@ impl CapacityScheduler {
         let e = n.extras_mut();
         e.opportunistic.remove(&id);
         e.opportunistic_allocated -= r;
+        self.opportunistic.allocated_total -= r;
         n.release_extras_if_empty();
         n.allocated += r;
         n.containers.insert(id);
@@ -226,6 +227,7 @@ impl CapacityScheduler {
         let e = n.extras_mut();
         e.opportunistic.insert(id);
         e.opportunistic_allocated += r;
+        self.opportunistic.allocated_total += r;
         self.add_app_used(app, self.containers[id].partition, -r);
         let t = self.apps[app].attempt.as_mut().expect("live container");
         t.live_containers.remove(&id);
@@ -266,6 +268,7 @@ impl CapacityScheduler {
             view_add(t, id, &mut self.containers[id]);
         } else {
             self.nodes[node].extras_mut().opportunistic_allocated += delta;
+            self.opportunistic.allocated_total += delta;
             self.containers[id].resource = target;
             let t = self.apps[app].attempt.as_mut().expect("live container");
             t.opportunistic_used += delta;

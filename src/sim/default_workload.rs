@@ -180,15 +180,17 @@ pub fn priority_inversion_jobs() -> Vec<TraceJob> {
 /// asked for as opportunistic is the simulator's `--opportunistic-percent`.
 ///
 /// Opportunistic execution as it helps rather than hurts (docs/SEMANTICS.md, "Opportunistic
-/// containers on a busy cluster of short jobs"): NodeManagers pause an opportunistic
+/// containers on a busy cluster of short jobs"): guaranteed containers go around the room
+/// opportunistic ones take while there is room elsewhere, NodeManagers pause an opportunistic
 /// container a guaranteed one needs room from instead of killing it, and central allocation
-/// serves the queue's jobs in the queue's order. [`YARN_OPPORTUNISTIC_PROPERTIES`] turns both
-/// back to YARN's behaviour.
+/// serves the queue's jobs in the queue's order. [`YARN_OPPORTUNISTIC_PROPERTIES`] turns all
+/// three back to YARN's behaviour.
 pub const SHORT_TASKS_PROPERTIES: &str = "\
 yarn.resourcemanager.opportunistic-container-allocation.enabled=true
 yarn.nodemanager.opportunistic-containers-max-queue-length=5
 yarn.nodemanager.opportunistic-containers-use-pause-for-preemption=true
 capsched.opportunistic.allocation.follow-queue-order=true
+capsched.opportunistic.guaranteed-avoids-opportunistic=true
 yarn.scheduler.capacity.per-node-heartbeat.maximum-offswitch-assignments=100
 yarn.scheduler.capacity.maximum-am-resource-percent=0.2
 yarn.scheduler.capacity.root.queues=default
@@ -203,6 +205,7 @@ pub const YARN_OPPORTUNISTIC_PROPERTIES: &str = "\
 yarn.nodemanager.opportunistic-containers-max-queue-length=10
 yarn.nodemanager.opportunistic-containers-use-pause-for-preemption=false
 capsched.opportunistic.allocation.follow-queue-order=false
+capsched.opportunistic.guaranteed-avoids-opportunistic=false
 ";
 
 pub fn short_tasks_configuration() -> CapacitySchedulerConfiguration {
