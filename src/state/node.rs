@@ -3,9 +3,9 @@
 use std::collections::BTreeSet;
 
 use crate::ids::ContainerId;
-pub use crate::state::container::ContainerSet;
 use crate::resource::Resource;
 use crate::scheduler::types::ContainerReport;
+pub use crate::state::container::ContainerSet;
 use crate::state::queue::QueueId;
 use crate::sync::Arc;
 
