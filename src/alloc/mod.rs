@@ -444,22 +444,30 @@ impl CapacityScheduler {
         let mut check_queue = true;
         // Whether an application was tried (its outcome may depend on the node and the time).
         let tried_before = self.apps_tried;
-        let mut i = 0;
+        // A FIFO visit of the default partition starts after the attempts known to ask for
+        // nothing there (they would be passed over), and counts any more it passes first.
+        let fifo_default = default_visit && !ctx.ignore && fair_order.is_none();
+        let mut i = if fifo_default {
+            self.asking_nothing_checked(q)
+        } else {
+            0
+        };
+        let mut first_scan = fifo_default;
         loop {
-            let next = match &fair_order {
-                Some(order) => order.get(i).copied(),
-                None => self.leaf(q).expect("a leaf").active.get(i).map(|e| e.2),
+            let found = self.next_with_asks(q, fair_order.as_deref(), i, asked);
+            if std::mem::take(&mut first_scan) {
+                let lr = self.leaf_mut(q);
+                lr.asking_nothing = found.map_or(lr.active.len(), |(at, _)| at);
+            }
+            let Some((at, app)) = found else {
+                break;
             };
-            let Some(app) = next else { break };
-            i += 1;
-            let (slot, reserved, pending) = {
+            i = at + 1;
+            let (slot, reserved) = {
                 let a = &self.apps[app];
                 let t = a.attempt.as_ref().expect("active apps have an attempt");
-                (a.user_slot, t.reserved, t.requests.pending_in(asked))
+                (a.user_slot, t.reserved)
             };
-            if pending.is_zero() {
-                continue;
-            }
             if check_queue {
                 if !self.can_assign_to_queue(q, ctx, limits, reserved) {
                     // (Only if no application was tried before the queue check failed.)
@@ -521,6 +529,56 @@ impl CapacityScheduler {
             self.leaf_mut(q).found_nothing = inputs_now;
         }
         Outcome::Null
+    }
+
+    /// The first application of the visit's order (`fair_order`, else the leaf's active
+    /// list) at or after place `from` that asks for partition `asked`, with its place. The
+    /// leaf's walk passes over the others without looking further (as YARN's loop does);
+    /// finding them here, in one tight scan, is what lets a leaf whose first applications
+    /// are done (a FIFO queue's usual state) cost little per finished application.
+    fn next_with_asks(
+        &self,
+        q: QueueId,
+        fair_order: Option<&[AppId]>,
+        from: usize,
+        asked: Partition,
+    ) -> Option<(usize, AppId)> {
+        let asks = |app: AppId| {
+            let t = self.apps[app].attempt.as_ref();
+            !t.expect("active apps have an attempt")
+                .requests
+                .pending_in(asked)
+                .is_zero()
+        };
+        match fair_order {
+            Some(order) => order
+                .get(from..)?
+                .iter()
+                .position(|&a| asks(a))
+                .map(|k| (from + k, order[from + k])),
+            None => {
+                let active = &self.leaf(q).expect("a leaf").active;
+                active
+                    .get(from..)?
+                    .iter()
+                    .position(|e| asks(e.2))
+                    .map(|k| (from + k, active[from + k].2))
+            }
+        }
+    }
+
+    /// `LeafRuntime::asking_nothing` (checked against the attempts in debug builds).
+    fn asking_nothing_checked(&self, q: QueueId) -> usize {
+        let lr = self.leaf(q).expect("a leaf");
+        debug_assert!(
+            lr.asking_nothing <= lr.active.len()
+                && lr.active[..lr.asking_nothing].iter().all(|e| self.apps[e.2]
+                    .attempt
+                    .as_ref()
+                    .is_some_and(|t| t.requests.pending_in(DEFAULT_PARTITION).is_zero())),
+            "an attempt counted as asking for nothing asks"
+        );
+        lr.asking_nothing.min(lr.active.len())
     }
 
     /// The fair policy's order of the leaf's active applications (`None` for FIFO, whose

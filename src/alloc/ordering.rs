@@ -82,6 +82,10 @@ struct Keyed {
     key: Candidate,
     /// The child's usage `key` was computed from.
     used: Resource,
+    /// What its used capacity divides by (`max(effectiveMin, minimumAllocation)`, a
+    /// calculator comparison): fixed within a generation, so worked out once per generation
+    /// instead of at every re-key.
+    used_capacity_base: Resource,
 }
 
 impl ChildOrder {
@@ -187,6 +191,7 @@ impl CapacityScheduler {
                 o.keyed.push(Keyed {
                     key: self.default_candidate(id),
                     used: self.tree.queue(id).used,
+                    used_capacity_base: self.tree.used_capacity_base(id),
                 });
             }
             o.order = (0..children.len() as u32).collect();
@@ -209,7 +214,11 @@ impl CapacityScheduler {
             let used = self.tree.queue(e.key.id).used;
             if used != e.used {
                 e.used = used;
-                e.key.used_capacity = self.tree.used_capacity(e.key.id);
+                e.key.used_capacity = self.tree.used_capacity_over(used, e.used_capacity_base);
+                debug_assert_eq!(
+                    e.key.used_capacity.to_bits(),
+                    self.tree.used_capacity(e.key.id).to_bits()
+                );
                 e.key.absolute_used_capacity = self.tree.absolute_used_capacity(e.key.id);
                 moved.push(pos);
             }

@@ -202,16 +202,27 @@ impl ResourceCalculator {
     /// componentwise comparison as soon as *any* cluster component was 0, and had no `+∞`
     /// shares; trunk's `TestResourceCalculator#testCompareDominantZeroValueResource` pins the
     /// behaviour implemented here.
+    ///
+    /// The two cheap cases (the default calculator, two types one of which dominates) are
+    /// inlined where a comparison is made — a dozen times per allocated container — and the
+    /// rest is a call.
+    #[inline]
     pub fn compare(&self, cluster: &Resource, lhs: &Resource, rhs: &Resource) -> Ordering {
         if self.is_default() {
             return lhs.memory_mb().cmp(&rhs.memory_mb());
         }
-        let n = self.n();
-        if n == 2 {
+        if self.n() == 2 {
             if let Some(o) = compare_two_without_dividing(&cluster.v, &lhs.v, &rhs.v) {
                 return o;
             }
         }
+        self.compare_dominant(cluster, lhs, rhs)
+    }
+
+    /// `compare` for the dominant calculator past its cheap cases.
+    #[inline(never)]
+    fn compare_dominant(&self, cluster: &Resource, lhs: &Resource, rhs: &Resource) -> Ordering {
+        let n = self.n();
         let (l, r, c) = (&lhs.v[..n], &rhs.v[..n], &cluster.v[..n]);
         if l == r {
             return Ordering::Equal;

@@ -115,6 +115,12 @@ impl Resource {
         self.v.iter().any(|&x| x < 0)
     }
 
+    /// Any slot above 0 (a delta that adds something).
+    #[inline]
+    pub fn any_positive(&self) -> bool {
+        self.v.iter().any(|&x| x > 0)
+    }
+
     /// Every slot clamped at 0 from below (`Resources.componentwiseMax(r, none())`).
     ///
     /// Not the same as YARN's `subtractFromNonNegative`, which clamps only memory and vcores:

@@ -312,7 +312,8 @@ impl CapacityScheduler {
         let host = self
             .nodes
             .get(c.node)
-            .map(|n| n.address.to_string())
+            // A copy, not `to_string` (which formats through `Display` for an `Arc<str>`).
+            .map(|n| String::from(&*n.address))
             .unwrap_or_default();
         Some(AllocatedContainer {
             id,

@@ -512,6 +512,14 @@ impl CapacityScheduler {
     /// active only if the user has an active app at the moment the asks appear (spec §4.6).
     pub(crate) fn apply_pending_delta(&mut self, app: AppId, delta: PendingDelta) {
         let (leaf, slot) = (self.apps[app].queue, self.apps[app].user_slot);
+        // More asked: an attempt the leaf's visits passed over may ask now.
+        if delta
+            .changes
+            .iter()
+            .any(|(_, change)| change.any_positive())
+        {
+            self.leaf_mut(leaf).asking_nothing = 0;
+        }
         for &(p, change) in &delta.changes {
             let mut at = Some(leaf);
             while let Some(q) = at {

@@ -294,10 +294,13 @@ impl CapacityScheduler {
         } else {
             Vec::new()
         };
-        let allocated_containers = std::mem::take(&mut self.allocated_now)
-            .into_iter()
-            .filter_map(|id| self.allocated_container(id))
-            .collect();
+        // The ids' buffer goes back for the next heartbeat (a taken one would grow again, a
+        // reallocation at every doubling); the response's list is sized once.
+        let mut ids = std::mem::take(&mut self.allocated_now);
+        let mut allocated_containers = Vec::with_capacity(ids.len());
+        allocated_containers.extend(ids.iter().filter_map(|&id| self.allocated_container(id)));
+        ids.clear();
+        self.allocated_now = ids;
         let decommissioned = self.decommissioning_done(now_ms, node, true);
         if decommissioned {
             self.remove_node(now_ms, node)?;

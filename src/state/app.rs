@@ -42,7 +42,8 @@ pub struct Attempt {
     /// Allocated (not reserved) resources of live containers.
     pub used: Resource,
     pub reserved: Resource,
-    pub live_containers: BTreeSet<ContainerId>,
+    /// Running (not reserved) guaranteed containers, in id order.
+    pub live_containers: crate::state::container::ContainerSet,
     /// The live containers again, in the preemption policy's form, copy-on-write: a policy
     /// snapshot shares it (O(1) per app) and the scheduler copies it only if it changes while
     /// a snapshot still holds it. `RmContainer::view_pos` is each container's place here.
@@ -105,7 +106,7 @@ impl Attempt {
             requests: RequestTable::default(),
             used: Resource::ZERO,
             reserved: Resource::ZERO,
-            live_containers: BTreeSet::new(),
+            live_containers: Default::default(),
             preempt_view: Arc::default(),
             reservations: Vec::new(),
             newly_allocated: Vec::new(),

@@ -11,6 +11,13 @@ pub struct LeafRuntime {
     pub pending: Vec<(i32, ApplicationId, AppId)>,
     /// Active attempts in FIFO order (priority desc, id asc); the fair policy re-sorts a copy.
     pub active: Vec<(i32, ApplicationId, AppId)>,
+    /// How many attempts at the head of `active` ask for nothing in the default partition
+    /// (a FIFO queue's finished-asking applications, which every visit passes over): set by
+    /// a FIFO visit that scanned them, back to 0 when the list changes
+    /// (`insert_active`, `remove`, `reprioritise`) or an attempt of this leaf asks for more
+    /// (`CapacityScheduler::apply_pending_delta`). An allocation only lowers asks, so it
+    /// leaves the count true. Debug builds check it at every use.
+    pub(crate) asking_nothing: usize,
     /// Attempts held back by max-parallel-apps.
     pub non_runnable: Vec<AppId>,
     /// AM resources of the active attempts, by their AM's partition: default, labelled.
@@ -82,16 +89,19 @@ impl LeafRuntime {
     pub fn insert_active(&mut self, e: (i32, ApplicationId, AppId)) {
         let at = self.active.partition_point(|x| order(x, &e).is_lt());
         self.active.insert(at, e);
+        self.asking_nothing = 0;
     }
 
     pub fn remove(&mut self, app: AppId) {
         self.pending.retain(|e| e.2 != app);
         self.active.retain(|e| e.2 != app);
         self.non_runnable.retain(|a| *a != app);
+        self.asking_nothing = 0;
     }
 
     /// Re-sorts after an application's priority changed.
     pub fn reprioritise(&mut self, app: AppId, priority: i32) {
+        self.asking_nothing = 0;
         for list in [&mut self.pending, &mut self.active] {
             if let Some(i) = list.iter().position(|e| e.2 == app) {
                 let mut e = list.remove(i);

@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 use crate::ids::ContainerId;
 use crate::resource::Resource;
 use crate::scheduler::types::ContainerReport;
+pub use crate::state::container::ContainerSet;
 use crate::state::queue::QueueId;
 use crate::sync::Arc;
 
@@ -66,61 +67,6 @@ pub struct NodeExtras {
 impl NodeExtras {
     fn is_empty(&self) -> bool {
         *self == NodeExtras::default()
-    }
-}
-
-/// The containers on a node, in id order (as a `BTreeSet` iterates them): a sorted vector,
-/// 8 bytes and its spare capacity per container instead of a B-tree's ~23 (issue 18). A node
-/// runs tens to hundreds of containers, so the shift on insert and remove is short.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ContainerSet(Vec<ContainerId>);
-
-impl ContainerSet {
-    /// Adds `id`; false if it was there already.
-    pub fn insert(&mut self, id: ContainerId) -> bool {
-        match self.0.binary_search(&id) {
-            Ok(_) => false,
-            Err(at) => {
-                self.0.insert(at, id);
-                true
-            }
-        }
-    }
-
-    /// Removes `id`; false if it was not there.
-    pub fn remove(&mut self, id: &ContainerId) -> bool {
-        match self.0.binary_search(id) {
-            Ok(at) => {
-                self.0.remove(at);
-                true
-            }
-            Err(_) => false,
-        }
-    }
-
-    pub fn contains(&self, id: &ContainerId) -> bool {
-        self.0.binary_search(id).is_ok()
-    }
-
-    pub fn iter(&self) -> std::slice::Iter<'_, ContainerId> {
-        self.0.iter()
-    }
-
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-}
-
-impl<'a> IntoIterator for &'a ContainerSet {
-    type Item = &'a ContainerId;
-    type IntoIter = std::slice::Iter<'a, ContainerId>;
-
-    fn into_iter(self) -> Self::IntoIter {
-        self.0.iter()
     }
 }
 

@@ -347,14 +347,27 @@ impl QueueTree {
 
     /// `usedCapacity = divide(used, max(effectiveMin, minAlloc))` (spec §2).
     pub fn used_capacity(&self, id: QueueId) -> f32 {
-        let rc = self.settings().resource_calculator;
-        let q = &self.queues[id];
-        let base = rc.max(
+        self.used_capacity_over(self.queues[id].used, self.used_capacity_base(id))
+    }
+
+    /// What `id`'s used capacity divides by: `max(effectiveMin, minimumAllocation)`. It
+    /// changes only with the tree's generation.
+    pub fn used_capacity_base(&self, id: QueueId) -> Resource {
+        self.settings().resource_calculator.max(
             &self.cluster,
-            &q.capacities.effective_min,
+            &self.queues[id].capacities.effective_min,
             &self.settings().minimum_allocation,
-        );
-        divide_or_zero(rc, self.cluster, q.used, base)
+        )
+    }
+
+    /// The used capacity of a queue using `used` whose base is `base`.
+    pub fn used_capacity_over(&self, used: Resource, base: Resource) -> f32 {
+        divide_or_zero(
+            self.settings().resource_calculator,
+            self.cluster,
+            used,
+            base,
+        )
     }
 
     /// `q`'s capacities on `label` (all zero when it has no key for it).
