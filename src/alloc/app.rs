@@ -107,26 +107,27 @@ impl CapacityScheduler {
         }
     }
 
-    /// `shouldAllocOrReserveNewContainer` (spec §4.9).
+    /// `shouldAllocOrReserveNewContainer` (spec §4.9); `required_containers` is the key's
+    /// outstanding count, which the caller has just read from the request table.
     fn should_alloc_or_reserve_new(
         &self,
         app: AppId,
         key: &SchedulerKey,
         required: &Resource,
+        required_containers: i32,
     ) -> bool {
         let a = &self.apps[app];
         let Some(t) = a.attempt.as_ref() else {
             return false;
         };
-        let required_containers = t.requests.get(key).map(|k| k.outstanding()).unwrap_or(0);
         let reserved_containers = t
             .reservations
             .iter()
             .filter(|r| self.containers[**r].key == *key)
             .count() as i32;
-        let re_reservations = t.counters(key).re_reservations;
         let mut starvation = 0;
         if reserved_containers > 0 {
+            let re_reservations = t.counters(key).re_reservations;
             let s = self.tree.settings();
             let max_alloc = self.tree.conf(a.queue).maximum_allocation;
             let node_factor = s.resource_calculator.ratio(required, &max_alloc);
@@ -159,6 +160,12 @@ impl CapacityScheduler {
         let outstanding = k.outstanding();
         let capability = k.capability();
         let key_partition = k.partition;
+        // Everything else the key's entries tell, read in this one look-up: nothing below
+        // changes the request table (only the key's counters).
+        let unique_locations = k.unique_locations();
+        let host_count = k.location(ctx.host).map(|r| r.count).unwrap_or(0);
+        let rack_req = k.location(ctx.rack).copied();
+        let any_req = k.any;
         if reserved.is_none() {
             // 1. Nothing outstanding at this key.
             if outstanding <= 0 {
@@ -173,7 +180,9 @@ impl CapacityScheduler {
                 return KeyResult::PrioritySkipped;
             }
             // 4. Without continue-looking, no new container beyond what reservations cover.
-            if !continue_looking && !self.should_alloc_or_reserve_new(app, &key, &capability) {
+            if !continue_looking
+                && !self.should_alloc_or_reserve_new(app, &key, &capability, outstanding)
+            {
                 return KeyResult::PrioritySkipped;
             }
             // 5. The ask must fit in the queue's headroom (plus what we could unreserve).
@@ -196,19 +205,11 @@ impl CapacityScheduler {
                 }
             }
         }
-        let a = &self.apps[app];
-        let t = a.attempt.as_ref().expect("an active attempt");
-        let Some(k) = t.requests.get(&key) else {
-            return KeyResult::PrioritySkipped;
-        };
+        let t = self.apps[app].attempt.as_ref().expect("an active attempt");
         // 6. Blacklisted node or rack (checked for reservations too).
         if t.blacklist.contains(&ctx.host) || t.blacklist.contains(&ctx.rack) {
             return KeyResult::AppSkipped;
         }
-        let unique_locations = k.unique_locations();
-        let host_count = k.location(ctx.host).map(|r| r.count).unwrap_or(0);
-        let rack_req = k.location(ctx.rack).copied();
-        let any_req = k.any;
         // The visit counts as a scheduling opportunity for this key.
         let missed = self.count_chance(app, key, |c| &mut c.missed_opportunities);
         let rack_count = rack_req.map(|r| r.count).unwrap_or(0);
@@ -220,7 +221,7 @@ impl CapacityScheduler {
                 result = self.place(
                     app,
                     key,
-                    capability,
+                    (capability, outstanding),
                     ctx,
                     limits,
                     NodeType::NodeLocal,
@@ -246,7 +247,7 @@ impl CapacityScheduler {
                 result = self.place(
                     app,
                     key,
-                    capability,
+                    (capability, outstanding),
                     ctx,
                     limits,
                     NodeType::RackLocal,
@@ -280,7 +281,7 @@ impl CapacityScheduler {
                 self.place(
                     app,
                     key,
-                    capability,
+                    (capability, outstanding),
                     ctx,
                     limits,
                     NodeType::OffSwitch,
@@ -332,13 +333,14 @@ impl CapacityScheduler {
         r
     }
 
-    /// `assignContainer` (spec §4.7 "Placing the container").
+    /// `assignContainer` (spec §4.7 "Placing the container"); the ask's capability and
+    /// outstanding count as `try_key` read them.
     #[allow(clippy::too_many_arguments)]
     fn place(
         &self,
         app: AppId,
         key: SchedulerKey,
-        capability: Resource,
+        (capability, outstanding): (Resource, i32),
         ctx: &NodeCtx,
         limits: &Limits,
         node_type: NodeType,
@@ -350,7 +352,8 @@ impl CapacityScheduler {
         if !rc.fits_in(&capability, &ctx.total) {
             return KeyResult::LocalitySkipped;
         }
-        let should_new = self.should_alloc_or_reserve_new(app, &key, &capability);
+        // Asked only where the answer matters (it reads nothing it could change).
+        let should_new = || self.should_alloc_or_reserve_new(app, &key, &capability, outstanding);
         let leaf = self.apps[app].queue;
         // Room preemption freed for queues below their guarantee is not this queue's
         // (capsched's protection; nothing held when it is off or the queue is below its own).
@@ -374,7 +377,7 @@ impl CapacityScheduler {
         let continue_looking = s.reservations_continue_look_all_nodes;
         if available > 0 {
             let mut unreserve = None;
-            if reserved.is_none() && continue_looking && (!should_new || need_to_unreserve) {
+            if reserved.is_none() && continue_looking && (need_to_unreserve || !should_new()) {
                 if !need_to_unreserve {
                     need_unreserve = capability;
                 }
@@ -393,7 +396,7 @@ impl CapacityScheduler {
         if !held.is_zero() {
             return KeyResult::LocalitySkipped;
         }
-        if should_new || reserved.is_some() {
+        if reserved.is_some() || should_new() {
             if continue_looking && reserved.is_none() && need_to_unreserve {
                 return KeyResult::LocalitySkipped;
             }

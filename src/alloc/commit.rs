@@ -5,7 +5,7 @@ use super::NodeCtx;
 use crate::ids::{AppId, ContainerId};
 use crate::resource::Resource;
 use crate::scheduler::containers::Completion;
-use crate::scheduler::preempt_view::view_add;
+use crate::scheduler::preempt_view::view_add_expecting;
 use crate::scheduler::types::{
     diagnostics, exit_status, ContainerState, ExecutionType, NodeType, SchedulerKey,
 };
@@ -141,12 +141,12 @@ impl CapacityScheduler {
         from_reservation: Option<ContainerId>,
     ) -> Option<ContainerId> {
         let leaf = self.apps[app].queue;
-        let capability = self.apps[app]
-            .attempt
-            .as_ref()?
-            .requests
-            .get(&key)?
-            .capability();
+        // `asked`: the containers the key still wants, this one included: the attempt's
+        // containers sets and lists make room for them at once (`reserve_when_full`).
+        let (capability, asked) = {
+            let k = self.apps[app].attempt.as_ref()?.requests.get(&key)?;
+            (k.capability(), k.outstanding().max(1) as usize)
+        };
         let released = unreserve
             .and_then(|r| self.containers.get(r))
             .map(|c| c.resource)
@@ -215,14 +215,22 @@ impl CapacityScheduler {
                 })
             }
         };
+        let rc = self.tree.settings().resource_calculator;
         let node = &mut self.nodes[ctx.node];
         node.allocated += capability;
+        // A node's set makes room for as many containers of this size as fit in what was free.
+        node.containers.reserve_when_full(|| {
+            rc.compute_available_containers(&unallocated, &capability)
+                .max(1) as usize
+        });
         node.containers.insert(id);
         let full_reset = self.tree.settings().rack_locality_full_reset;
         let t = self.apps[app].attempt.as_mut().expect("attempt");
         t.used += capability;
+        t.live_containers.reserve_when_full(|| asked);
         t.live_containers.insert(id);
-        view_add(t, id, &mut self.containers[id]);
+        view_add_expecting(t, id, &mut self.containers[id], asked);
+        crate::state::container::reserve_when_full(&mut t.newly_allocated, || asked);
         t.newly_allocated.push(id);
         if is_am {
             t.am_container = Some(id);

@@ -31,7 +31,19 @@ pub(crate) fn container_snap(id: ContainerId, c: &RmContainer) -> ContainerSnap 
 
 /// Adds a running container to its attempt's preemption view.
 pub(crate) fn view_add(t: &mut Attempt, id: ContainerId, c: &mut RmContainer) {
+    view_add_expecting(t, id, c, 1);
+}
+
+/// `view_add`, with room made for `expected` containers (this one included) when the view
+/// is full (`reserve_when_full`): the allocation path knows how many its ask still wants.
+pub(crate) fn view_add_expecting(
+    t: &mut Attempt,
+    id: ContainerId,
+    c: &mut RmContainer,
+    expected: usize,
+) {
     let view = Arc::make_mut(&mut t.preempt_view);
+    crate::state::container::reserve_when_full(view, || expected);
     c.view_pos = view.len() as u32;
     view.push(container_snap(id, c));
 }
