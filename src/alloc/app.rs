@@ -291,7 +291,7 @@ impl CapacityScheduler {
                 KeyResult::LocalitySkipped
             };
             // In the off-switch branch a locality skip skips the whole application.
-            return if placed == KeyResult::LocalitySkipped {
+            return if matches!(placed, KeyResult::LocalitySkipped) {
                 KeyResult::AppSkipped
             } else {
                 placed

@@ -142,7 +142,8 @@ impl CapacityScheduler {
     ) -> Option<ContainerId> {
         let leaf = self.apps[app].queue;
         // `asked`: the containers the key still wants, this one included: the attempt's
-        // containers sets and lists make room for them at once (`reserve_when_full`).
+        // container set, preemption view and new-container list make room for them at once
+        // (`reserve_when_full`).
         let (capability, asked) = {
             let k = self.apps[app].attempt.as_ref()?.requests.get(&key)?;
             (k.capability(), k.outstanding().max(1) as usize)
@@ -215,22 +216,18 @@ impl CapacityScheduler {
                 })
             }
         };
-        let rc = self.tree.settings().resource_calculator;
+        // (A node's set grows as before: sized by what fits, it took more memory per running
+        // container than `bench memory`'s budget has.)
         let node = &mut self.nodes[ctx.node];
         node.allocated += capability;
-        // A node's set makes room for as many containers of this size as fit in what was free.
-        node.containers.reserve_when_full(|| {
-            rc.compute_available_containers(&unallocated, &capability)
-                .max(1) as usize
-        });
         node.containers.insert(id);
         let full_reset = self.tree.settings().rack_locality_full_reset;
         let t = self.apps[app].attempt.as_mut().expect("attempt");
         t.used += capability;
-        t.live_containers.reserve_when_full(|| asked);
+        t.live_containers.reserve_when_full(asked);
         t.live_containers.insert(id);
         view_add_expecting(t, id, &mut self.containers[id], asked);
-        crate::state::container::reserve_when_full(&mut t.newly_allocated, || asked);
+        crate::state::container::reserve_when_full(&mut t.newly_allocated, asked);
         t.newly_allocated.push(id);
         if is_am {
             t.am_container = Some(id);

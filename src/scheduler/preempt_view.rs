@@ -43,7 +43,7 @@ pub(crate) fn view_add_expecting(
     expected: usize,
 ) {
     let view = Arc::make_mut(&mut t.preempt_view);
-    crate::state::container::reserve_when_full(view, || expected);
+    crate::state::container::reserve_when_full(view, expected);
     c.view_pos = view.len() as u32;
     view.push(container_snap(id, c));
 }
