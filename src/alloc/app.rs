@@ -43,15 +43,20 @@ impl CapacityScheduler {
             let result = self.try_key(app, key, ctx, limits, Some(rc));
             return self.apply_key_result(now_ms, app, key, ctx, result, Some(rc));
         }
-        let keys: smallvec::SmallVec<[SchedulerKey; 4]> = match self.apps[app].attempt.as_ref() {
-            Some(t) if !t.requests.pending_total().is_zero() => {
-                t.requests.keys().map(|(k, _)| *k).collect()
-            }
+        let mut next = match self.apps[app].attempt.as_ref() {
+            Some(t) if !t.requests.pending_total().is_zero() => t.requests.first_key(),
             _ => return Outcome::AppSkipped,
         };
-        for key in keys {
+        // The keys in order, one look-up each instead of collecting them: `try_key` changes
+        // no request (only the key's counters), so the key after a skipped one is the one the
+        // collected list would give.
+        while let Some(key) = next {
             let result = self.try_key(app, key, ctx, limits, None);
             if result == KeyResult::PrioritySkipped {
+                next = self.apps[app]
+                    .attempt
+                    .as_ref()
+                    .and_then(|t| t.requests.key_after(&key));
                 continue;
             }
             return self.apply_key_result(now_ms, app, key, ctx, result, None);

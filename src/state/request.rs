@@ -173,6 +173,21 @@ impl RequestTable {
         self.keys.iter()
     }
 
+    /// The first key in key order (the order `keys` walks).
+    pub fn first_key(&self) -> Option<SchedulerKey> {
+        self.keys.keys().next().copied()
+    }
+
+    /// The key after `key` in key order: walking with it visits what `keys` would, without
+    /// collecting the keys first (as long as the table does not change in between).
+    pub fn key_after(&self, key: &SchedulerKey) -> Option<SchedulerKey> {
+        use std::ops::Bound::{Excluded, Unbounded};
+        self.keys
+            .range((Excluded(*key), Unbounded))
+            .next()
+            .map(|(k, _)| *k)
+    }
+
     pub fn get(&self, key: &SchedulerKey) -> Option<&KeyRequests> {
         self.keys.get(key)
     }
