@@ -70,7 +70,7 @@ pub struct SimulationResult {
     pub promotions: u64,
     /// What the NodeManagers' container schedulers did, summed over the nodes.
     pub nm_stats: NmStats,
-    /// Every task container's steps, when the run kept them
+    /// Every container's steps (AM containers too), when the run kept them
     /// ([`SimulationOptions::container_log`]).
     pub container_log: Option<Vec<super::timeline::TimelineRow>>,
     /// Task containers that completed successfully.

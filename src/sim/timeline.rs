@@ -1,4 +1,4 @@
-//! The per-container timeline (`capsched simulate --container-log`): every task container's
+//! The per-container timeline (`capsched simulate --container-log`): every container's
 //! life, step by step — allocated, handed to its NodeManager, queued there, started, paused,
 //! resumed, killed (and by which guaranteed container), finished — and when its AM learned
 //! how it ended (a task whose container did not succeed is asked for again at that
@@ -55,7 +55,7 @@ fn execution_name(e: ExecutionType) -> &'static str {
 }
 
 impl ContainerLog {
-    /// The AM launches a task container it was given: when the RM allocated it and now.
+    /// The AM launches a container it was given (its own, or a task's): when the RM allocated it and now.
     #[allow(clippy::too_many_arguments)]
     pub fn launched(
         &mut self,
