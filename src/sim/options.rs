@@ -43,8 +43,8 @@ pub struct SimulationOptions {
     /// (`GET /ws/v1/cluster/scheduler`) as the simulated RM would answer then
     /// ([`super::SimObserver::rest_document`]).
     pub rest_at: Vec<i64>,
-    /// Keep every container's steps (AM containers too) (allocated, queued, started, paused, killed and by
-    /// whom, finished, told to its AM) for the result's `container_log`.
+    /// Keep every container's steps, AM containers too (allocated, queued, started, paused,
+    /// killed and by whom, finished, told to its AM), for the result's `container_log`.
     pub container_log: bool,
 }
 

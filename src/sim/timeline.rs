@@ -55,7 +55,8 @@ fn execution_name(e: ExecutionType) -> &'static str {
 }
 
 impl ContainerLog {
-    /// The AM launches a container it was given (its own, or a task's): when the RM allocated it and now.
+    /// The AM launches a container it was given (its own, or a task's): when the RM
+    /// allocated it, and now.
     #[allow(clippy::too_many_arguments)]
     pub fn launched(
         &mut self,
