@@ -222,6 +222,7 @@ impl NmSim {
     pub fn kill(&mut self, now_ms: i64, containers: &[ContainerId]) -> Vec<Started> {
         let mut started = Vec::new();
         for c in containers {
+            // `|`, not `||`: the container leaves both maps.
             let held = self.running.remove(c).is_some() | self.waiting.remove(c).is_some();
             if held {
                 self.note(now_ms, *c, NmStep::KilledByRm);
