@@ -249,8 +249,11 @@ fn long_idle_simulated_time_costs_nothing() {
 
 /// Skipping idle stretches changes no decision: the built-in elasticity workload with its last
 /// job moved an hour later gives the same job times and summary with and without skipping.
-/// Each job's submission, AM start, first task and finish.
-fn job_times(r: &SimulationResult) -> Vec<(i64, Option<i64>, Option<i64>, Option<i64>)> {
+/// A job's submission, AM start, first task and finish.
+type JobTimes = (i64, Option<i64>, Option<i64>, Option<i64>);
+
+/// Each job's times.
+fn job_times(r: &SimulationResult) -> Vec<JobTimes> {
     r.jobs
         .iter()
         .map(|j| (j.submit_ms, j.am_start_ms, j.first_task_ms, j.finish_ms))
