@@ -262,7 +262,14 @@ fn run_counting(seed: u64, steps: usize, extra: &str) -> (String, u32, u32, usiz
                         .last()
                         .map_or(0, |s| s.0.len());
                 }
+                // A clone has the same marks and no buffers from earlier rounds: the buffers
+                // a policy reuses change nothing.
+                let expected = p.clone().edit_schedule(&snap, now);
                 let events = p.edit_schedule(&snap, now);
+                assert_eq!(
+                    events, expected,
+                    "seed {seed}, step {step}: the reused buffers changed the round's events"
+                );
                 let out = cs.apply_preemption(now, &events);
                 marked += out.marked;
             }

@@ -493,9 +493,11 @@ fn preemption(
     let mut totals = Vec::with_capacity(rounds);
     let mut snapshots = Vec::with_capacity(rounds);
     let mut selected = 0;
+    // One policy, as the monitor thread keeps (its buffers are reused from round to round), with
+    // its marks forgotten before each round: every round selects and marks, as YARN's first does.
+    let mut policy = PreemptionPolicy::new(settings.clone());
     for round in 0..warmup + rounds.max(1) {
-        // A fresh policy each round: every round selects and marks, as YARN's first does.
-        let mut policy = PreemptionPolicy::new(settings.clone());
+        policy.forget_marks();
         let t = Instant::now();
         let snap = cs.preemption_snapshot();
         let s = t.elapsed().as_secs_f64() * 1e3;

@@ -4,7 +4,7 @@
 use super::fifo::{self, Pick, RoundState};
 use super::ideal::{self, IdealFlags, TempQueue, UnderServed};
 use super::idset::{IdMap, IdSet};
-use super::intra_queue;
+use super::intra_queue::{self, IntraQueueScratch};
 use super::queue_priority;
 use super::reserved;
 use super::snapshot::PreemptionSnapshot;
@@ -31,11 +31,13 @@ pub struct PreemptionEvent {
     pub container: u64,
 }
 
-/// The policy and its memory between rounds: when each container was first marked.
+/// The policy and its memory between rounds: when each container was first marked, and the
+/// buffers a round reuses.
 #[derive(Debug, Clone)]
 pub struct PreemptionPolicy {
     settings: PreemptionSettings,
     first_marked: IdMap<i64>,
+    intra_queue_scratch: IntraQueueScratch,
 }
 
 impl PreemptionPolicy {
@@ -43,6 +45,7 @@ impl PreemptionPolicy {
         PreemptionPolicy {
             settings,
             first_marked: IdMap::default(),
+            intra_queue_scratch: IntraQueueScratch::default(),
         }
     }
 
@@ -55,13 +58,22 @@ impl PreemptionPolicy {
         self.settings = settings;
     }
 
+    /// Forgets when every container was first marked (YARN's `preemptionCandidates`), as a
+    /// fresh policy would, keeping the buffers rounds reuse: the next round marks everything it
+    /// selects again, as a first round does.
+    pub fn forget_marks(&mut self) {
+        self.first_marked.clear();
+    }
+
     /// One round at `now_ms` over `snapshot`; the events to dispatch, in order.
     pub fn edit_schedule(
         &mut self,
         snapshot: &PreemptionSnapshot,
         now_ms: i64,
     ) -> Vec<PreemptionEvent> {
-        let round = self.select(snapshot, now_ms);
+        let mut scratch = std::mem::take(&mut self.intra_queue_scratch);
+        let round = self.select_reusing(snapshot, now_ms, &mut scratch);
+        self.intra_queue_scratch = scratch;
         if self.settings.observe_only {
             return Vec::new();
         }
@@ -113,6 +125,16 @@ impl PreemptionPolicy {
 
     /// Runs every configured selector in YARN's order over one snapshot taken at `now_ms`.
     pub fn select(&self, snap: &PreemptionSnapshot, now_ms: i64) -> Round {
+        self.select_reusing(snap, now_ms, &mut IntraQueueScratch::default())
+    }
+
+    /// `select` with the buffers of earlier rounds.
+    fn select_reusing(
+        &self,
+        snap: &PreemptionSnapshot,
+        now_ms: i64,
+        scratch: &mut IntraQueueScratch,
+    ) -> Round {
         let s = &self.settings;
         let rc = snap.calculator;
         let mut state = RoundState {
@@ -171,8 +193,15 @@ impl PreemptionPolicy {
                 .iter()
                 .flat_map(|(picks, _): &(Vec<Pick>, i64)| picks.iter().copied())
                 .collect();
-            let picks =
-                intra_queue::select(snap, &last_temps, &under_served, s, &mut state, &earlier);
+            let picks = intra_queue::select(
+                snap,
+                &last_temps,
+                &under_served,
+                s,
+                &mut state,
+                &earlier,
+                scratch,
+            );
             by_selector.push((picks, s.max_wait_before_kill_ms));
         }
         Round {
