@@ -406,7 +406,7 @@ fn a_host_ask_gets_that_host_and_a_rack_ask_that_rack() {
     assert_eq!(r.allocated.len(), 2);
     for a in &r.allocated {
         assert_eq!(a.node, n[2]);
-        assert_eq!(a.host, "h2");
+        assert_eq!(&*a.host, "h2");
         assert_eq!(c.cs.container(a.id).unwrap().node_type, NodeType::NodeLocal);
     }
     let r = asks(
@@ -1546,7 +1546,7 @@ yarn.resourcemanager.nm-container-queuing.sorting-nodes-interval-ms=300
                     .or_default() += 1;
                 assert_eq!(a.version, 0, "{}", self.ctx(what));
                 assert!(
-                    !bl.contains(&a.host),
+                    !bl.contains(&*a.host),
                     "{}: blacklisted {}",
                     self.ctx(what),
                     a.host

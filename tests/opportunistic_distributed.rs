@@ -322,7 +322,7 @@ fn end_to_end_through_the_rm_core() {
             Some(ContainerState::Acquired)
         );
     }
-    let mut hosts: Vec<&str> = resp.allocated.iter().map(|x| x.host.as_str()).collect();
+    let mut hosts: Vec<&str> = resp.allocated.iter().map(|x| &*x.host).collect();
     hosts.sort();
     assert_eq!(hosts, vec!["h1", "h2", "h3"]);
     assert_eq!(

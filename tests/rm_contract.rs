@@ -149,7 +149,7 @@ fn each_container_ends_with_one_completion_after_the_event_that_says_why() {
         taken.yarn_id.to_string(),
         "container_e03_1410901177871_0001_01_000001"
     );
-    assert_eq!(taken.host, "nm1:45454", "the NodeId it registered with");
+    assert_eq!(&*taken.host, "nm1:45454", "the NodeId it registered with");
     assert!(e.take_am_container(app).unwrap().is_none(), "once");
     heartbeat(
         &e,

@@ -312,9 +312,8 @@ impl CapacityScheduler {
         let host = self
             .nodes
             .get(c.node)
-            // A copy, not `to_string` (which formats through `Display` for an `Arc<str>`).
-            .map(|n| String::from(&*n.address))
-            .unwrap_or_default();
+            .map(|n| crate::sync::Arc::clone(&n.address))
+            .unwrap_or_else(|| crate::sync::Arc::from(""));
         Some(AllocatedContainer {
             id,
             yarn_id: c.yarn_id,

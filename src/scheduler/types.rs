@@ -147,8 +147,9 @@ pub struct AllocatedContainer {
     pub id: ContainerId,
     pub yarn_id: YarnContainerId,
     pub node: NodeId,
-    /// The node's `NodeId` as it registered (`host:port`, or the host).
-    pub host: String,
+    /// The node's `NodeId` as it registered (`host:port`, or the host): the node's own
+    /// shared string, so handing out a container copies no name.
+    pub host: crate::sync::Arc<str>,
     pub resource: Resource,
     pub key: SchedulerKey,
     pub execution_type: ExecutionType,

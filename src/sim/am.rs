@@ -390,7 +390,7 @@ impl AmSim {
                 s.0 -= 1;
             }
             self.dirty.insert(any);
-            for name in [c.host.clone(), rack.clone()] {
+            for name in [c.host.to_string(), rack.clone()] {
                 self.sent.remove(&(p, opportunistic, name.clone()));
                 self.dirty.insert((p, opportunistic, name));
             }
