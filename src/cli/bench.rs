@@ -61,7 +61,8 @@ pub enum Bench {
     },
     /// Node updates per second that find nothing to allocate: 1 queue, 101 apps each at its
     /// user limit, 2 nodes. With `--churn`, each update instead reports one of the node's
-    /// containers completed and allocates one in its place (its user drops to its limit).
+    /// containers completed and allocates one in its place (to the user whose completion put it
+    /// within its limit).
     Heartbeat {
         #[arg(long, default_value_t = 2_000_000)]
         updates: usize,
@@ -280,9 +281,11 @@ fn alloc(
 }
 
 fn heartbeat(updates: usize, churn: bool, json: bool) {
-    // Two 200 GB nodes; ULF 0.005 caps every user at roundUp(0.5% of 400 GB) = 2 GB. Each user
-    // holds 3 GB and asks for more, and the nodes have ~97 GB free, so every update walks all
-    // 101 applications' user-limit checks and allocates nothing.
+    // Two 200 GB nodes; ULF 0.005 caps every user at <2048 MB, 1 vcore>: 0.5 % of <400 GB, 400>
+    // rounded down (the factor is a Java float: 400 × 0.005f is just under 2, so 1 vcore), then
+    // up to the minimum allocation. Each user holds 3 GB / 3 vcores and asks for more, and the
+    // nodes have ~97 GB free, so every update walks all 101 applications' user-limit checks
+    // and allocates nothing.
     let conf = Arc::new(
         CapacitySchedulerConfiguration::from_properties_str(
             "yarn.scheduler.capacity.root.queues=default\n\
@@ -340,8 +343,10 @@ fn heartbeat(updates: usize, churn: bool, json: bool) {
             .is_some_and(|l| l.memory_mb() < 3 * GB),
         "bench heartbeat: users are not at their limit"
     );
-    // Churn: each update completes the oldest container the node runs (its user drops to its
-    // limit) and the scheduler gives one back to that user in its place.
+    // Churn: each update completes the oldest container the node runs. A user's first completion
+    // leaves it at 2 GB / 2 vcores, still over its limit (1 vcore): nothing is allocated. After
+    // that each completion takes a user to 1 container, within its limit, and the scheduler
+    // gives it one back: the first application in FIFO order whose user has room.
     let mut running: [std::collections::VecDeque<ContainerId>; 2] = Default::default();
     if churn {
         for (i, &n) in node_ids.iter().enumerate() {
@@ -380,7 +385,7 @@ fn heartbeat(updates: usize, churn: bool, json: bool) {
     if !churn && allocated != 0 {
         eprintln!("bench heartbeat: {allocated} containers were allocated; the workload is wrong");
     }
-    // (Each application's first offer is a missed scheduling opportunity: delay scheduling.)
+    // (Each user's first completion leaves it over its limit: 101 updates allocate nothing.)
     if churn && (allocated as usize) + apps.len() < updates {
         eprintln!(
             "bench heartbeat --churn: {allocated} containers allocated in {updates} updates; the workload is wrong"
