@@ -16,7 +16,7 @@ use crate::scheduler::types::NodeType;
 use crate::scheduler::CapacityScheduler;
 use crate::state::partition::{Partition, DEFAULT_PARTITION};
 use crate::state::queue::QueueId;
-use crate::state::users::{QueueLimitInputs, UsersManager};
+use crate::state::users::UserCheck;
 
 /// What one descent produced (`CSAssignment`).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -424,7 +424,6 @@ impl CapacityScheduler {
             return Outcome::Null;
         }
         let s = self.tree.settings();
-        let rc = s.resource_calculator;
         let continue_looking = s.reservations_continue_look_all_nodes;
         let cluster = self.tree.cluster_resource();
         let (p, asked) = (ctx.partition, ctx.request_partition());
@@ -453,9 +452,18 @@ impl CapacityScheduler {
             0
         };
         let mut first_scan = fifo_default;
+        let user_check = UserCheck {
+            inputs: &inputs,
+            queue_user_limit,
+            cluster,
+            continue_looking,
+        };
         loop {
+            // What the user of the application at `i` may unreserve, when the tight loop has
+            // already checked it.
+            let mut checked = None;
             if fifo_default && !check_queue {
-                i = self.pass_over_users_at_their_limit(q, i, &inputs, queue_user_limit, limits);
+                (i, checked) = self.pass_over_users_at_their_limit(q, i, &user_check);
             }
             let found = self.next_with_asks(q, fair_order.as_deref(), i, asked);
             if std::mem::take(&mut first_scan) {
@@ -465,6 +473,10 @@ impl CapacityScheduler {
             let Some((at, app)) = found else {
                 break;
             };
+            debug_assert!(
+                checked.is_none() || at == i,
+                "the checked application is the next"
+            );
             i = at + 1;
             let (slot, reserved) = {
                 let a = &self.apps[app];
@@ -481,42 +493,18 @@ impl CapacityScheduler {
                 }
                 check_queue = continue_looking && !reserved.is_zero();
             }
-            // YARN's CachedUserLimit: a user found over its limit (at this usage) is not
-            // checked again for apps whose reservation fits in the one it was found with.
-            // (The cache is kept for default-partition visits only: a user's standing differs
-            // per partition.)
-            let epoch = self.usage_epoch;
-            let lr = self.leaf(q).expect("a leaf");
-            if default_visit
-                && lr
+            let epoch = default_visit.then_some(self.usage_epoch);
+            let unreserve = match checked {
+                Some(unreserve) => Some(unreserve),
+                None => self
+                    .leaf_mut(q)
                     .users
-                    .blocked_reservation(slot, epoch)
-                    .is_some_and(|r| rc.fits_in(&reserved, &r))
-            {
+                    .check_for_walk(&user_check, slot, reserved, epoch),
+            };
+            let Some(unreserve) = unreserve else {
                 continue;
-            }
-            let u = lr.users.by_slot(slot);
-            let user_used = u.map(|u| u.used_in(p)).unwrap_or(Resource::ZERO);
-            let weight = u.map(|u| u.weight).unwrap_or(1.0);
-            let user_limit = UsersManager::user_limit(&inputs, queue_user_limit, weight);
-            limits.amount_needed_unreserve = Resource::ZERO;
-            if rc.greater_than(&cluster, &user_used, &user_limit) {
-                if continue_looking
-                    && rc.less_than_or_equal(&cluster, &(user_used - reserved), &user_limit)
-                {
-                    limits.amount_needed_unreserve = user_used - user_limit;
-                } else {
-                    let cached = self
-                        .leaf(q)
-                        .expect("a leaf")
-                        .users
-                        .blocked_reservation(slot, epoch);
-                    if default_visit && cached.is_none_or(|r| rc.fits_in(&r, &reserved)) {
-                        self.leaf_mut(q).users.set_blocked(slot, epoch, reserved);
-                    }
-                    continue;
-                }
-            }
+            };
+            limits.amount_needed_unreserve = unreserve;
             match self.assign_app(now_ms, app, ctx, limits, None) {
                 out if out.assigned() => return out,
                 Outcome::AppSkipped => continue,
@@ -534,64 +522,38 @@ impl CapacityScheduler {
         Outcome::Null
     }
 
-    /// The walk below, for its most common step, in one tight loop: from place `from` of a
+    /// The walk above, for its most common step, in one tight loop: from place `from` of a
     /// FIFO leaf's active list on a default-partition visit (the queue already checked), passes
-    /// over the attempts that ask for nothing and those whose user is over its limit — noting
-    /// the user in the visit's `CachedUserLimit` exactly as the walk does — and returns the
-    /// place of the first attempt the walk must look at itself. A churning leaf (each heartbeat
+    /// over the attempts that ask for nothing and those whose user is over its limit (noted in
+    /// the visit's `CachedUserLimit` as the walk notes it), and returns the place of the first
+    /// attempt the walk must try, with what it may unreserve. A churning leaf (each heartbeat
     /// frees one container of one user) spends its heartbeats here: most of its users are at
-    /// their limit, and each is looked at once instead of through the walk's general path.
+    /// their limit, and each is checked with one borrow of the leaf instead of through the
+    /// walk's general path.
     fn pass_over_users_at_their_limit(
         &mut self,
         q: QueueId,
         from: usize,
-        inputs: &QueueLimitInputs,
-        queue_user_limit: Resource,
-        limits: &mut Limits,
-    ) -> usize {
-        let s = self.tree.settings();
-        let (rc, continue_looking) = (
-            s.resource_calculator,
-            s.reservations_continue_look_all_nodes,
-        );
-        let cluster = self.tree.cluster_resource();
-        let epoch = self.usage_epoch;
+        user_check: &UserCheck<'_>,
+    ) -> (usize, Option<Resource>) {
+        let epoch = Some(self.usage_epoch);
         let apps = &self.apps;
         let lr = self.leaves[q].as_mut().expect("a leaf queue");
         let mut i = from;
         while let Some(&(_, _, app)) = lr.active.get(i) {
             let a = &apps[app];
             let t = a.attempt.as_ref().expect("active apps have an attempt");
-            if t.requests.pending_in(DEFAULT_PARTITION).is_zero() {
-                i += 1;
-                continue;
-            }
-            let (slot, reserved) = (a.user_slot, t.reserved);
-            let cached = lr.users.blocked_reservation(slot, epoch);
-            if cached.is_some_and(|r| rc.fits_in(&reserved, &r)) {
-                i += 1;
-                continue;
-            }
-            let u = lr.users.by_slot(slot);
-            let user_used = u.map(|u| u.used).unwrap_or(Resource::ZERO);
-            let weight = u.map(|u| u.weight).unwrap_or(1.0);
-            let user_limit = UsersManager::user_limit(inputs, queue_user_limit, weight);
-            // Within its limit, or over it only by what it may unreserve: the walk's case.
-            // (With nothing reserved, over the limit is over it less the reservation too.)
-            if !rc.greater_than(&cluster, &user_used, &user_limit)
-                || (continue_looking
-                    && !reserved.is_zero()
-                    && rc.less_than_or_equal(&cluster, &(user_used - reserved), &user_limit))
-            {
-                break;
-            }
-            limits.amount_needed_unreserve = Resource::ZERO;
-            if cached.is_none_or(|r| rc.fits_in(&r, &reserved)) {
-                lr.users.set_blocked(slot, epoch, reserved);
+            if !t.requests.pending_in(DEFAULT_PARTITION).is_zero() {
+                let checked = lr
+                    .users
+                    .check_for_walk(user_check, a.user_slot, t.reserved, epoch);
+                if checked.is_some() {
+                    return (i, checked);
+                }
             }
             i += 1;
         }
-        i
+        (i, None)
     }
 
     /// The first application of the visit's order (`fair_order`, else the leaf's active

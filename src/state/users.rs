@@ -68,6 +68,20 @@ pub struct UsersManager {
     blocked: Vec<(u64, Resource)>,
 }
 
+/// What a leaf visit checks each application's user against (`UsersManager::check_for_walk`),
+/// worked out once per visit.
+#[derive(Debug, Clone, Copy)]
+pub struct UserCheck<'a> {
+    pub inputs: &'a QueueLimitInputs,
+    /// The queue-wide user limit before a user's weight.
+    pub queue_user_limit: Resource,
+    /// What the calculator compares against (the cluster).
+    pub cluster: Resource,
+    /// `reservations-continue-look-all-nodes`: a user over its limit by no more than an
+    /// application's reservation may still be given more, unreserving.
+    pub continue_looking: bool,
+}
+
 /// The inputs of the user-limit formula that come from the queue.
 #[derive(Debug, Clone, Copy)]
 pub struct QueueLimitInputs {
@@ -266,6 +280,53 @@ impl UsersManager {
                 self.forget_blocked(slot);
             }
         }
+    }
+
+    /// `canAssignToUser` as a leaf's walk asks it for an application of the user in `slot`
+    /// holding `reserved`, with YARN's `CachedUserLimit`: `epoch` is the usage epoch on a
+    /// default-partition visit, which keeps the cache (a user's standing differs per
+    /// partition), `None` elsewhere. `None`: pass the application over (its user is over its
+    /// limit, found now — and noted — or at this epoch with a reservation this one fits in).
+    /// Otherwise what the application must unreserve to be given more: nothing when its user
+    /// is within its limit, the excess when it is over by no more than its reservation and the
+    /// walk may unreserve (`continue_looking`).
+    // Always inlined: it is the walk's per-application step, called from two places; out of
+    // line it cost ~35 instructions a call (a churning heartbeat +13 %).
+    #[inline(always)]
+    pub fn check_for_walk(
+        &mut self,
+        user: &UserCheck<'_>,
+        slot: usize,
+        reserved: Resource,
+        epoch: Option<u64>,
+    ) -> Option<Resource> {
+        let rc = user.inputs.rc;
+        let cached = epoch.and_then(|e| self.blocked_reservation(slot, e));
+        if cached.is_some_and(|r| rc.fits_in(&reserved, &r)) {
+            return None;
+        }
+        let u = self.by_slot(slot);
+        let used = u
+            .map(|u| u.used_in(user.inputs.partition))
+            .unwrap_or(Resource::ZERO);
+        let weight = u.map(|u| u.weight).unwrap_or(1.0);
+        let limit = Self::user_limit(user.inputs, user.queue_user_limit, weight);
+        if !rc.greater_than(&user.cluster, &used, &limit) {
+            return Some(Resource::ZERO);
+        }
+        // With nothing reserved, over the limit is over it less the reservation too.
+        if user.continue_looking
+            && !reserved.is_zero()
+            && rc.less_than_or_equal(&user.cluster, &(used - reserved), &limit)
+        {
+            return Some(used - limit);
+        }
+        if let Some(e) = epoch {
+            if cached.is_none_or(|r| rc.fits_in(&r, &reserved)) {
+                self.set_blocked(slot, e, reserved);
+            }
+        }
+        None
     }
 
     /// The reservation recorded when the user in `slot` was last found over its limit, if that
