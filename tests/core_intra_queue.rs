@@ -232,6 +232,51 @@ fn a_fair_ordered_leaf_takes_from_the_user_over_its_limit() {
     }
 }
 
+#[test]
+fn the_selector_finds_each_apps_user_by_the_snapshots_index_as_by_name() {
+    // The scheduler's snapshot tells each app where its user is in the leaf's list, so the
+    // selector hashes no names; a snapshot without those indexes (the conformance harness's)
+    // is matched by name. Both must select the same containers.
+    let mut c = Cluster::new(&config(
+        "yarn.scheduler.capacity.root.default.ordering-policy=fair\n\
+         yarn.scheduler.capacity.root.default.minimum-user-limit-percent=50\n",
+    ));
+    let n = c.node("h0", "/r", 16 * GB, 16);
+    let big = c.app("default", "alice", GB);
+    let small = c.app("default", "alice", GB);
+    c.heartbeat(n);
+    c.heartbeat(n);
+    c.ask(big, 1, GB, 9);
+    c.ask(small, 1, GB, 5);
+    for _ in 0..20 {
+        c.heartbeat(n);
+    }
+    let bob = unmanaged_at(&mut c, "bob", 0);
+    c.ask(bob, 1, GB, 8);
+    let snap = c.cs.preemption_snapshot();
+    assert_eq!(snap.apps.len(), 3);
+    for app in &snap.apps {
+        let users = &snap.queues[app.queue].users;
+        let j = app.user_index.expect("the scheduler's snapshot indexes every app's user");
+        assert_eq!(users[j].name, app.user);
+    }
+    let mut by_name = snap.clone();
+    for app in &mut by_name.apps {
+        app.user_index = None;
+    }
+    let policy = PreemptionPolicy::new(c.cs.configuration().preemption().clone());
+    let indexed = policy.clone().edit_schedule(&snap, c.now);
+    assert!(!indexed.is_empty());
+    assert_eq!(indexed, policy.clone().edit_schedule(&by_name, c.now));
+    // An index that names another user is not trusted: the name decides.
+    let mut wrong = snap.clone();
+    for app in &mut wrong.apps {
+        let users = wrong.queues[app.queue].users.len();
+        app.user_index = app.user_index.map(|j| (j + 1) % users);
+    }
+    assert_eq!(indexed, policy.clone().edit_schedule(&wrong, c.now));
+}
+
 /// Snapshots built with the conformance harness's string grammar (Hadoop's mock framework),
 /// for cases the live scheduler reaches only in corners.
 fn harness_snapshot(

@@ -386,6 +386,7 @@ pub fn build(
                 name: app_name(k).into(),
                 queue: i,
                 user: "user".into(),
+                user_index: None,
                 priority: 0,
                 application_seq: k as u64,
                 pending: vec![a_pending].into(),

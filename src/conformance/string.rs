@@ -678,6 +678,7 @@ pub fn build(
             name: format!("app{k}").into(),
             queue: leaf,
             user: last.user.as_deref().unwrap_or("user").into(),
+            user_index: None,
             priority: last.priority,
             application_seq: k as u64,
             // `getTotalPendingRequestsPerPartition` = {last group's label: its pending}.

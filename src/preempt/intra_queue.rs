@@ -23,7 +23,7 @@ use super::fifo::{deduct_target, reserve_for, try_preempt_unselected, Pick, Roun
 use super::ideal::{TempQueue, UnderServed};
 use super::idset::FastBuild;
 use super::order::{merge_sort, victim_cmp};
-use super::snapshot::{ContainerSnap, PreemptionSnapshot, UserSnap};
+use super::snapshot::{AppSnap, ContainerSnap, PreemptionSnapshot, UserSnap};
 use crate::config::{IntraQueuePreemptionOrder, PreemptionSettings};
 use crate::resource::{Resource, ResourceCalculator};
 use crate::sync::Arc;
@@ -36,7 +36,6 @@ pub struct TempApp {
     /// Index into the leaf's temp users.
     user: usize,
     pub priority: i32,
-    seq: u64,
     pub used: Resource,
     pub am_used: Resource,
     pub pending: Resource,
@@ -88,8 +87,8 @@ pub struct LeafDemand {
 pub struct IntraQueueScratch {
     /// Emptied `LeafDemand`s with their capacity.
     spare: Vec<LeafDemand>,
-    /// A leaf's apps in `getAllApplications` order, before sorting.
-    unsorted: Vec<TempApp>,
+    /// A leaf's apps in `getAllApplications` order with their temp users, before sorting.
+    members: Vec<(usize, usize)>,
 }
 
 impl Clone for IntraQueueScratch {
@@ -146,17 +145,17 @@ pub fn select(
 }
 
 /// The picked containers themselves, each with its app: one pass over the containers of the
-/// apps that had picks.
+/// apps that had picks, in app order (each app's live containers, then its reserved ones).
 fn resolve<'a>(snap: &'a PreemptionSnapshot, picks: &[Pick]) -> Vec<(usize, &'a ContainerSnap)> {
-    let mut by_app: BTreeMap<usize, std::collections::HashSet<u64>> = BTreeMap::new();
-    for p in picks {
-        by_app.entry(p.app).or_default().insert(p.container);
-    }
+    let mut wanted: Vec<(usize, u64)> = picks.iter().map(|p| (p.app, p.container)).collect();
+    wanted.sort_unstable();
+    wanted.dedup();
     let mut out = Vec::with_capacity(picks.len());
-    for (a, ids) in by_app {
+    for ids in wanted.chunk_by(|x, y| x.0 == y.0) {
+        let a = ids[0].0;
         let app = &snap.apps[a];
         for c in app.live.iter().chain(&app.reserved) {
-            if ids.contains(&c.id) {
+            if ids.binary_search(&(a, c.id)).is_ok() {
                 out.push((a, c));
             }
         }
@@ -265,35 +264,31 @@ fn leaf_demand(
     let users = &mut d.users;
     let expected_users = count.min(queue.users.len() + 1);
     users.reserve(expected_users);
-    // Which temp user an app belongs to. A user the snapshot lists is found by its entry: by
-    // the identity of the shared name first (the scheduler's snapshot gives an app the very
-    // name its user has, so no name is hashed), else by name. Names in a leaf's list are
-    // distinct, so both find the same entry. Users it does not list go by name.
-    let mut by_identity: HashMap<usize, usize, FastBuild> =
-        HashMap::with_capacity_and_hasher(queue.users.len(), FastBuild::default());
-    by_identity.extend(
-        queue
-            .users
-            .iter()
-            .enumerate()
-            .map(|(j, u)| (Arc::as_ptr(&u.name) as *const u8 as usize, j)),
-    );
+    // Which temp user an app belongs to. A user the snapshot lists is found by the index the
+    // app carries (the scheduler's snapshot sets it: no name is hashed), else by name. Users
+    // it does not list go by name.
     let mut by_name: Option<HashMap<&str, usize, FastBuild>> = None;
     let mut listed_user: Vec<usize> = vec![usize::MAX; queue.users.len()];
     let mut unlisted_user: HashMap<&str, usize, FastBuild> = HashMap::default();
-    // Per temp user: its entry in the snapshot's list, and its apps' usage.
+    // Per temp user: its entry in the snapshot's list, and (unlisted users) its apps' usage.
     let mut listed: Vec<Option<&UserSnap>> = Vec::with_capacity(expected_users);
     let mut apps_usage: Vec<Resource> = Vec::with_capacity(expected_users);
-    // The leaf's apps in `getAllApplications` order; sorted below through `order`.
-    let mut unsorted = std::mem::take(&mut scratch.unsorted);
-    unsorted.clear();
-    unsorted.reserve(count);
+    // The leaf's apps in `getAllApplications` order, each with its temp user; sorted below.
+    // Only (app, user) pairs are sorted: the temp apps (some 300 bytes each) are built once,
+    // in their final order.
+    let mut members = std::mem::take(&mut scratch.members);
+    members.clear();
+    members.reserve(count);
     for (i, a) in all().enumerate() {
         let app = &snap.apps[a];
-        let (used, am) = (app.used_in(p), app.am.resource_in(p));
-        let entry = by_identity
-            .get(&(Arc::as_ptr(&app.user) as *const u8 as usize))
-            .copied()
+        let entry = app
+            .user_index
+            .filter(|&j| {
+                queue
+                    .users
+                    .get(j)
+                    .is_some_and(|u| Arc::ptr_eq(&u.name, &app.user) || *u.name == *app.user)
+            })
             .or_else(|| {
                 by_name
                     .get_or_insert_with(|| {
@@ -325,26 +320,14 @@ fn leaf_demand(
             apps_usage.push(Resource::ZERO);
         }
         let user = *slot;
-        // Per user, the AMs of its active apps; per app, its AM once placed.
+        // Per user, the AMs of its active apps.
         if i < queue.apps.len() {
-            users[user].am_used += am;
+            users[user].am_used += app.am.resource_in(p);
         }
-        apps_usage[user] += used;
-        let am_used = if app.am.waiting { Resource::ZERO } else { am };
-        unsorted.push(TempApp {
-            app: a,
-            user,
-            priority: app.priority,
-            seq: app.application_seq,
-            used,
-            am_used,
-            pending: app.pending_in(p),
-            selected: Resource::ZERO,
-            ideal: Resource::ZERO,
-            to_be_preempted: Resource::ZERO,
-            actually_to_be_preempted: Resource::ZERO,
-            from_others: Resource::ZERO,
-        });
+        if entry.is_none() {
+            apps_usage[user] += app.used_in(p);
+        }
+        members.push((a, user));
     }
     for ((u, apps_used), k) in users.iter_mut().zip(apps_usage).zip(listed) {
         // A user the snapshot does not list: its apps' usage, and no limit.
@@ -356,27 +339,23 @@ fn leaf_demand(
         // The limit less the user's AMs (`getResourceLimitForAllUsers` − AM used).
         u.limit = limit - u.am_used;
     }
-    // The apps' order, sorted as indices (a stable sort of indices gives the stable sort of
-    // the apps themselves).
-    let mut order: Vec<u32> = (0..unsorted.len() as u32).collect();
+    // The apps' order: a stable sort, as YARN's.
     let userlimit_first = settings.intra_queue_order == IntraQueuePreemptionOrder::UserLimitFirst;
     if let (Some(fair), true) = (&queue.fair_order, userlimit_first) {
         // `TAFairOrderingComparator`: apps of one user in the leaf's fair order; across users,
         // the lighter user (used less AM) first, equal users by application id.
         let rank: HashMap<usize, usize> = fair.iter().enumerate().map(|(i, &a)| (a, i)).collect();
         let rank = |a: usize| rank.get(&a).copied().unwrap_or(usize::MAX);
-        let (users, apps) = (&users, &unsorted);
-        merge_sort(&mut order, &|&i: &u32, &j: &u32| {
-            let (x, y) = (&apps[i as usize], &apps[j as usize]);
-            if x.user == y.user {
-                return rank(x.app).cmp(&rank(y.app));
+        let users = &d.users;
+        merge_sort(&mut members, &|&(x, xu): &(usize, usize), &(y, yu)| {
+            if xu == yu {
+                return rank(x).cmp(&rank(y));
             }
-            let (ux, uy) = (
-                users[x.user].used_deduct_am(),
-                users[y.user].used_deduct_am(),
-            );
+            let (ux, uy) = (users[xu].used_deduct_am(), users[yu].used_deduct_am());
             if ux == uy {
-                x.seq.cmp(&y.seq)
+                snap.apps[x]
+                    .application_seq
+                    .cmp(&snap.apps[y].application_seq)
             } else if rc.less_than(&cluster, &ux, &uy) {
                 Ordering::Less
             } else {
@@ -385,13 +364,29 @@ fn leaf_demand(
         });
     } else {
         // `TAPriorityComparator`: highest priority first, then the older application.
-        order.sort_by(|&i, &j| priority_order(&unsorted[i as usize], &unsorted[j as usize]));
+        members.sort_by(|&(x, _), &(y, _)| priority_order(&snap.apps[x], &snap.apps[y]));
     }
     // Kept lowest priority first (the order of steps 7 and 8); step 4 walks it backwards.
-    d.apps.reserve(order.len());
-    d.apps
-        .extend(order.iter().rev().map(|&i| unsorted[i as usize].clone()));
-    scratch.unsorted = unsorted;
+    d.apps.reserve(members.len());
+    d.apps.extend(members.iter().rev().map(|&(a, user)| {
+        let app = &snap.apps[a];
+        let am = app.am.resource_in(p);
+        TempApp {
+            app: a,
+            user,
+            priority: app.priority,
+            used: app.used_in(p),
+            // Its AM once placed.
+            am_used: if app.am.waiting { Resource::ZERO } else { am },
+            pending: app.pending_in(p),
+            selected: Resource::ZERO,
+            ideal: Resource::ZERO,
+            to_be_preempted: Resource::ZERO,
+            actually_to_be_preempted: Resource::ZERO,
+            from_others: Resource::ZERO,
+        }
+    }));
+    scratch.members = members;
     // 4. Ideal per app, highest priority first.
     let conservative = settings.intra_queue_conservative_drf;
     for t in d.apps.iter_mut().rev() {
@@ -450,8 +445,10 @@ fn leaf_demand(
 }
 
 /// `TAPriorityComparator`: the higher application priority first, then the older application.
-fn priority_order(x: &TempApp, y: &TempApp) -> Ordering {
-    y.priority.cmp(&x.priority).then(x.seq.cmp(&y.seq))
+fn priority_order(x: &AppSnap, y: &AppSnap) -> Ordering {
+    y.priority
+        .cmp(&x.priority)
+        .then(x.application_seq.cmp(&y.application_seq))
 }
 
 /// The partition a container asked for (`RMContainer.getNodeLabelExpression`): the default

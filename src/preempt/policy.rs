@@ -306,6 +306,7 @@ mod tests {
                 name: format!("app{i}").into(),
                 queue: i + 1,
                 user: "u".into(),
+                user_index: None,
                 priority: 0,
                 application_seq: i as u64,
                 pending: vec![r(p)].into(),

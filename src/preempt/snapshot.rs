@@ -149,6 +149,9 @@ pub struct AppSnap {
     /// Its user. Only the intra-queue selector reads it: the scheduler's snapshot leaves it
     /// empty without that selector.
     pub user: Arc<str>,
+    /// Where its user is in its leaf's `users`, when the builder knows it (the scheduler's
+    /// snapshot does); `None`: the intra-queue selector looks the user up by name.
+    pub user_index: Option<usize>,
     pub priority: i32,
     /// The sequence number of YARN's `ApplicationId`: applications of equal priority are
     /// ordered by it (older first).

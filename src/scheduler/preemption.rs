@@ -33,7 +33,8 @@ pub struct PreemptionOutcome {
 
 /// An application in leaf `q` with its containers (the attempt's shared view); its pending
 /// demand and user only when the intra-queue selector reads them. Its user's name is shared
-/// with the leaf's users manager when the user is there.
+/// with the leaf's users manager when the user is there, and `user_index` (by user slot) says
+/// where that user is in the snapshot's list of the leaf's users.
 #[allow(clippy::too_many_arguments)]
 fn app_snap(
     id: AppId,
@@ -41,6 +42,7 @@ fn app_snap(
     t: &Attempt,
     q: usize,
     users: &UsersManager,
+    user_index: &[Option<usize>],
     no_user: &Arc<str>,
     with_pending: bool,
     partitions: usize,
@@ -49,17 +51,18 @@ fn app_snap(
 ) -> AppSnap {
     // Only the intra-queue selector reads the user: without it, the shared empty name (no
     // look at the user's entry, a cache miss per app).
-    let user = if !with_pending {
-        Arc::clone(no_user)
+    let (user, index) = if !with_pending {
+        (Arc::clone(no_user), None)
     } else {
         // The app's slot is its user's (the invariant checker holds it so), so the name is
         // not compared: that would read two more strings per app.
         match users.by_slot(a.user_slot) {
             Some(u) => {
                 debug_assert_eq!(u.name, a.user);
-                Arc::clone(&u.shared_name)
+                let index = user_index.get(a.user_slot).copied().flatten();
+                (Arc::clone(&u.shared_name), index)
             }
-            None => Arc::from(a.user.as_str()),
+            None => (Arc::from(a.user.as_str()), None),
         }
     };
     AppSnap {
@@ -67,6 +70,7 @@ fn app_snap(
         name: Arc::clone(&a.name),
         queue: q,
         user,
+        user_index: index,
         priority: a.priority,
         application_seq: a.application_id.id as u64,
         pending: if with_pending {
@@ -138,6 +142,7 @@ impl CapacityScheduler {
         let intra_queue = preemption.intra_queue_enabled;
         let mut queues: Vec<QueueSnap> = Vec::with_capacity(tree.len());
         let mut pending: Vec<Vec<(Resource, Resource)>> = Vec::with_capacity(tree.len());
+        let mut user_index: Vec<Option<usize>> = Vec::new();
         for q in 0..tree.len() {
             let mut leaf_apps = Vec::new();
             let mut inactive = Vec::new();
@@ -145,6 +150,9 @@ impl CapacityScheduler {
             let mut fair = false;
             // Per partition: demand within user limits, with and without reserved deducted.
             let mut sums = vec![(Resource::ZERO, Resource::ZERO); np];
+            // Per user slot of this leaf: where the user is in `users`.
+            user_index.clear();
+            let mut user_index_next = 0;
             if let Some(lr) = self.leaf(q) {
                 // Intra-queue preemption reads each user's usage and the limit counting
                 // every user of the queue (`getResourceLimitForAllUsers`); without it the
@@ -159,14 +167,21 @@ impl CapacityScheduler {
                         .collect();
                     users = lr
                         .users
-                        .iter()
-                        .map(|u| UserSnap {
-                            name: Arc::clone(&u.shared_name),
-                            used: per_partition(np, |p| u.used_in(p as Partition)),
-                            limit: per_partition(np, |p| {
-                                let (inputs, all) = &limits[p];
-                                UsersManager::user_limit(inputs, *all, u.weight)
-                            }),
+                        .iter_slots()
+                        .map(|(slot, u)| {
+                            if user_index.len() <= slot {
+                                user_index.resize(slot + 1, None);
+                            }
+                            user_index[slot] = Some(user_index_next);
+                            user_index_next += 1;
+                            UserSnap {
+                                name: Arc::clone(&u.shared_name),
+                                used: per_partition(np, |p| u.used_in(p as Partition)),
+                                limit: per_partition(np, |p| {
+                                    let (inputs, all) = &limits[p];
+                                    UsersManager::user_limit(inputs, *all, u.weight)
+                                }),
+                            }
                         })
                         .collect();
                 }
@@ -196,6 +211,7 @@ impl CapacityScheduler {
                     }
                     None => lr.active.iter().map(|e| e.2).collect(),
                 };
+                leaf_apps.reserve_exact(order.len());
                 for app in order {
                     let a = &self.apps[app];
                     let t = a.attempt.as_ref().expect("active apps have an attempt");
@@ -272,6 +288,7 @@ impl CapacityScheduler {
                         t,
                         q,
                         &lr.users,
+                        &user_index,
                         &no_user,
                         intra_queue,
                         np,
@@ -283,6 +300,7 @@ impl CapacityScheduler {
                 // Apps held back by the AM limit count among the leaf's apps for intra-queue
                 // preemption (`getAllApplications`), with their demand and no containers.
                 if intra_queue {
+                    inactive.reserve_exact(lr.pending.len());
                     for &(_, _, app) in &lr.pending {
                         let a = &self.apps[app];
                         let Some(t) = a.attempt.as_ref() else {
@@ -296,6 +314,7 @@ impl CapacityScheduler {
                             t,
                             q,
                             &lr.users,
+                            &user_index,
                             &no_user,
                             true,
                             np,

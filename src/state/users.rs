@@ -379,6 +379,11 @@ impl UsersManager {
         self.users.iter().map(|(_, u)| u)
     }
 
+    /// The users with their slots, in slot order (the order of `iter`).
+    pub fn iter_slots(&self) -> impl ExactSizeIterator<Item = (usize, &User)> {
+        self.users.iter()
+    }
+
     fn compute_limit(&self, q: &QueueLimitInputs, active_users: bool) -> Resource {
         // The default partition's usage is a plain field: read it without a branch per user.
         let slow = || {
