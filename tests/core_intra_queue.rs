@@ -195,11 +195,10 @@ fn a_user_at_its_limit_has_no_demand_the_policy_sees() {
     assert!(round(&mut c, &mut policy).is_empty());
 }
 
-#[test]
-fn a_fair_ordered_leaf_takes_from_the_user_over_its_limit() {
-    // ordering-policy fair: the snapshot carries the leaf's fair order (which orders the apps
-    // of one user). alice holds 16 GB with two apps (AM + 9 tasks, AM + 5 tasks), over her
-    // 9 GB limit; bob asks at the same priority and only alice's tasks give.
+/// A fair-ordered leaf on one 16 GB node: alice holds it all with two apps (AM + 9 tasks,
+/// AM + 5 tasks), over her 9 GB limit (minimum-user-limit-percent 50); bob's unmanaged app asks
+/// for 8 GB at the same priority. Returns alice's two apps.
+fn fair_leaf_alice_over_her_limit_bob_asking() -> (Cluster, AppId, AppId) {
     let mut c = Cluster::new(&config(
         "yarn.scheduler.capacity.root.default.ordering-policy=fair\n\
          yarn.scheduler.capacity.root.default.minimum-user-limit-percent=50\n",
@@ -217,6 +216,14 @@ fn a_fair_ordered_leaf_takes_from_the_user_over_its_limit() {
     assert_eq!(c.queue_used_mb("default"), 16 * GB);
     let bob = unmanaged_at(&mut c, "bob", 0);
     c.ask(bob, 1, GB, 8);
+    (c, big, small)
+}
+
+#[test]
+fn a_fair_ordered_leaf_takes_from_the_user_over_its_limit() {
+    // ordering-policy fair: the snapshot carries the leaf's fair order (which orders the apps
+    // of one user). Only alice's tasks give.
+    let (mut c, big, small) = fair_leaf_alice_over_her_limit_bob_asking();
     let snap = c.cs.preemption_snapshot();
     assert!(snap.queues[1].fair_order.is_some());
     let mut policy = PreemptionPolicy::new(c.cs.configuration().preemption().clone());
@@ -237,27 +244,14 @@ fn the_selector_finds_each_apps_user_by_the_snapshots_index_as_by_name() {
     // The scheduler's snapshot tells each app where its user is in the leaf's list, so the
     // selector hashes no names; a snapshot without those indexes (the conformance harness's)
     // is matched by name. Both must select the same containers.
-    let mut c = Cluster::new(&config(
-        "yarn.scheduler.capacity.root.default.ordering-policy=fair\n\
-         yarn.scheduler.capacity.root.default.minimum-user-limit-percent=50\n",
-    ));
-    let n = c.node("h0", "/r", 16 * GB, 16);
-    let big = c.app("default", "alice", GB);
-    let small = c.app("default", "alice", GB);
-    c.heartbeat(n);
-    c.heartbeat(n);
-    c.ask(big, 1, GB, 9);
-    c.ask(small, 1, GB, 5);
-    for _ in 0..20 {
-        c.heartbeat(n);
-    }
-    let bob = unmanaged_at(&mut c, "bob", 0);
-    c.ask(bob, 1, GB, 8);
+    let (c, _, _) = fair_leaf_alice_over_her_limit_bob_asking();
     let snap = c.cs.preemption_snapshot();
     assert_eq!(snap.apps.len(), 3);
     for app in &snap.apps {
         let users = &snap.queues[app.queue].users;
-        let j = app.user_index.expect("the scheduler's snapshot indexes every app's user");
+        let j = app
+            .user_index
+            .expect("the scheduler's snapshot indexes every app's user");
         assert_eq!(users[j].name, app.user);
     }
     let mut by_name = snap.clone();
