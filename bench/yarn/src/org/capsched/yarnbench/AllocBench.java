@@ -214,6 +214,11 @@ final class AllocBench {
 
       // AsyncScheduleThread.run's loop body, on this thread, until the committer has committed
       // every container; schedule(cs) is YARN's pass (and its sleep of scheduling-interval-ms).
+      // CPU time of the two threads over the timed region: how much of it ran in parallel.
+      java.lang.management.ThreadMXBean cpu =
+          java.lang.management.ManagementFactory.getThreadMXBean();
+      long schedCpu0 = cpu.getCurrentThreadCpuTime();
+      long commitCpu0 = cpu.getThreadCpuTime(committer.getId());
       long passes = 0;
       long throttled = 0;
       long lastProgress = 0;
@@ -237,6 +242,8 @@ final class AllocBench {
         }
       }
       long loopEnd = System.nanoTime();
+      double schedCpu = (cpu.getCurrentThreadCpuTime() - schedCpu0) / 1e9;
+      double commitCpu = (cpu.getThreadCpuTime(committer.getId()) - commitCpu0) / 1e9;
       // Untimed: let the committer finish what was proposed (the last pass's surplus proposals,
       // which YARN rejects: their asks are already satisfied), then stop it so that everything
       // it wrote is visible here.
@@ -270,10 +277,11 @@ final class AllocBench {
           "{\"workload\":\"alloc\",\"mode\":\"async\",\"nodes\":%d,\"apps\":%d,"
               + "\"queues\":%d,\"containers\":%d,\"passes\":%d,\"backlog_waits\":%d,"
               + "\"proposals\":%d,\"rejected\":%d,\"interval_ms\":%d,\"seconds\":%.3f,"
-              + "\"containers_per_sec\":%.1f,\"wall_seconds\":%.3f,\"setup_seconds\":%.1f,"
+              + "\"containers_per_sec\":%.1f,\"wall_seconds\":%.3f,\"scheduler_cpu_seconds\":%.3f,"
+              + "\"committer_cpu_seconds\":%.3f,\"setup_seconds\":%.1f,"
               + "\"hadoop\":\"%s\",\"java\":\"%s\"}",
           nodes, apps, queues, allocated, passes, throttled, proposals, proposals - commits,
-          intervalMs, secs, allocated / secs, wall, setup,
+          intervalMs, secs, allocated / secs, wall, schedCpu, commitCpu, setup,
           org.apache.hadoop.yarn.util.YarnVersionInfo.getVersion(),
           System.getProperty("java.version"));
     }
