@@ -80,8 +80,10 @@ import org.apache.hadoop.yarn.server.resourcemanager.security.RMContainerTokenSe
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ContainerUpdates;
 
 /**
- * Drives Apache Hadoop's CapacityScheduler in-process, synchronously, with the workloads of
- * capsched's {@code bench heartbeat} (empty and churn) and {@code bench alloc}.
+ * Drives Apache Hadoop's CapacityScheduler in-process with the workloads of capsched's
+ * {@code bench heartbeat} (empty and churn, synchronous node updates) and {@code bench alloc}
+ * (synchronous node updates, or with {@code --mode async} YARN's asynchronous scheduling: see
+ * AllocBench).
  *
  * <p>The scheduler, its queues, users, applications' scheduling state, nodes and containers are
  * the real YARN classes. What is stubbed is the ResourceManager around it, as upstream's
@@ -91,7 +93,8 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ContainerUpdates;
  * scheduler sends to other RM components are counted and dropped).
  *
  * <p>Usage: {@code HeartbeatBench empty|churn|alloc [--updates N] [--warmup N]
- * [--no-launch-reports] [--nodes N --apps N --queues N --containers N]}. Prints one JSON line.
+ * [--no-launch-reports] [--nodes N --apps N --queues N --containers N [--mode sync|async]
+ * [--interval-ms N]]}. Prints one JSON line.
  */
 public final class HeartbeatBench {
   private static final int GB = 1024;
@@ -132,7 +135,7 @@ public final class HeartbeatBench {
    * The real AllocationTagsManager; it also tells the harness which containers the scheduler
    * has just allocated (RMContainerImpl calls addContainer when a container starts).
    */
-  static final class RecordingTagsManager extends AllocationTagsManager {
+  static class RecordingTagsManager extends AllocationTagsManager {
     final ArrayList<ContainerId> started = new ArrayList<>();
     final ArrayList<NodeId> startedOn = new ArrayList<>();
     long total;
@@ -143,10 +146,18 @@ public final class HeartbeatBench {
 
     @Override
     public void addContainer(NodeId nodeId, ContainerId containerId, Set<String> tags) {
+      record(nodeId, containerId);
+      super.addContainer(nodeId, containerId, tags);
+    }
+
+    /**
+     * Single-threaded harnesses: remember the container for the harness to drain. The async
+     * alloc bench overrides this (its containers start on YARN's committer thread).
+     */
+    void record(NodeId nodeId, ContainerId containerId) {
       started.add(containerId);
       startedOn.add(nodeId);
       total++;
-      super.addContainer(nodeId, containerId, tags);
     }
   }
 
@@ -262,6 +273,12 @@ public final class HeartbeatBench {
   private int nextApp = 1;
 
   HeartbeatBench(Map<String, String> csProps) throws Exception {
+    this(csProps, RecordingTagsManager::new);
+  }
+
+  HeartbeatBench(Map<String, String> csProps,
+      java.util.function.Function<RMContextImpl, RecordingTagsManager> tagsManager)
+      throws Exception {
     conf = new YarnConfiguration();
     for (Map.Entry<String, String> e : csProps.entrySet()) {
       conf.set(e.getKey(), e.getValue());
@@ -284,7 +301,7 @@ public final class HeartbeatBench {
     ctx.setNodeLabelManager(labels);
     ctx.setSystemMetricsPublisher(new NoOpSystemMetricPublisher());
     ctx.setRMApplicationHistoryWriter(new RMApplicationHistoryWriter());
-    tags = new RecordingTagsManager(ctx);
+    tags = tagsManager.apply(ctx);
     ctx.setAllocationTagsManager(tags);
     ctx.setPlacementConstraintManager(new MemoryPlacementConstraintManager());
     ctx.setQueuePlacementManager(new PlacementManager());
@@ -582,7 +599,8 @@ public final class HeartbeatBench {
     org.apache.log4j.Logger.getRootLogger().setLevel(org.apache.log4j.Level.WARN);
     if (args.length < 1) {
       System.err.println("usage: HeartbeatBench empty|churn|alloc [--updates N] [--warmup N] "
-          + "[--no-launch-reports] [--nodes N --apps N --queues N --containers N]");
+          + "[--no-launch-reports] [--nodes N --apps N --queues N --containers N "
+          + "[--mode sync|async] [--interval-ms N]]");
       System.exit(1);
     }
     String workload = args[0];
@@ -609,7 +627,9 @@ public final class HeartbeatBench {
             Integer.parseInt(opt.getOrDefault("nodes", "50000")),
             Integer.parseInt(opt.getOrDefault("apps", "10000")),
             Integer.parseInt(opt.getOrDefault("queues", "500")),
-            Integer.parseInt(opt.getOrDefault("containers", "500000")));
+            Integer.parseInt(opt.getOrDefault("containers", "500000")),
+            opt.getOrDefault("mode", "sync"),
+            Long.parseLong(opt.getOrDefault("interval-ms", "0")));
         break;
       default:
         System.err.println("yarn-bench: unknown workload " + workload);
