@@ -53,10 +53,13 @@ pub struct UsersManager {
     /// Users with outstanding asks.
     active_users: u32,
     active_weight: f32,
-    /// Each user's `rc.ratio(used, total)` in the default partition, by slot (NaN for an empty
-    /// slot), computed when its usage changes (`User.updateUsageRatio`) for the calculator and
-    /// partition resource in `ratios_for`: the user limit sums them at every assignment, and
-    /// only the user whose usage moved needs dividing again.
+    /// Each user's `rc.ratio(used, total)` in the default partition, by slot, computed when its
+    /// usage changes (`User.updateUsageRatio`) for the calculator and partition resource in
+    /// `ratios_for`: the user limit sums them at every assignment, and only the user whose
+    /// usage moved needs dividing again. Kept as the sum's terms (`summand`): a ratio that is
+    /// not finite (YARN's sum skips it) and an empty slot are −0.0, which adding leaves every
+    /// float as it is, so a plain sum of the slots gives the filtered sum bit for bit without
+    /// a test per slot.
     ratios: Vec<f32>,
     ratios_for: Option<(ResourceCalculator, Resource)>,
     /// The active users' usage in the default partition (`totalResUsageForActiveUsers`), kept
@@ -66,6 +69,20 @@ pub struct UsersManager {
     /// A user found over its limit stays so while usage is unchanged, so later apps of the user
     /// whose reservation fits in the cached one are skipped without another check.
     blocked: Vec<(u64, Resource)>,
+}
+
+/// What an empty user slot adds to the sum of the users' ratios: nothing. `x + −0.0` is `x`
+/// for every float `x` (−0.0 and NaN included), where `+0.0` would turn a −0.0 sum into +0.0.
+const EMPTY_SLOT: f32 = -0.0;
+
+/// A user's usage ratio as a term of the user limit's sum: YARN's sum skips a ratio that is
+/// not finite (usage over a partition resource of zero), which adding `EMPTY_SLOT` does too.
+fn summand(ratio: f32) -> f32 {
+    if ratio.is_finite() {
+        ratio
+    } else {
+        EMPTY_SLOT
+    }
 }
 
 /// What a leaf visit checks each application's user against (`UsersManager::check_for_walk`),
@@ -141,9 +158,9 @@ impl UsersManager {
         self.forget_blocked(slot);
         if let Some((rc, total)) = self.ratios_for {
             if self.ratios.len() <= slot {
-                self.ratios.resize(slot + 1, f32::NAN);
+                self.ratios.resize(slot + 1, EMPTY_SLOT);
             }
-            self.ratios[slot] = rc.ratio(&Resource::ZERO, &total);
+            self.ratios[slot] = summand(rc.ratio(&Resource::ZERO, &total));
         }
         slot
     }
@@ -196,7 +213,7 @@ impl UsersManager {
         if self.ratios_for != Some((rc, default_total)) {
             self.recompute_ratios(rc, default_total);
         } else {
-            self.ratios[slot] = rc.ratio(&used, &default_total);
+            self.ratios[slot] = summand(rc.ratio(&used, &default_total));
         }
     }
 
@@ -217,14 +234,13 @@ impl UsersManager {
         }
         if let Some((rc, total)) = self.ratios_for {
             for (slot, r) in self.ratios.iter().enumerate() {
-                let want = self.users.get(slot).map(|u| rc.ratio(&u.used, &total));
-                let same = match want {
-                    Some(w) => w.to_bits() == r.to_bits() || (w.is_nan() && r.is_nan()),
-                    None => r.is_nan(),
-                };
-                if !same {
+                let want = self
+                    .users
+                    .get(slot)
+                    .map_or(EMPTY_SLOT, |u| summand(rc.ratio(&u.used, &total)));
+                if want.to_bits() != r.to_bits() {
                     return Err(format!(
-                        "user slot {slot}: usage ratio kept as {r}, is {want:?}"
+                        "user slot {slot}: usage ratio kept as {r}, is {want}"
                     ));
                 }
             }
@@ -235,9 +251,15 @@ impl UsersManager {
     /// Every user's usage ratio afresh (the calculator or the partition's resource changed).
     fn recompute_ratios(&mut self, rc: ResourceCalculator, total: Resource) {
         self.ratios.clear();
-        self.ratios.resize(self.users.capacity(), f32::NAN);
+        let slots = self
+            .users
+            .iter()
+            .map(|(slot, _)| slot + 1)
+            .max()
+            .unwrap_or(0);
+        self.ratios.resize(slots, EMPTY_SLOT);
         for (slot, u) in self.users.iter() {
-            self.ratios[slot] = rc.ratio(&u.used, &total);
+            self.ratios[slot] = summand(rc.ratio(&u.used, &total));
         }
         self.ratios_for = Some((rc, total));
     }
@@ -274,7 +296,7 @@ impl UsersManager {
             if self.users[slot].is_empty() {
                 self.users.remove(slot);
                 if let Some(r) = self.ratios.get_mut(slot) {
-                    *r = f32::NAN;
+                    *r = EMPTY_SLOT;
                 }
                 self.by_name.remove(user);
                 self.forget_blocked(slot);
@@ -400,8 +422,9 @@ impl UsersManager {
         if q.partition != DEFAULT_PARTITION || self.ratios_for != Some((q.rc, q.partition_total)) {
             return slow();
         }
-        // The kept ratios, summed in slot order as the slow path sums them: the same float sum.
-        let share: f32 = self.ratios.iter().filter(|r| r.is_finite()).sum();
+        // The kept ratios, summed in slot order as the slow path sums them: the same float sum
+        // (the slots the slow path skips hold −0.0, which changes no sum).
+        let share: f32 = self.ratios.iter().sum();
         let limit = self.compute_limit_with(q, active_users, share, self.active_used);
         debug_assert_eq!(
             limit,
