@@ -439,7 +439,8 @@ impl CapacityScheduler {
         // The usage epoch the visit's user limit is computed at.
         let visit_epoch = self.usage_epoch;
         let (inputs, queue_user_limit) = if default_visit {
-            (self.limit_inputs(q), self.cached_queue_user_limit(q))
+            let inputs = self.limit_inputs(q);
+            (inputs, self.cached_queue_user_limit(q, &inputs))
         } else {
             let inputs = self.limit_inputs_in(q, p, ctx.ignore);
             let limit = self

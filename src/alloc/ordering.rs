@@ -182,7 +182,9 @@ impl ChildOrder {
                 }
             }
             for &x in &moved {
-                let at = self.order.partition_point(|&e| self.cmp(policy, e, x).is_lt());
+                let at = self
+                    .order
+                    .partition_point(|&e| self.cmp(policy, e, x).is_lt());
                 self.order.insert(at, x);
             }
         }

@@ -69,6 +69,52 @@ pub struct UsersManager {
     /// A user found over its limit stays so while usage is unchanged, so later apps of the user
     /// whose reservation fits in the cached one are skipped without another check.
     blocked: Vec<(u64, Resource)>,
+    /// The parts of the user limit that depend only on the queue's inputs, with the inputs
+    /// they were worked out for (`compute_queue_user_limit_kept`).
+    limit_parts: Option<(QueueLimitInputs, LimitParts)>,
+}
+
+/// The parts of `computeUserLimit` that depend only on the queue's inputs
+/// (`QueueLimitInputs`), not on its users' usage: the allocation path computes the limit at
+/// every assignment, and these stay the same until a capacity, the cluster or the
+/// configuration changes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct LimitParts {
+    /// `max(effectiveMin, minimumAllocation)`: the current capacity while the users consume
+    /// less than it.
+    queue_capacity: Resource,
+    /// The user-limit percent's share of a current capacity of `queue_capacity`.
+    by_percent_at_queue_capacity: Resource,
+    /// What the user-limit factor (or the partition, or the maximum) caps a user at.
+    max_user_limit: Resource,
+}
+
+impl LimitParts {
+    fn of(q: &QueueLimitInputs) -> Self {
+        let rc = q.rc;
+        let (total, required) = (q.partition_total, q.minimum_allocation);
+        let queue_capacity = rc.max(&total, &q.effective_min, &required);
+        let max_user_limit = if q.ignore_exclusivity {
+            total
+        } else if q.user_limit_factor == -1.0 || q.effective_min.is_zero() {
+            rc.round_down(&q.effective_max, &required)
+        } else {
+            queue_capacity.multiply_and_round_down(q.user_limit_factor as f64)
+        };
+        LimitParts {
+            queue_capacity,
+            by_percent_at_queue_capacity: by_percent(q, queue_capacity),
+            max_user_limit,
+        }
+    }
+}
+
+/// The user-limit percent's share of the queue's current capacity.
+fn by_percent(q: &QueueLimitInputs, current_capacity: Resource) -> Resource {
+    q.rc.divide_and_ceil_long(
+        &current_capacity.multiply_and_round_down(q.user_limit_percent as f64),
+        100,
+    )
 }
 
 /// What an empty user slot adds to the sum of the users' ratios: nothing. `x + −0.0` is `x`
@@ -100,7 +146,7 @@ pub struct UserCheck<'a> {
 }
 
 /// The inputs of the user-limit formula that come from the queue.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct QueueLimitInputs {
     pub rc: ResourceCalculator,
     pub partition_total: Resource,
@@ -386,14 +432,29 @@ impl UsersManager {
 
     /// The queue-wide user limit before a user's weight (`computeUserLimit`, spec §4.6).
     pub fn compute_queue_user_limit(&self, q: &QueueLimitInputs) -> Resource {
-        self.compute_limit(q, true)
+        self.compute_limit(q, true, &LimitParts::of(q))
+    }
+
+    /// The same, with the parts that depend only on `q` kept from the last call with the same
+    /// inputs (the allocation path's: it asks at every assignment).
+    pub fn compute_queue_user_limit_kept(&mut self, q: &QueueLimitInputs) -> Resource {
+        let parts = match self.limit_parts {
+            Some((at, parts)) if at == *q => parts,
+            _ => {
+                let parts = LimitParts::of(q);
+                self.limit_parts = Some((*q, parts));
+                parts
+            }
+        };
+        debug_assert_eq!(parts, LimitParts::of(q), "kept user-limit parts");
+        self.compute_limit(q, true, &parts)
     }
 
     /// The same limit counting every user of the queue, active or not
     /// (`getComputedResourceLimitForAllUsers`, which intra-queue preemption reads): the
     /// current capacity is shared among the weights of all users.
     pub fn compute_queue_user_limit_all_users(&self, q: &QueueLimitInputs) -> Resource {
-        self.compute_limit(q, false)
+        self.compute_limit(q, false, &LimitParts::of(q))
     }
 
     /// Every user of the queue.
@@ -401,7 +462,12 @@ impl UsersManager {
         self.users.iter().map(|(_, u)| u)
     }
 
-    fn compute_limit(&self, q: &QueueLimitInputs, active_users: bool) -> Resource {
+    fn compute_limit(
+        &self,
+        q: &QueueLimitInputs,
+        active_users: bool,
+        parts: &LimitParts,
+    ) -> Resource {
         // The default partition's usage is a plain field: read it without a branch per user.
         let slow = || {
             let p = q.partition;
@@ -417,7 +483,7 @@ impl UsersManager {
                 .filter(|(_, u)| u.is_active())
                 .map(|(_, u)| u.used_in(p))
                 .sum();
-            self.compute_limit_with(q, active_users, share, active_used)
+            self.compute_limit_with(q, parts, active_users, share, active_used)
         };
         if q.partition != DEFAULT_PARTITION || self.ratios_for != Some((q.rc, q.partition_total)) {
             return slow();
@@ -425,7 +491,7 @@ impl UsersManager {
         // The kept ratios, summed in slot order as the slow path sums them: the same float sum
         // (the slots the slow path skips hold −0.0, which changes no sum).
         let share: f32 = self.ratios.iter().sum();
-        let limit = self.compute_limit_with(q, active_users, share, self.active_used);
+        let limit = self.compute_limit_with(q, parts, active_users, share, self.active_used);
         debug_assert_eq!(
             limit,
             slow(),
@@ -437,6 +503,7 @@ impl UsersManager {
     fn compute_limit_with(
         &self,
         q: &QueueLimitInputs,
+        parts: &LimitParts,
         active_users: bool,
         share: f32,
         active_used: Resource,
@@ -444,13 +511,14 @@ impl UsersManager {
         let rc = q.rc;
         let total = q.partition_total;
         let required = q.minimum_allocation;
-        let queue_capacity = rc.max(&total, &q.effective_min, &required);
+        let queue_capacity = parts.queue_capacity;
         // consumed = multiplyAndNormalizeUp(total, share), share = Σ ratio(userUsed, total)
         let consumed = rc.multiply_and_normalize_up(&total, share as f64, &required);
-        let current_capacity = if rc.less_than(&total, &consumed, &queue_capacity) {
-            queue_capacity
+        let (current_capacity, by_percent) = if rc.less_than(&total, &consumed, &queue_capacity) {
+            (queue_capacity, parts.by_percent_at_queue_capacity)
         } else {
-            consumed + required
+            let current = consumed + required;
+            (current, by_percent(q, current))
         };
         let (resource_used, weights) = if active_users {
             (active_used + required, self.active_weight)
@@ -459,19 +527,8 @@ impl UsersManager {
             (current_capacity, all)
         };
         let by_users = rc.divide_and_ceil(&resource_used, weights);
-        let by_percent = rc.divide_and_ceil_long(
-            &current_capacity.multiply_and_round_down(q.user_limit_percent as f64),
-            100,
-        );
         let base = rc.max(&total, &by_users, &by_percent);
-        let max_user_limit = if q.ignore_exclusivity {
-            total
-        } else if q.user_limit_factor == -1.0 || q.effective_min.is_zero() {
-            rc.round_down(&q.effective_max, &required)
-        } else {
-            queue_capacity.multiply_and_round_down(q.user_limit_factor as f64)
-        };
-        rc.round_up(&rc.min(&total, &base, &max_user_limit), &required)
+        rc.round_up(&rc.min(&total, &base, &parts.max_user_limit), &required)
     }
 
     /// A user's own limit: the queue limit scaled by its weight (`multiplyAndNormalizeDown`).
