@@ -651,11 +651,11 @@ impl CapacityScheduler {
         inputs: &QueueLimitInputs,
     ) -> Resource {
         debug_assert_eq!(*inputs, self.limit_inputs(leaf));
-        let epoch = self.usage_epoch;
+        let (epoch, generation) = (self.usage_epoch, self.tree.generation());
         let lr = self.leaves[leaf].as_mut().expect("a leaf queue");
         let limit = match lr.user_limit_cache {
             Some((at, limit)) if at == epoch => limit,
-            _ => lr.users.compute_queue_user_limit_kept(inputs),
+            _ => lr.users.compute_queue_user_limit_kept(inputs, generation),
         };
         lr.user_limit_cache = Some((epoch, limit));
         limit

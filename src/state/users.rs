@@ -69,9 +69,9 @@ pub struct UsersManager {
     /// A user found over its limit stays so while usage is unchanged, so later apps of the user
     /// whose reservation fits in the cached one are skipped without another check.
     blocked: Vec<(u64, Resource)>,
-    /// The parts of the user limit that depend only on the queue's inputs, with the inputs
-    /// they were worked out for (`compute_queue_user_limit_kept`).
-    limit_parts: Option<(QueueLimitInputs, LimitParts)>,
+    /// The parts of the user limit that depend only on the queue's inputs, with the queue
+    /// tree's generation they were worked out at (`compute_queue_user_limit_kept`).
+    limit_parts: Option<(u64, LimitParts)>,
 }
 
 /// The parts of `computeUserLimit` that depend only on the queue's inputs
@@ -435,14 +435,20 @@ impl UsersManager {
         self.compute_limit(q, true, &LimitParts::of(q))
     }
 
-    /// The same, with the parts that depend only on `q` kept from the last call with the same
-    /// inputs (the allocation path's: it asks at every assignment).
-    pub fn compute_queue_user_limit_kept(&mut self, q: &QueueLimitInputs) -> Resource {
+    /// The same for the default partition, with the parts that depend only on `q` kept from
+    /// the last call at the queue tree's `generation` (the allocation path's: it asks at every
+    /// assignment). The inputs come from the tree's capacities, resources and configuration,
+    /// which a new generation marks as changed (debug builds check the kept parts).
+    pub fn compute_queue_user_limit_kept(
+        &mut self,
+        q: &QueueLimitInputs,
+        generation: u64,
+    ) -> Resource {
         let parts = match self.limit_parts {
-            Some((at, parts)) if at == *q => parts,
+            Some((at, parts)) if at == generation => parts,
             _ => {
                 let parts = LimitParts::of(q);
-                self.limit_parts = Some((*q, parts));
+                self.limit_parts = Some((generation, parts));
                 parts
             }
         };
