@@ -182,9 +182,14 @@ impl ChildOrder {
                 }
             }
             for &x in &moved {
-                let at = self
-                    .order
-                    .partition_point(|&e| self.cmp(policy, e, x).is_lt());
+                // (`cmp` with the moved child's key read once, not at every probe.)
+                let kx = self.keyed[x as usize].key;
+                let keyed = &self.keyed;
+                let at = self.order.partition_point(|&e| {
+                    compare(policy, &keyed[e as usize].key, &kx)
+                        .then(e.cmp(&x))
+                        .is_lt()
+                });
                 self.order.insert(at, x);
             }
         }
