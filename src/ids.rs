@@ -183,12 +183,16 @@ impl<I: GenId, T> GenSlab<I, T> {
 
 impl<I: GenId, T> std::ops::Index<I> for GenSlab<I, T> {
     type Output = T;
+    // Inlined: the allocation path indexes the same few slabs a dozen times per container,
+    // and out of line each cost a call around a bounds and generation check.
+    #[inline]
     fn index(&self, id: I) -> &T {
         self.get(id).expect("live id")
     }
 }
 
 impl<I: GenId, T> std::ops::IndexMut<I> for GenSlab<I, T> {
+    #[inline]
     fn index_mut(&mut self, id: I) -> &mut T {
         self.get_mut(id).expect("live id")
     }

@@ -41,7 +41,7 @@ impl CapacityScheduler {
         if let Some(rc) = reserved {
             let key = self.containers[rc].key;
             let result = self.try_key(app, key, ctx, limits, Some(rc));
-            return self.apply_key_result(now_ms, app, key, ctx, result, Some(rc));
+            return self.apply_key_result(now_ms, app, key, ctx, result, Some(rc), None);
         }
         let mut next = match self.apps[app].attempt.as_ref() {
             Some(t) if !t.requests.pending_total().is_zero() => t.requests.first_key(),
@@ -59,12 +59,22 @@ impl CapacityScheduler {
                     .and_then(|t| t.requests.key_after(&key));
                 continue;
             }
-            return self.apply_key_result(now_ms, app, key, ctx, result, None);
+            return self.apply_key_result(
+                now_ms,
+                app,
+                key,
+                ctx,
+                result,
+                None,
+                limits.user_checked_at,
+            );
         }
         // Every key skipped: the application is skipped (SkippedType.OTHER), not the leaf.
         Outcome::AppSkipped
     }
 
+    /// `user_checked_at`: as `Limits::user_checked_at`, for the commit's re-check.
+    #[allow(clippy::too_many_arguments)]
     fn apply_key_result(
         &mut self,
         now_ms: i64,
@@ -73,6 +83,7 @@ impl CapacityScheduler {
         ctx: &NodeCtx,
         result: KeyResult,
         reserved: Option<ContainerId>,
+        user_checked_at: Option<u64>,
     ) -> Outcome {
         match result {
             KeyResult::Allocate {
@@ -89,8 +100,16 @@ impl CapacityScheduler {
                         _ => return Outcome::Null,
                     }
                 }
-                match self.commit_allocation(now_ms, app, key, ctx, node_type, unreserve, reserved)
-                {
+                match self.commit_allocation(
+                    now_ms,
+                    app,
+                    key,
+                    ctx,
+                    node_type,
+                    user_checked_at,
+                    unreserve,
+                    reserved,
+                ) {
                     Some(_) => Outcome::Allocated { node_type },
                     None => Outcome::Null,
                 }

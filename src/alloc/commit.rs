@@ -20,6 +20,8 @@ impl CapacityScheduler {
     /// The commit's re-check (`FiCaSchedulerApp.accept`): room on the node, then — unless
     /// a reservation is fulfilled — every queue's maximum and the user's limit in the
     /// partition the pass serves (the whole partition when its exclusivity is ignored).
+    /// `user_checked_at`: the usage epoch at which the leaf's walk found the user within its
+    /// limit (`Limits::user_checked_at`).
     fn accept(
         &self,
         app: AppId,
@@ -27,6 +29,7 @@ impl CapacityScheduler {
         capability: Resource,
         released: Resource,
         from_reservation: bool,
+        user_checked_at: Option<u64>,
     ) -> bool {
         let s = self.tree.settings();
         let rc = s.resource_calculator;
@@ -37,8 +40,23 @@ impl CapacityScheduler {
         if from_reservation {
             return true;
         }
-        self.fits_queue_maxima(self.apps[app].queue, ctx, capability - released)
-            && self.user_within_limit_in(app, ctx, released)
+        if !self.fits_queue_maxima(self.apps[app].queue, ctx, capability - released) {
+            return false;
+        }
+        // The walk found the user within its limit in the default partition at this usage
+        // epoch (nothing about the users has changed since) and nothing is released: the
+        // re-check would compute the same limit and compare the same usage with it.
+        if released.is_zero()
+            && ctx.partition == DEFAULT_PARTITION
+            && user_checked_at == Some(self.usage_epoch)
+        {
+            debug_assert!(
+                self.user_within_limit_in(app, ctx, released),
+                "the walk found the user within its limit at this usage epoch"
+            );
+            return true;
+        }
+        self.user_within_limit_in(app, ctx, released)
     }
 
     /// The user's usage, less `released`, within its limit in the default partition.
@@ -98,7 +116,7 @@ impl CapacityScheduler {
         delta: Resource,
     ) -> bool {
         let ctx = self.node_ctx(node);
-        self.accept(app, &ctx, delta, Resource::ZERO, false)
+        self.accept(app, &ctx, delta, Resource::ZERO, false, None)
     }
 
     /// Every queue from the leaf up stays within its maximum in the pass's partition (the
@@ -137,6 +155,7 @@ impl CapacityScheduler {
         key: SchedulerKey,
         ctx: &NodeCtx,
         node_type: NodeType,
+        user_checked_at: Option<u64>,
         unreserve: Option<ContainerId>,
         from_reservation: Option<ContainerId>,
     ) -> Option<ContainerId> {
@@ -152,7 +171,14 @@ impl CapacityScheduler {
             .and_then(|r| self.containers.get(r))
             .map(|c| c.resource)
             .unwrap_or(Resource::ZERO);
-        if !self.accept(app, ctx, capability, released, from_reservation.is_some()) {
+        if !self.accept(
+            app,
+            ctx,
+            capability,
+            released,
+            from_reservation.is_some(),
+            user_checked_at,
+        ) {
             return None;
         }
         if let Some(r) = unreserve {

@@ -50,6 +50,10 @@ pub(crate) struct Limits {
     pub headroom: Resource,
     /// How much the user is over its limit, to be released from a reservation (§4.5b).
     pub amount_needed_unreserve: Resource,
+    /// The usage epoch at which the leaf's walk found the application's user within its
+    /// limit (nothing to unreserve) on a default-partition visit: while the epoch holds, the
+    /// commit's re-check of the user asks the same question of the same state.
+    pub user_checked_at: Option<u64>,
 }
 
 /// The node being offered, resolved once per visit.
@@ -161,6 +165,7 @@ impl CapacityScheduler {
                 limit: partition_resource,
                 headroom: partition_resource,
                 amount_needed_unreserve: Resource::ZERO,
+                user_checked_at: None,
             };
             let mut outcome = self.assign_from_root(now_ms, &ctx, &mut limits);
             if !outcome.assigned()
@@ -176,6 +181,7 @@ impl CapacityScheduler {
                     limit: default,
                     headroom: default,
                     amount_needed_unreserve: Resource::ZERO,
+                    user_checked_at: None,
                 };
                 outcome = self.assign_to_queue(now_ms, 0, &ctx, &mut limits);
             }
@@ -374,6 +380,7 @@ impl CapacityScheduler {
                 limit: child_limit,
                 headroom: child_limit,
                 amount_needed_unreserve: Resource::ZERO,
+                user_checked_at: None,
             };
             match self.assign_to_queue(now_ms, child, ctx, &mut child_limits) {
                 out if out.assigned() => return out,
@@ -429,8 +436,11 @@ impl CapacityScheduler {
         let (p, asked) = (ctx.partition, ctx.request_partition());
         // FIFO walks the active list in place; the fair policy sorts a copy.
         let fair_order = self.fair_application_order(q);
+        // The usage epoch the visit's user limit is computed at.
+        let visit_epoch = self.usage_epoch;
         let (inputs, queue_user_limit) = if default_visit {
-            (self.limit_inputs(q), self.cached_queue_user_limit(q))
+            let inputs = self.limit_inputs(q);
+            (inputs, self.cached_queue_user_limit(q, &inputs))
         } else {
             let inputs = self.limit_inputs_in(q, p, ctx.ignore);
             let limit = self
@@ -505,6 +515,7 @@ impl CapacityScheduler {
                 continue;
             };
             limits.amount_needed_unreserve = unreserve;
+            limits.user_checked_at = (default_visit && unreserve.is_zero()).then_some(visit_epoch);
             match self.assign_app(now_ms, app, ctx, limits, None) {
                 out if out.assigned() => return out,
                 Outcome::AppSkipped => continue,
@@ -680,6 +691,7 @@ impl CapacityScheduler {
             limit: default,
             headroom: default,
             amount_needed_unreserve: Resource::ZERO,
+            user_checked_at: None,
         };
         let leaf = self.apps[app].queue;
         self.tree.queue_mut(leaf).limit_from_parent = default;

@@ -9,7 +9,7 @@ use crate::config::{CapacityValue, QueueOrderingPolicy};
 use crate::resource::Resource;
 use crate::scheduler::CapacityScheduler;
 use crate::state::partition::{Partition, DEFAULT_PARTITION};
-use crate::state::queue::QueueId;
+use crate::state::queue::{QueueId, QueueTree};
 
 #[derive(Debug, Clone, Copy)]
 struct Candidate {
@@ -121,11 +121,116 @@ impl ChildOrder {
         .then(a.cmp(&b))
     }
 
+    /// Re-keys the children whose usage moved and puts them back in place (re-sorts all on a
+    /// new generation).
+    fn bring_up_to_date(&mut self, tree: &QueueTree, parent: QueueId) {
+        let policy = ordering_policy(tree, parent);
+        let generation = tree.generation();
+        let children = tree.children(parent);
+        if self.generation != generation || self.keyed.len() != children.len() {
+            self.generation = generation;
+            self.keyed.clear();
+            for &id in children {
+                self.keyed.push(Keyed {
+                    key: default_candidate(tree, id),
+                    used: tree.queue(id).used,
+                    used_capacity_base: tree.used_capacity_base(id),
+                });
+            }
+            self.order = (0..children.len() as u32).collect();
+            self.sort(policy);
+            self.moved.clear();
+            self.all_moved = false;
+            return;
+        }
+        // Re-key the children whose usage moved (usually the one just assigned to: usage
+        // changes mark their parent's order)...
+        let candidates: SmallVec<[u32; 4]> = if std::mem::take(&mut self.all_moved) {
+            (0..self.keyed.len() as u32).collect()
+        } else {
+            std::mem::take(&mut self.moved)
+        };
+        self.moved.clear();
+        let mut moved: SmallVec<[u32; 4]> = SmallVec::new();
+        for pos in candidates {
+            let e = &mut self.keyed[pos as usize];
+            let used = tree.queue(e.key.id).used;
+            if used != e.used {
+                e.used = used;
+                e.key.used_capacity = tree.used_capacity_over(used, e.used_capacity_base);
+                debug_assert_eq!(
+                    e.key.used_capacity.to_bits(),
+                    tree.used_capacity(e.key.id).to_bits()
+                );
+                // Compared only between two queues without guaranteed capacity (`compare`):
+                // a queue with some keeps it unread, and the division is not made.
+                let guaranteed = e.key.absolute_capacity > 0.0;
+                if !guaranteed {
+                    e.key.absolute_used_capacity = tree.absolute_used_capacity(e.key.id);
+                }
+                moved.push(pos);
+            }
+        }
+        // ...and put them back in place: the others are still in order, so each goes where a
+        // binary search says.
+        if moved.len() > 4 {
+            self.sort(policy);
+        } else if !moved.is_empty() {
+            for &x in &moved {
+                if let Some(i) = self.order.iter().position(|&e| e == x) {
+                    self.order.remove(i);
+                }
+            }
+            for &x in &moved {
+                // (`cmp` with the moved child's key read once, not at every probe.)
+                let kx = self.keyed[x as usize].key;
+                let keyed = &self.keyed;
+                let at = self.order.partition_point(|&e| {
+                    compare(policy, &keyed[e as usize].key, &kx)
+                        .then(e.cmp(&x))
+                        .is_lt()
+                });
+                self.order.insert(at, x);
+            }
+        }
+    }
+
     fn sort(&mut self, policy: QueueOrderingPolicy) {
         let mut order = std::mem::take(&mut self.order);
         order.sort_by(|&a, &b| self.cmp(policy, a, b));
         self.order = order;
     }
+}
+
+fn ordering_policy(tree: &QueueTree, parent: QueueId) -> QueueOrderingPolicy {
+    tree.conf(parent)
+        .queue_ordering_policy
+        .unwrap_or(QueueOrderingPolicy::Utilization)
+}
+
+fn candidate(tree: &QueueTree, id: QueueId, abs: f32, used: f32, abs_used: f32) -> Candidate {
+    let conf = tree.conf(id);
+    Candidate {
+        id,
+        absolute_capacity: abs,
+        used_capacity: used,
+        absolute_used_capacity: abs_used,
+        priority: conf.priority,
+        configured_min: match &conf.capacity {
+            CapacityValue::Absolute(a) => Some((a.resource().memory_mb(), a.resource().vcores())),
+            _ => None,
+        },
+    }
+}
+
+fn default_candidate(tree: &QueueTree, id: QueueId) -> Candidate {
+    candidate(
+        tree,
+        id,
+        tree.queue(id).capacities.absolute_capacity,
+        tree.used_capacity(id),
+        tree.absolute_used_capacity(id),
+    )
 }
 
 impl CapacityScheduler {
@@ -148,13 +253,14 @@ impl CapacityScheduler {
         if self.child_orders.len() <= parent {
             self.child_orders.resize_with(parent + 1, Default::default);
         }
-        let mut o = std::mem::take(&mut self.child_orders[parent]);
-        self.bring_up_to_date(&mut o, parent);
+        // In place: bringing an order up to date reads only the tree.
+        self.child_orders[parent].bring_up_to_date(&self.tree, parent);
         debug_assert!(
-            o.children().eq(self.sorted_children_afresh(parent)),
+            self.child_orders[parent]
+                .children()
+                .eq(self.sorted_children_afresh(parent)),
             "the kept order of {parent}'s children differs from sorting them afresh"
         );
-        self.child_orders[parent] = o;
         &self.child_orders[parent]
     }
 
@@ -166,7 +272,7 @@ impl CapacityScheduler {
                 continue;
             }
             let mut o = kept.clone();
-            self.bring_up_to_date(&mut o, parent);
+            o.bring_up_to_date(&self.tree, parent);
             let afresh = self.sorted_children_afresh(parent);
             if !o.children().eq(afresh.iter().copied()) {
                 return Err(format!(
@@ -180,108 +286,15 @@ impl CapacityScheduler {
         Ok(())
     }
 
-    fn bring_up_to_date(&self, o: &mut ChildOrder, parent: QueueId) {
-        let policy = self.ordering_policy(parent);
-        let generation = self.tree.generation();
-        let children = self.tree.children(parent);
-        if o.generation != generation || o.keyed.len() != children.len() {
-            o.generation = generation;
-            o.keyed.clear();
-            for &id in children {
-                o.keyed.push(Keyed {
-                    key: self.default_candidate(id),
-                    used: self.tree.queue(id).used,
-                    used_capacity_base: self.tree.used_capacity_base(id),
-                });
-            }
-            o.order = (0..children.len() as u32).collect();
-            o.sort(policy);
-            o.moved.clear();
-            o.all_moved = false;
-            return;
-        }
-        // Re-key the children whose usage moved (usually the one just assigned to: usage
-        // changes mark their parent's order)...
-        let candidates: SmallVec<[u32; 4]> = if std::mem::take(&mut o.all_moved) {
-            (0..o.keyed.len() as u32).collect()
-        } else {
-            std::mem::take(&mut o.moved)
-        };
-        o.moved.clear();
-        let mut moved: SmallVec<[u32; 4]> = SmallVec::new();
-        for pos in candidates {
-            let e = &mut o.keyed[pos as usize];
-            let used = self.tree.queue(e.key.id).used;
-            if used != e.used {
-                e.used = used;
-                e.key.used_capacity = self.tree.used_capacity_over(used, e.used_capacity_base);
-                debug_assert_eq!(
-                    e.key.used_capacity.to_bits(),
-                    self.tree.used_capacity(e.key.id).to_bits()
-                );
-                e.key.absolute_used_capacity = self.tree.absolute_used_capacity(e.key.id);
-                moved.push(pos);
-            }
-        }
-        // ...and put them back in place: the others are still in order, so each goes where a
-        // binary search says.
-        if moved.len() > 4 {
-            o.sort(policy);
-        } else if !moved.is_empty() {
-            for &x in &moved {
-                if let Some(i) = o.order.iter().position(|&e| e == x) {
-                    o.order.remove(i);
-                }
-            }
-            for &x in &moved {
-                let at = o.order.partition_point(|&e| o.cmp(policy, e, x).is_lt());
-                o.order.insert(at, x);
-            }
-        }
-    }
-
-    fn ordering_policy(&self, parent: QueueId) -> QueueOrderingPolicy {
-        self.tree
-            .conf(parent)
-            .queue_ordering_policy
-            .unwrap_or(QueueOrderingPolicy::Utilization)
-    }
-
-    fn candidate(&self, id: QueueId, abs: f32, used: f32, abs_used: f32) -> Candidate {
-        let conf = self.tree.conf(id);
-        Candidate {
-            id,
-            absolute_capacity: abs,
-            used_capacity: used,
-            absolute_used_capacity: abs_used,
-            priority: conf.priority,
-            configured_min: match &conf.capacity {
-                CapacityValue::Absolute(a) => {
-                    Some((a.resource().memory_mb(), a.resource().vcores()))
-                }
-                _ => None,
-            },
-        }
-    }
-
-    fn default_candidate(&self, id: QueueId) -> Candidate {
-        self.candidate(
-            id,
-            self.tree.queue(id).capacities.absolute_capacity,
-            self.tree.used_capacity(id),
-            self.tree.absolute_used_capacity(id),
-        )
-    }
-
     /// YARN's computation as it is: every child keyed and the list sorted (stable). What the
     /// kept order must always equal (checked in debug builds and by the tests).
     pub(crate) fn sorted_children_afresh(&self, parent: QueueId) -> SmallVec<[QueueId; 16]> {
-        let policy = self.ordering_policy(parent);
+        let policy = ordering_policy(&self.tree, parent);
         let mut candidates: SmallVec<[Candidate; 16]> = self
             .tree
             .children(parent)
             .iter()
-            .map(|&id| self.default_candidate(id))
+            .map(|&id| default_candidate(&self.tree, id))
             .collect();
         candidates.sort_by(|a, b| compare(policy, a, b));
         candidates.iter().map(|c| c.id).collect()
@@ -291,7 +304,7 @@ impl CapacityScheduler {
     /// it come first, in either exclusivity mode; then the same order on the partition's
     /// figures. (A stable sort on access first: the two groups sorted apart.)
     fn sorted_children_in(&self, parent: QueueId, partition: Partition) -> SmallVec<[QueueId; 16]> {
-        let policy = self.ordering_policy(parent);
+        let policy = ordering_policy(&self.tree, parent);
         let label = self.labels.name(partition);
         let (mut with, mut without): (SmallVec<[Candidate; 16]>, SmallVec<[Candidate; 16]>) =
             Default::default();
@@ -299,7 +312,8 @@ impl CapacityScheduler {
             let used = self.tree.queue(id).labelled_used.get(partition);
             let (used_capacity, absolute_used_capacity) =
                 self.tree.used_capacities_in(id, label, used);
-            let c = self.candidate(
+            let c = candidate(
+                &self.tree,
                 id,
                 self.tree.partition_capacity(id, label).absolute_capacity,
                 used_capacity,

@@ -70,7 +70,7 @@ fn div_ceil_float(a: i64, b: f32) -> i64 {
     if b == 0.0 {
         return 0;
     }
-    ((a as f32) / b).ceil() as i64
+    super::ceil_as_i64(((a as f32) / b) as f64)
 }
 
 /// `ResourceCalculator.roundUp(long a, long b)` = `divideAndCeil(a, b) * b`; hence 0 when
@@ -525,7 +525,7 @@ impl ResourceCalculator {
         }
         let mut out = *r;
         for i in 0..self.n() {
-            let value = ((r.v[i] as f64 * by) as f32 as f64).ceil() as i64;
+            let value = super::ceil_as_i64((r.v[i] as f64 * by) as f32 as f64);
             out.v[i] = if step.v[i] != 0 {
                 round_up_long(value, step.v[i])
             } else {

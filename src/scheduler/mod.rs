@@ -643,11 +643,21 @@ impl CapacityScheduler {
         }
     }
 
-    /// Refreshes the leaf's user-limit cache and returns the limit.
-    pub(crate) fn cached_queue_user_limit(&mut self, leaf: QueueId) -> Resource {
-        let limit = self.queue_user_limit(leaf);
-        let epoch = self.usage_epoch;
-        self.leaf_mut(leaf).user_limit_cache = Some((epoch, limit));
+    /// Refreshes the leaf's user-limit cache and returns the limit; `inputs` are the leaf's
+    /// (`limit_inputs`).
+    pub(crate) fn cached_queue_user_limit(
+        &mut self,
+        leaf: QueueId,
+        inputs: &QueueLimitInputs,
+    ) -> Resource {
+        debug_assert_eq!(*inputs, self.limit_inputs(leaf));
+        let (epoch, generation) = (self.usage_epoch, self.tree.generation());
+        let lr = self.leaves[leaf].as_mut().expect("a leaf queue");
+        let limit = match lr.user_limit_cache {
+            Some((at, limit)) if at == epoch => limit,
+            _ => lr.users.compute_queue_user_limit_kept(inputs, generation),
+        };
+        lr.user_limit_cache = Some((epoch, limit));
         limit
     }
 

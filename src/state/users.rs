@@ -53,10 +53,13 @@ pub struct UsersManager {
     /// Users with outstanding asks.
     active_users: u32,
     active_weight: f32,
-    /// Each user's `rc.ratio(used, total)` in the default partition, by slot (NaN for an empty
-    /// slot), computed when its usage changes (`User.updateUsageRatio`) for the calculator and
-    /// partition resource in `ratios_for`: the user limit sums them at every assignment, and
-    /// only the user whose usage moved needs dividing again.
+    /// Each user's `rc.ratio(used, total)` in the default partition, by slot, computed when its
+    /// usage changes (`User.updateUsageRatio`) for the calculator and partition resource in
+    /// `ratios_for`: the user limit sums them at every assignment, and only the user whose
+    /// usage moved needs dividing again. Kept as the sum's terms (`summand`): a ratio that is
+    /// not finite (YARN's sum skips it) and an empty slot are −0.0, which adding leaves every
+    /// float as it is, so a plain sum of the slots gives the filtered sum bit for bit without
+    /// a test per slot.
     ratios: Vec<f32>,
     ratios_for: Option<(ResourceCalculator, Resource)>,
     /// The active users' usage in the default partition (`totalResUsageForActiveUsers`), kept
@@ -66,6 +69,66 @@ pub struct UsersManager {
     /// A user found over its limit stays so while usage is unchanged, so later apps of the user
     /// whose reservation fits in the cached one are skipped without another check.
     blocked: Vec<(u64, Resource)>,
+    /// The parts of the user limit that depend only on the queue's inputs, with the queue
+    /// tree's generation they were worked out at (`compute_queue_user_limit_kept`).
+    limit_parts: Option<(u64, LimitParts)>,
+}
+
+/// The parts of `computeUserLimit` that depend only on the queue's inputs
+/// (`QueueLimitInputs`), not on its users' usage: the allocation path computes the limit at
+/// every assignment, and these stay the same until a capacity, the cluster or the
+/// configuration changes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct LimitParts {
+    /// `max(effectiveMin, minimumAllocation)`: the current capacity while the users consume
+    /// less than it.
+    queue_capacity: Resource,
+    /// The user-limit percent's share of a current capacity of `queue_capacity`.
+    by_percent_at_queue_capacity: Resource,
+    /// What the user-limit factor (or the partition, or the maximum) caps a user at.
+    max_user_limit: Resource,
+}
+
+impl LimitParts {
+    fn of(q: &QueueLimitInputs) -> Self {
+        let rc = q.rc;
+        let (total, required) = (q.partition_total, q.minimum_allocation);
+        let queue_capacity = rc.max(&total, &q.effective_min, &required);
+        let max_user_limit = if q.ignore_exclusivity {
+            total
+        } else if q.user_limit_factor == -1.0 || q.effective_min.is_zero() {
+            rc.round_down(&q.effective_max, &required)
+        } else {
+            queue_capacity.multiply_and_round_down(q.user_limit_factor as f64)
+        };
+        LimitParts {
+            queue_capacity,
+            by_percent_at_queue_capacity: by_percent(q, queue_capacity),
+            max_user_limit,
+        }
+    }
+}
+
+/// The user-limit percent's share of the queue's current capacity.
+fn by_percent(q: &QueueLimitInputs, current_capacity: Resource) -> Resource {
+    q.rc.divide_and_ceil_long(
+        &current_capacity.multiply_and_round_down(q.user_limit_percent as f64),
+        100,
+    )
+}
+
+/// What an empty user slot adds to the sum of the users' ratios: nothing. `x + −0.0` is `x`
+/// for every float `x` (−0.0 and NaN included), where `+0.0` would turn a −0.0 sum into +0.0.
+const EMPTY_SLOT: f32 = -0.0;
+
+/// A user's usage ratio as a term of the user limit's sum: YARN's sum skips a ratio that is
+/// not finite (usage over a partition resource of zero), which adding `EMPTY_SLOT` does too.
+fn summand(ratio: f32) -> f32 {
+    if ratio.is_finite() {
+        ratio
+    } else {
+        EMPTY_SLOT
+    }
 }
 
 /// What a leaf visit checks each application's user against (`UsersManager::check_for_walk`),
@@ -83,7 +146,7 @@ pub struct UserCheck<'a> {
 }
 
 /// The inputs of the user-limit formula that come from the queue.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct QueueLimitInputs {
     pub rc: ResourceCalculator,
     pub partition_total: Resource,
@@ -141,9 +204,9 @@ impl UsersManager {
         self.forget_blocked(slot);
         if let Some((rc, total)) = self.ratios_for {
             if self.ratios.len() <= slot {
-                self.ratios.resize(slot + 1, f32::NAN);
+                self.ratios.resize(slot + 1, EMPTY_SLOT);
             }
-            self.ratios[slot] = rc.ratio(&Resource::ZERO, &total);
+            self.ratios[slot] = summand(rc.ratio(&Resource::ZERO, &total));
         }
         slot
     }
@@ -196,7 +259,7 @@ impl UsersManager {
         if self.ratios_for != Some((rc, default_total)) {
             self.recompute_ratios(rc, default_total);
         } else {
-            self.ratios[slot] = rc.ratio(&used, &default_total);
+            self.ratios[slot] = summand(rc.ratio(&used, &default_total));
         }
     }
 
@@ -217,14 +280,13 @@ impl UsersManager {
         }
         if let Some((rc, total)) = self.ratios_for {
             for (slot, r) in self.ratios.iter().enumerate() {
-                let want = self.users.get(slot).map(|u| rc.ratio(&u.used, &total));
-                let same = match want {
-                    Some(w) => w.to_bits() == r.to_bits() || (w.is_nan() && r.is_nan()),
-                    None => r.is_nan(),
-                };
-                if !same {
+                let want = self
+                    .users
+                    .get(slot)
+                    .map_or(EMPTY_SLOT, |u| summand(rc.ratio(&u.used, &total)));
+                if want.to_bits() != r.to_bits() {
                     return Err(format!(
-                        "user slot {slot}: usage ratio kept as {r}, is {want:?}"
+                        "user slot {slot}: usage ratio kept as {r}, is {want}"
                     ));
                 }
             }
@@ -235,9 +297,15 @@ impl UsersManager {
     /// Every user's usage ratio afresh (the calculator or the partition's resource changed).
     fn recompute_ratios(&mut self, rc: ResourceCalculator, total: Resource) {
         self.ratios.clear();
-        self.ratios.resize(self.users.capacity(), f32::NAN);
+        let slots = self
+            .users
+            .iter()
+            .map(|(slot, _)| slot + 1)
+            .max()
+            .unwrap_or(0);
+        self.ratios.resize(slots, EMPTY_SLOT);
         for (slot, u) in self.users.iter() {
-            self.ratios[slot] = rc.ratio(&u.used, &total);
+            self.ratios[slot] = summand(rc.ratio(&u.used, &total));
         }
         self.ratios_for = Some((rc, total));
     }
@@ -274,7 +342,7 @@ impl UsersManager {
             if self.users[slot].is_empty() {
                 self.users.remove(slot);
                 if let Some(r) = self.ratios.get_mut(slot) {
-                    *r = f32::NAN;
+                    *r = EMPTY_SLOT;
                 }
                 self.by_name.remove(user);
                 self.forget_blocked(slot);
@@ -364,14 +432,35 @@ impl UsersManager {
 
     /// The queue-wide user limit before a user's weight (`computeUserLimit`, spec §4.6).
     pub fn compute_queue_user_limit(&self, q: &QueueLimitInputs) -> Resource {
-        self.compute_limit(q, true)
+        self.compute_limit(q, true, &LimitParts::of(q))
+    }
+
+    /// The same for the default partition, with the parts that depend only on `q` kept from
+    /// the last call at the queue tree's `generation` (the allocation path's: it asks at every
+    /// assignment). The inputs come from the tree's capacities, resources and configuration,
+    /// which a new generation marks as changed (debug builds check the kept parts).
+    pub fn compute_queue_user_limit_kept(
+        &mut self,
+        q: &QueueLimitInputs,
+        generation: u64,
+    ) -> Resource {
+        let parts = match self.limit_parts {
+            Some((at, parts)) if at == generation => parts,
+            _ => {
+                let parts = LimitParts::of(q);
+                self.limit_parts = Some((generation, parts));
+                parts
+            }
+        };
+        debug_assert_eq!(parts, LimitParts::of(q), "kept user-limit parts");
+        self.compute_limit(q, true, &parts)
     }
 
     /// The same limit counting every user of the queue, active or not
     /// (`getComputedResourceLimitForAllUsers`, which intra-queue preemption reads): the
     /// current capacity is shared among the weights of all users.
     pub fn compute_queue_user_limit_all_users(&self, q: &QueueLimitInputs) -> Resource {
-        self.compute_limit(q, false)
+        self.compute_limit(q, false, &LimitParts::of(q))
     }
 
     /// Every user of the queue.
@@ -384,7 +473,12 @@ impl UsersManager {
         self.users.iter()
     }
 
-    fn compute_limit(&self, q: &QueueLimitInputs, active_users: bool) -> Resource {
+    fn compute_limit(
+        &self,
+        q: &QueueLimitInputs,
+        active_users: bool,
+        parts: &LimitParts,
+    ) -> Resource {
         // The default partition's usage is a plain field: read it without a branch per user.
         let slow = || {
             let p = q.partition;
@@ -400,14 +494,15 @@ impl UsersManager {
                 .filter(|(_, u)| u.is_active())
                 .map(|(_, u)| u.used_in(p))
                 .sum();
-            self.compute_limit_with(q, active_users, share, active_used)
+            self.compute_limit_with(q, parts, active_users, share, active_used)
         };
         if q.partition != DEFAULT_PARTITION || self.ratios_for != Some((q.rc, q.partition_total)) {
             return slow();
         }
-        // The kept ratios, summed in slot order as the slow path sums them: the same float sum.
-        let share: f32 = self.ratios.iter().filter(|r| r.is_finite()).sum();
-        let limit = self.compute_limit_with(q, active_users, share, self.active_used);
+        // The kept ratios, summed in slot order as the slow path sums them: the same float sum
+        // (the slots the slow path skips hold −0.0, which changes no sum).
+        let share: f32 = self.ratios.iter().sum();
+        let limit = self.compute_limit_with(q, parts, active_users, share, self.active_used);
         debug_assert_eq!(
             limit,
             slow(),
@@ -419,6 +514,7 @@ impl UsersManager {
     fn compute_limit_with(
         &self,
         q: &QueueLimitInputs,
+        parts: &LimitParts,
         active_users: bool,
         share: f32,
         active_used: Resource,
@@ -426,13 +522,14 @@ impl UsersManager {
         let rc = q.rc;
         let total = q.partition_total;
         let required = q.minimum_allocation;
-        let queue_capacity = rc.max(&total, &q.effective_min, &required);
+        let queue_capacity = parts.queue_capacity;
         // consumed = multiplyAndNormalizeUp(total, share), share = Σ ratio(userUsed, total)
         let consumed = rc.multiply_and_normalize_up(&total, share as f64, &required);
-        let current_capacity = if rc.less_than(&total, &consumed, &queue_capacity) {
-            queue_capacity
+        let (current_capacity, by_percent) = if rc.less_than(&total, &consumed, &queue_capacity) {
+            (queue_capacity, parts.by_percent_at_queue_capacity)
         } else {
-            consumed + required
+            let current = consumed + required;
+            (current, by_percent(q, current))
         };
         let (resource_used, weights) = if active_users {
             (active_used + required, self.active_weight)
@@ -441,19 +538,8 @@ impl UsersManager {
             (current_capacity, all)
         };
         let by_users = rc.divide_and_ceil(&resource_used, weights);
-        let by_percent = rc.divide_and_ceil_long(
-            &current_capacity.multiply_and_round_down(q.user_limit_percent as f64),
-            100,
-        );
         let base = rc.max(&total, &by_users, &by_percent);
-        let max_user_limit = if q.ignore_exclusivity {
-            total
-        } else if q.user_limit_factor == -1.0 || q.effective_min.is_zero() {
-            rc.round_down(&q.effective_max, &required)
-        } else {
-            queue_capacity.multiply_and_round_down(q.user_limit_factor as f64)
-        };
-        rc.round_up(&rc.min(&total, &base, &max_user_limit), &required)
+        rc.round_up(&rc.min(&total, &base, &parts.max_user_limit), &required)
     }
 
     /// A user's own limit: the queue limit scaled by its weight (`multiplyAndNormalizeDown`).
