@@ -113,12 +113,12 @@ impl ChildOrder {
 
     /// The children at places `a` and `b` in allocation order (places break ties).
     fn cmp(&self, policy: QueueOrderingPolicy, a: u32, b: u32) -> Ordering {
-        compare(
-            policy,
-            &self.keyed[a as usize].key,
-            &self.keyed[b as usize].key,
-        )
-        .then(a.cmp(&b))
+        self.cmp_to(policy, a, &self.keyed[b as usize].key, b)
+    }
+
+    /// `cmp` with `b`'s key already read (a binary search reads it once, not at every probe).
+    fn cmp_to(&self, policy: QueueOrderingPolicy, a: u32, b_key: &Candidate, b: u32) -> Ordering {
+        compare(policy, &self.keyed[a as usize].key, b_key).then(a.cmp(&b))
     }
 
     /// Re-keys the children whose usage moved and puts them back in place (re-sorts all on a
@@ -182,14 +182,10 @@ impl ChildOrder {
                 }
             }
             for &x in &moved {
-                // (`cmp` with the moved child's key read once, not at every probe.)
                 let kx = self.keyed[x as usize].key;
-                let keyed = &self.keyed;
-                let at = self.order.partition_point(|&e| {
-                    compare(policy, &keyed[e as usize].key, &kx)
-                        .then(e.cmp(&x))
-                        .is_lt()
-                });
+                let at = self
+                    .order
+                    .partition_point(|&e| self.cmp_to(policy, e, &kx, x).is_lt());
                 self.order.insert(at, x);
             }
         }

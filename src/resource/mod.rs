@@ -346,6 +346,8 @@ impl fmt::Debug for Resource {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn ceil_as_i64_is_ceil_then_cast() {
         let mut cases = vec![
@@ -389,8 +391,6 @@ mod tests {
             assert_eq!(ceil_as_i64(v), v.ceil() as i64, "{v:e}");
         }
     }
-
-    use super::*;
 
     #[test]
     fn constructors_and_accessors() {
