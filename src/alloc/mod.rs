@@ -539,8 +539,9 @@ impl CapacityScheduler {
     /// the visit's `CachedUserLimit` as the walk notes it), and returns the place of the first
     /// attempt the walk must try, with what it may unreserve. A churning leaf (each heartbeat
     /// frees one container of one user) spends its heartbeats here: most of its users are at
-    /// their limit, and each is checked with one borrow of the leaf instead of through the
-    /// walk's general path.
+    /// their limit. An attempt holding no reservation whose user is found over its limit is
+    /// marked (`WalkMarks`), and while its user's usage and the check's other inputs stay as
+    /// they were, later visits pass it over on the mark alone.
     fn pass_over_users_at_their_limit(
         &mut self,
         q: QueueId,
@@ -550,8 +551,21 @@ impl CapacityScheduler {
         let epoch = Some(self.usage_epoch);
         let apps = &self.apps;
         let lr = self.leaves[q].as_mut().expect("a leaf queue");
+        let stamp = lr.walk_marks.begin(user_check, &lr.users, lr.active.len());
         let mut i = from;
         while let Some(&(_, _, app)) = lr.active.get(i) {
+            if let Some(slot) = lr.walk_marks.passes(i, stamp, &lr.users) {
+                debug_assert!(
+                    lr.users.over_limit(user_check, slot)
+                        && apps[app]
+                            .attempt
+                            .as_ref()
+                            .is_some_and(|t| t.reserved.is_zero()),
+                    "a marked application's user is within its limit, or it holds a reservation"
+                );
+                i += 1;
+                continue;
+            }
             let a = &apps[app];
             let t = a.attempt.as_ref().expect("active apps have an attempt");
             if !t.requests.pending_in(DEFAULT_PARTITION).is_zero() {
@@ -560,6 +574,9 @@ impl CapacityScheduler {
                     .check_for_walk(user_check, a.user_slot, t.reserved, epoch);
                 if checked.is_some() {
                     return (i, checked);
+                }
+                if t.reserved.is_zero() {
+                    lr.walk_marks.mark(i, stamp, a.user_slot, &lr.users);
                 }
             }
             i += 1;

@@ -4,12 +4,15 @@
 use crate::ids::{AppId, ApplicationId};
 use crate::resource::Resource;
 use crate::state::users::UsersManager;
+use crate::state::walk_marks::WalkMarks;
 
 #[derive(Debug, Clone, Default)]
 pub struct LeafRuntime {
     /// Pending attempts in activation order: recovering first, then priority desc, then id asc.
     pub pending: Vec<(i32, ApplicationId, AppId)>,
     /// Active attempts in FIFO order (priority desc, id asc); the fair policy re-sorts a copy.
+    /// Changed only through `insert_active`, `remove` and `reprioritise`, which forget what
+    /// was kept by place in it (`asking_nothing`, `walk_marks`).
     pub active: Vec<(i32, ApplicationId, AppId)>,
     /// How many attempts at the head of `active` ask for nothing in the default partition
     /// (a FIFO queue's finished-asking applications, which every visit passes over): set by
@@ -36,6 +39,9 @@ pub struct LeafRuntime {
     /// user's limit, or the queue was at its own), with what its outcome depended on: a visit
     /// with the same inputs ends the same way, so it is not made again.
     pub(crate) found_nothing: Option<NothingFound>,
+    /// The active applications a FIFO walk passed over for their user's limit, remembered
+    /// while that standing cannot have changed; emptied with `asking_nothing`.
+    pub(crate) walk_marks: WalkMarks,
 }
 
 /// The inputs of a leaf visit that tried no application (see `LeafRuntime::found_nothing`).
@@ -90,6 +96,7 @@ impl LeafRuntime {
         let at = self.active.partition_point(|x| order(x, &e).is_lt());
         self.active.insert(at, e);
         self.asking_nothing = 0;
+        self.walk_marks.clear();
     }
 
     pub fn remove(&mut self, app: AppId) {
@@ -97,11 +104,13 @@ impl LeafRuntime {
         self.active.retain(|e| e.2 != app);
         self.non_runnable.retain(|a| *a != app);
         self.asking_nothing = 0;
+        self.walk_marks.clear();
     }
 
     /// Re-sorts after an application's priority changed.
     pub fn reprioritise(&mut self, app: AppId, priority: i32) {
         self.asking_nothing = 0;
+        self.walk_marks.clear();
         for list in [&mut self.pending, &mut self.active] {
             if let Some(i) = list.iter().position(|e| e.2 == app) {
                 let mut e = list.remove(i);

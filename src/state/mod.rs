@@ -9,3 +9,4 @@ pub mod partition;
 pub mod queue;
 pub mod request;
 pub mod users;
+pub mod walk_marks;

@@ -72,6 +72,15 @@ pub struct UsersManager {
     /// The parts of the user limit that depend only on the queue's inputs, with the queue
     /// tree's generation they were worked out at (`compute_queue_user_limit_kept`).
     limit_parts: Option<(u64, LimitParts)>,
+    /// Each slot's usage version: a value of `version_clock` that changes whenever the usage
+    /// of the user in that slot changes (any partition), or the slot gets another user. Two
+    /// reads of the same version saw the same user with the same usage, which is what lets
+    /// a leaf's walk remember a user found over its limit (`state::leaf::WalkMarks`).
+    usage_versions: Vec<u64>,
+    version_clock: u64,
+    /// Changes when the users' weights are read again (a refresh): a user's limit scales by
+    /// its weight.
+    weights_version: u64,
 }
 
 /// The parts of `computeUserLimit` that depend only on the queue's inputs
@@ -202,6 +211,7 @@ impl UsersManager {
         });
         self.by_name.insert(user.to_string(), slot);
         self.forget_blocked(slot);
+        self.next_usage_version(slot);
         if let Some((rc, total)) = self.ratios_for {
             if self.ratios.len() <= slot {
                 self.ratios.resize(slot + 1, EMPTY_SLOT);
@@ -249,18 +259,38 @@ impl UsersManager {
             return;
         };
         crate::state::partition::add_in(&mut u.used, &mut u.labelled_used, partition, delta);
+        let (used, active) = (u.used, u.is_active());
+        self.next_usage_version(slot);
         if partition != DEFAULT_PARTITION {
             return;
         }
-        if u.is_active() {
+        if active {
             self.active_used += delta;
         }
-        let used = u.used;
         if self.ratios_for != Some((rc, default_total)) {
             self.recompute_ratios(rc, default_total);
         } else {
             self.ratios[slot] = summand(rc.ratio(&used, &default_total));
         }
+    }
+
+    /// The usage version of the user in `slot` (see `usage_versions`); 0 for a slot never used.
+    #[inline]
+    pub fn usage_version(&self, slot: usize) -> u64 {
+        self.usage_versions.get(slot).copied().unwrap_or(0)
+    }
+
+    /// The version the users' weights were read at (see `weights_version`).
+    pub fn weights_version(&self) -> u64 {
+        self.weights_version
+    }
+
+    fn next_usage_version(&mut self, slot: usize) {
+        if self.usage_versions.len() <= slot {
+            self.usage_versions.resize(slot + 1, 0);
+        }
+        self.version_clock += 1;
+        self.usage_versions[slot] = self.version_clock;
     }
 
     /// Whether the kept active usage and usage ratios equal what the users' usage gives (for
@@ -346,6 +376,7 @@ impl UsersManager {
                 }
                 self.by_name.remove(user);
                 self.forget_blocked(slot);
+                self.next_usage_version(slot);
             }
         }
     }
@@ -397,6 +428,19 @@ impl UsersManager {
         None
     }
 
+    /// Whether the user in `slot` is over its limit as the walk's check sees it for an
+    /// application holding no reservation (`check_for_walk` answering `None`), without noting
+    /// anything: what a `WalkMarks` mark stands for, re-checked in debug builds.
+    pub fn over_limit(&self, user: &UserCheck<'_>, slot: usize) -> bool {
+        let u = self.by_slot(slot);
+        let used = u
+            .map(|u| u.used_in(user.inputs.partition))
+            .unwrap_or(Resource::ZERO);
+        let weight = u.map(|u| u.weight).unwrap_or(1.0);
+        let limit = Self::user_limit(user.inputs, user.queue_user_limit, weight);
+        user.inputs.rc.greater_than(&user.cluster, &used, &limit)
+    }
+
     /// The reservation recorded when the user in `slot` was last found over its limit, if that
     /// was at `epoch` (usage unchanged since).
     pub fn blocked_reservation(&self, slot: usize, epoch: u64) -> Option<Resource> {
@@ -421,6 +465,7 @@ impl UsersManager {
 
     /// Re-reads every user's weight (after a refresh), keeping the active weight sum right.
     pub fn update_weights(&mut self, weight_of: impl Fn(&str) -> f32) {
+        self.weights_version += 1;
         self.active_weight = 0.0;
         for (_, u) in self.users.iter_mut() {
             u.weight = weight_of(&u.name);
