@@ -551,21 +551,31 @@ impl CapacityScheduler {
         let epoch = Some(self.usage_epoch);
         let apps = &self.apps;
         let lr = self.leaves[q].as_mut().expect("a leaf queue");
-        let stamp = lr.walk_marks.begin(user_check, &lr.users, lr.active.len());
+        let stamp = lr
+            .walk_marks
+            .begin(user_check, &mut lr.users, lr.active.len());
         let mut i = from;
-        while let Some(&(_, _, app)) = lr.active.get(i) {
-            if let Some(slot) = lr.walk_marks.passes(i, stamp, &lr.users) {
-                debug_assert!(
-                    lr.users.over_limit(user_check, slot)
-                        && apps[app]
-                            .attempt
-                            .as_ref()
-                            .is_some_and(|t| t.reserved.is_zero()),
-                    "a marked application's user is within its limit, or it holds a reservation"
-                );
-                i += 1;
-                continue;
+        loop {
+            let next = lr.walk_marks.next_unmarked(i, lr.active.len());
+            if cfg!(debug_assertions) {
+                for at in i..next {
+                    let slot = lr.walk_marks.recorded_current(at, stamp, &lr.users);
+                    let app = lr.active[at].2;
+                    debug_assert!(
+                        slot.is_some_and(|slot| lr.users.over_limit(user_check, slot))
+                            && apps[app]
+                                .attempt
+                                .as_ref()
+                                .is_some_and(|t| t.reserved.is_zero()),
+                        "a marked application is not passed over: its mark is not current, its \
+                         user is within its limit, or it holds a reservation"
+                    );
+                }
             }
+            i = next;
+            let Some(&(_, _, app)) = lr.active.get(i) else {
+                break;
+            };
             let a = &apps[app];
             let t = a.attempt.as_ref().expect("active apps have an attempt");
             if !t.requests.pending_in(DEFAULT_PARTITION).is_zero() {

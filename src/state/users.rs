@@ -78,6 +78,10 @@ pub struct UsersManager {
     /// a leaf's walk remember a user found over its limit (`state::leaf::WalkMarks`).
     usage_versions: Vec<u64>,
     version_clock: u64,
+    /// The slots whose usage version changed since `take_changed` last ran (the leaf's walk
+    /// marks forget those users' marks then), or `None` once more than `CHANGED_KEPT` did
+    /// (the marks then forget everything).
+    changed: Option<Vec<usize>>,
     /// Changes when the users' weights are read again (a refresh): a user's limit scales by
     /// its weight.
     weights_version: u64,
@@ -125,6 +129,10 @@ fn by_percent(q: &QueueLimitInputs, current_capacity: Resource) -> Resource {
         100,
     )
 }
+
+/// How many changed slots `UsersManager::changed` lists before it gives up listing (a leaf
+/// whose walk does not run, a fair-ordered one, would otherwise grow the list forever).
+const CHANGED_KEPT: usize = 64;
 
 /// What an empty user slot adds to the sum of the users' ratios: nothing. `x + −0.0` is `x`
 /// for every float `x` (−0.0 and NaN included), where `+0.0` would turn a −0.0 sum into +0.0.
@@ -291,6 +299,28 @@ impl UsersManager {
         }
         self.version_clock += 1;
         self.usage_versions[slot] = self.version_clock;
+        if let Some(changed) = &mut self.changed {
+            if changed.len() < CHANGED_KEPT {
+                changed.push(slot);
+            } else {
+                self.changed = None;
+            }
+        }
+    }
+
+    /// Hands the slots whose usage version changed since the last call to `f` (`None`: too
+    /// many to list, take every user as changed), and starts a new list.
+    pub fn take_changed(&mut self, f: impl FnOnce(Option<&[usize]>)) {
+        match &mut self.changed {
+            Some(changed) => {
+                f(Some(changed));
+                changed.clear();
+            }
+            None => {
+                f(None);
+                self.changed = Some(Vec::new());
+            }
+        }
     }
 
     /// Whether the kept active usage and usage ratios equal what the users' usage gives (for

@@ -39,7 +39,15 @@ struct StampInputs {
 /// that list changes, so a place always means the same application).
 #[derive(Debug, Clone, Default)]
 pub struct WalkMarks {
+    /// By place: the mark last made there (current or not).
     marks: Vec<WalkMark>,
+    /// By place, one bit each: the mark there is current (made at the current stamp, its
+    /// user's usage unchanged since). Kept as users' usage changes (`UsersManager`'s changed
+    /// slots, taken at each `begin`), so the walk finds the next place without a current mark
+    /// by scanning bits, not applications.
+    current: Vec<u64>,
+    /// By user slot: the places marked for that user since its usage last changed.
+    places_of: Vec<Vec<usize>>,
     /// The current stamp (0: none yet; a mark of stamp 0 is never current) and what it
     /// stands for: a new stamp whenever the inputs differ from the last visit's.
     stamp: u64,
@@ -50,12 +58,19 @@ impl WalkMarks {
     /// Forgets every mark (the active list changed: places mean other applications now).
     pub fn clear(&mut self) {
         self.marks.clear();
+        self.forget_all();
+    }
+
+    fn forget_all(&mut self) {
+        self.current.iter_mut().for_each(|w| *w = 0);
+        self.places_of.iter_mut().for_each(Vec::clear);
     }
 
     /// Starts a default-partition FIFO visit of a leaf with `active` applications, checking
     /// users as `check` says: returns the stamp the visit's marks carry, a new one if an input
-    /// of the check changed since the last visit (the old marks then stand for nothing).
-    pub fn begin(&mut self, check: &UserCheck<'_>, users: &UsersManager, active: usize) -> u64 {
+    /// of the check changed since the last visit (the old marks then stand for nothing), and
+    /// forgets the marks of the users whose usage changed since the last visit.
+    pub fn begin(&mut self, check: &UserCheck<'_>, users: &mut UsersManager, active: usize) -> u64 {
         let inputs = StampInputs {
             rc: check.inputs.rc,
             minimum_allocation: check.inputs.minimum_allocation,
@@ -63,9 +78,30 @@ impl WalkMarks {
             cluster: check.cluster,
             weights_version: users.weights_version(),
         };
+        let mut forget_all = false;
         if self.stamp_inputs != Some(inputs) {
             self.stamp += 1;
             self.stamp_inputs = Some(inputs);
+            forget_all = true;
+        }
+        users.take_changed(|changed| match changed {
+            None => forget_all = true,
+            Some(_) if forget_all => {}
+            Some(slots) => {
+                for &slot in slots {
+                    if let Some(places) = self.places_of.get_mut(slot) {
+                        for &at in places.iter() {
+                            if let Some(w) = self.current.get_mut(at / 64) {
+                                *w &= !(1 << (at % 64));
+                            }
+                        }
+                        places.clear();
+                    }
+                }
+            }
+        });
+        if forget_all {
+            self.forget_all();
         }
         debug_assert!(
             self.marks.is_empty() || self.marks.len() == active,
@@ -74,14 +110,39 @@ impl WalkMarks {
         if self.marks.len() != active {
             self.marks.clear();
             self.marks.resize(active, WalkMark::default());
+            self.current.clear();
+            self.current.resize(active.div_ceil(64), 0);
+            self.places_of.iter_mut().for_each(Vec::clear);
         }
         self.stamp
     }
 
-    /// Whether the application at place `at` is marked at `stamp` and its user's usage has
-    /// not changed since: its user is over its limit now as it was then.
-    #[inline(always)]
-    pub fn passes(&self, at: usize, stamp: u64, users: &UsersManager) -> Option<usize> {
+    /// The first place at or after `from` without a current mark (`active` if none): the
+    /// applications before it are passed over, their users over their limits as they were.
+    #[inline]
+    pub fn next_unmarked(&self, from: usize, active: usize) -> usize {
+        if from >= active {
+            return from;
+        }
+        let mut w = from / 64;
+        let Some(&word) = self.current.get(w) else {
+            return from;
+        };
+        let mut bits = !word & (u64::MAX << (from % 64));
+        while bits == 0 {
+            w += 1;
+            match self.current.get(w) {
+                Some(&word) => bits = !word,
+                None => return active,
+            }
+        }
+        (w * 64 + bits.trailing_zeros() as usize).min(active)
+    }
+
+    /// Whether the mark at place `at` is current by its own record (made at `stamp`, its
+    /// user's usage version unchanged): what the bit says, worked out from the mark (debug
+    /// builds compare the two), with the user's slot.
+    pub fn recorded_current(&self, at: usize, stamp: u64, users: &UsersManager) -> Option<usize> {
         let m = self.marks.get(at)?;
         (m.stamp == stamp && users.usage_version(m.slot) == m.version).then_some(m.slot)
     }
@@ -91,12 +152,18 @@ impl WalkMarks {
     /// usage, so while that usage stays the same the application still holds none).
     #[inline]
     pub fn mark(&mut self, at: usize, stamp: u64, slot: usize, users: &UsersManager) {
-        if let Some(m) = self.marks.get_mut(at) {
-            *m = WalkMark {
-                stamp,
-                version: users.usage_version(slot),
-                slot,
-            };
+        let (Some(m), Some(w)) = (self.marks.get_mut(at), self.current.get_mut(at / 64)) else {
+            return;
+        };
+        *m = WalkMark {
+            stamp,
+            version: users.usage_version(slot),
+            slot,
+        };
+        *w |= 1 << (at % 64);
+        if self.places_of.len() <= slot {
+            self.places_of.resize_with(slot + 1, Vec::new);
         }
+        self.places_of[slot].push(at);
     }
 }
