@@ -143,3 +143,17 @@ fn an_application_that_joins_ahead_of_the_marked_ones_is_checked() {
     assert_eq!(s.c.user_used_mb("default", "u9"), 3 * GB);
     assert_eq!(used(&s.c)[1..], [3, 3, 3]);
 }
+
+#[test]
+fn an_application_moved_by_a_new_priority_is_checked_at_its_new_place() {
+    let mut s = at_their_limits("yarn.cluster.max-application-priority=10\n");
+    // u2's application goes first: [u2, u0, u1, u3]. What was remembered by place (u0's
+    // standing at place 0, u1's at 1, ...) now describes other applications.
+    assert_eq!(s.c.cs.update_application_priority(s.apps[2], 9).unwrap(), 9);
+    // u1 (now at place 2) frees a container: it alone is within its limit, and gets it back.
+    let id = s.held[1].remove(0);
+    s.c.allocate(s.apps[1], vec![], vec![id]);
+    assert_eq!(used(&s.c), vec![3, 2, 3, 3]);
+    assert_eq!(s.c.heartbeat(s.node), 1, "u1 is within its limit");
+    assert_eq!(used(&s.c), vec![3, 3, 3, 3]);
+}
