@@ -175,6 +175,8 @@ impl ChildOrder {
         // binary search says.
         if moved.len() > 4 {
             self.sort(policy);
+        } else if let [x] = moved[..] {
+            self.put_back(policy, x);
         } else if !moved.is_empty() {
             for &x in &moved {
                 if let Some(i) = self.order.iter().position(|&e| e == x) {
@@ -188,6 +190,37 @@ impl ChildOrder {
                     .partition_point(|&e| self.cmp_to(policy, e, &kx, x).is_lt());
                 self.order.insert(at, x);
             }
+        }
+    }
+
+    /// Puts the one re-keyed child (at place `x` of the parent's list) back in place, the
+    /// others being in order: where a binary search of the list without it says, as the
+    /// general path finds it, but searched on the side it moved to and moved there with one
+    /// rotation. The child an assignment re-keys is usually the one offered the node first
+    /// (the least used) and now, one container more, the most used: its neighbour tells the
+    /// side, and the last child is compared before searching, so it goes to the back after
+    /// two comparisons instead of a removal, a binary search and an insertion.
+    fn put_back(&mut self, policy: QueueOrderingPolicy, x: u32) {
+        let Some(i) = self.order.iter().position(|&e| e == x) else {
+            return;
+        };
+        let kx = self.keyed[x as usize].key;
+        // `e` goes before the moved child.
+        let before = |e: u32| self.cmp_to(policy, e, &kx, x).is_lt();
+        let n = self.order.len();
+        if i + 1 < n && before(self.order[i + 1]) {
+            // Later: after every child before it in the rest of the list.
+            let rest = &self.order[i + 1..];
+            let k = if before(rest[rest.len() - 1]) {
+                rest.len()
+            } else {
+                rest.partition_point(|&e| before(e))
+            };
+            self.order[i..=i + k].rotate_left(1);
+        } else if i > 0 && !before(self.order[i - 1]) {
+            // Earlier.
+            let j = self.order[..i].partition_point(|&e| before(e));
+            self.order[j..=i].rotate_right(1);
         }
     }
 
