@@ -216,11 +216,14 @@ impl ChildOrder {
             } else {
                 rest.partition_point(|&e| before(e))
             };
-            self.order[i..=i + k].rotate_left(1);
+            // (`rotate_left(1)`, which is a general rotation: ~100 instructions more.)
+            self.order.copy_within(i + 1..=i + k, i);
+            self.order[i + k] = x;
         } else if i > 0 && !before(self.order[i - 1]) {
             // Earlier.
             let j = self.order[..i].partition_point(|&e| before(e));
-            self.order[j..=i].rotate_right(1);
+            self.order.copy_within(j..i, j + 1);
+            self.order[j] = x;
         }
     }
 
@@ -372,6 +375,37 @@ mod tests {
             absolute_used_capacity: used * abs,
             priority: 0,
             configured_min: None,
+        }
+    }
+
+    /// `put_back` gives what sorting afresh gives, wherever the re-keyed child was and
+    /// wherever it goes (ties included: places break them).
+    #[test]
+    fn one_moved_child_is_put_back_where_a_sort_puts_it() {
+        let policy = QueueOrderingPolicy::Utilization;
+        for n in 1..7u32 {
+            for moved in 0..n {
+                for new_used in 0..=(2 * n + 1) {
+                    let keyed: Vec<Keyed> = (0..n)
+                        .map(|p| Keyed {
+                            key: q(p as QueueId, 0.5, (p / 2) as f32),
+                            used: Resource::ZERO,
+                            used_capacity_base: Resource::ZERO,
+                        })
+                        .collect();
+                    let mut o = ChildOrder {
+                        keyed,
+                        order: (0..n).collect(),
+                        ..Default::default()
+                    };
+                    o.sort(policy);
+                    o.keyed[moved as usize].key.used_capacity = new_used as f32 / 2.0;
+                    o.put_back(policy, moved);
+                    let mut afresh = o.clone();
+                    afresh.sort(policy);
+                    assert_eq!(o.order, afresh.order, "{n} children, {moved} to {new_used}");
+                }
+            }
         }
     }
 
