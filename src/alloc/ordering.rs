@@ -145,6 +145,15 @@ impl ChildOrder {
         }
         // Re-key the children whose usage moved (usually the one just assigned to: usage
         // changes mark their parent's order)...
+        if !self.all_moved && self.moved.len() == 1 {
+            // (The usual case, without the lists below.)
+            let pos = self.moved[0];
+            self.moved.clear();
+            if self.rekey(tree, pos) {
+                self.put_back(policy, pos);
+            }
+            return;
+        }
         let candidates: SmallVec<[u32; 4]> = if std::mem::take(&mut self.all_moved) {
             (0..self.keyed.len() as u32).collect()
         } else {
@@ -153,21 +162,7 @@ impl ChildOrder {
         self.moved.clear();
         let mut moved: SmallVec<[u32; 4]> = SmallVec::new();
         for pos in candidates {
-            let e = &mut self.keyed[pos as usize];
-            let used = tree.queue(e.key.id).used;
-            if used != e.used {
-                e.used = used;
-                e.key.used_capacity = tree.used_capacity_over(used, e.used_capacity_base);
-                debug_assert_eq!(
-                    e.key.used_capacity.to_bits(),
-                    tree.used_capacity(e.key.id).to_bits()
-                );
-                // Compared only between two queues without guaranteed capacity (`compare`):
-                // a queue with some keeps it unread, and the division is not made.
-                let guaranteed = e.key.absolute_capacity > 0.0;
-                if !guaranteed {
-                    e.key.absolute_used_capacity = tree.absolute_used_capacity(e.key.id);
-                }
+            if self.rekey(tree, pos) {
                 moved.push(pos);
             }
         }
@@ -191,6 +186,29 @@ impl ChildOrder {
                 self.order.insert(at, x);
             }
         }
+    }
+
+    /// Re-keys the child at place `pos` if its usage moved; whether it did.
+    #[inline]
+    fn rekey(&mut self, tree: &QueueTree, pos: u32) -> bool {
+        let e = &mut self.keyed[pos as usize];
+        let used = tree.queue(e.key.id).used;
+        if used == e.used {
+            return false;
+        }
+        e.used = used;
+        e.key.used_capacity = tree.used_capacity_over(used, e.used_capacity_base);
+        debug_assert_eq!(
+            e.key.used_capacity.to_bits(),
+            tree.used_capacity(e.key.id).to_bits()
+        );
+        // Compared only between two queues without guaranteed capacity (`compare`): a queue
+        // with some keeps it unread, and the division is not made.
+        let guaranteed = e.key.absolute_capacity > 0.0;
+        if !guaranteed {
+            e.key.absolute_used_capacity = tree.absolute_used_capacity(e.key.id);
+        }
+        true
     }
 
     /// Puts the one re-keyed child (at place `x` of the parent's list) back in place, the
