@@ -115,6 +115,9 @@ impl<I: GenId, T> GenSlab<I, T> {
         }
     }
 
+    // Inlined: a value built at the call (a container, 184 bytes) is then moved into the slab
+    // without the two copies out of line took (~60 instructions per allocated container).
+    #[inline]
     pub fn insert(&mut self, value: T) -> I {
         let entry = self.slab.vacant_entry();
         let index = entry.key();

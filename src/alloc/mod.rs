@@ -438,17 +438,17 @@ impl CapacityScheduler {
         let fair_order = self.fair_application_order(q);
         // The usage epoch the visit's user limit is computed at.
         let visit_epoch = self.usage_epoch;
-        let (inputs, queue_user_limit) = if default_visit {
-            let inputs = self.limit_inputs(q);
-            (inputs, self.cached_queue_user_limit(q, &inputs))
+        // (Made in place: as a pair, the inputs were copied out of the branch.)
+        let inputs = if default_visit {
+            self.limit_inputs(q)
         } else {
-            let inputs = self.limit_inputs_in(q, p, ctx.ignore);
-            let limit = self
-                .leaf(q)
-                .expect("a leaf")
-                .users
-                .compute_queue_user_limit(&inputs);
-            (inputs, limit)
+            self.limit_inputs_in(q, p, ctx.ignore)
+        };
+        let queue_user_limit = if default_visit {
+            self.cached_queue_user_limit(q, &inputs)
+        } else {
+            let users = &self.leaf(q).expect("a leaf").users;
+            users.compute_queue_user_limit(&inputs)
         };
         let mut check_queue = true;
         // Whether an application was tried (its outcome may depend on the node and the time).
@@ -647,13 +647,21 @@ impl CapacityScheduler {
     /// The fair policy's order of the leaf's active applications (`None` for FIFO, whose
     /// order is the active list's own): ascending usage (size-weighted if configured), then
     /// submission time, then apps with demand first, then application id.
+    // Always inlined: a FIFO leaf's answer is a look at its configuration, not a call
+    // returning a 272-byte value.
+    #[inline(always)]
     pub(crate) fn fair_application_order(&self, q: QueueId) -> Option<SmallVec<[AppId; 32]>> {
         use crate::config::AppOrderingPolicy;
-        let Some(AppOrderingPolicy::Fair { size_based_weight }) =
-            self.tree.conf(q).leaf.as_ref().map(|l| &l.ordering_policy)
-        else {
-            return None;
-        };
+        match self.tree.conf(q).leaf.as_ref().map(|l| &l.ordering_policy) {
+            Some(AppOrderingPolicy::Fair { size_based_weight }) => {
+                Some(self.fair_order_of(q, *size_based_weight))
+            }
+            _ => None,
+        }
+    }
+
+    /// The fair policy's order of the leaf's active applications (`fair_application_order`).
+    fn fair_order_of(&self, q: QueueId, size_based_weight: bool) -> SmallVec<[AppId; 32]> {
         let lr = self.leaf(q).expect("a leaf");
         let mut apps: SmallVec<[AppId; 32]> = lr.active.iter().map(|e| e.2).collect();
         let key = |app: &AppId| {
@@ -661,7 +669,7 @@ impl CapacityScheduler {
             let t = a.attempt.as_ref().expect("active");
             let used = t.used.memory_mb() as f64;
             let demand = (t.used + t.requests.pending_total()).memory_mb() as f64;
-            let usage = if *size_based_weight && demand > 0.0 {
+            let usage = if size_based_weight && demand > 0.0 {
                 used / (1.0 + demand).log2()
             } else {
                 used
@@ -681,7 +689,7 @@ impl CapacityScheduler {
                 .then(kx.2.cmp(&ky.2))
                 .then(kx.3.cmp(&ky.3))
         });
-        Some(apps)
+        apps
     }
 
     /// §4.10: a node holding a reservation serves only the reserving application's key.

@@ -121,6 +121,21 @@ fn signum(diff: f64) -> Ordering {
     }
 }
 
+/// Runs `f` for each of the first `n` resource types: unrolled for the usual two (memory and
+/// vcores), so the dominant calculator's per-type loops, inlined where the allocation path
+/// calls them, cost no loop (the order of the types, and so every result, is the loop's).
+#[inline(always)]
+fn each_type(n: usize, mut f: impl FnMut(usize)) {
+    if n == 2 {
+        f(0);
+        f(1);
+    } else {
+        for i in 0..n {
+            f(i);
+        }
+    }
+}
+
 impl ResourceCalculator {
     /// `types` is the number of configured countable types ([`super::ResourceTypes::count`]);
     /// it is clamped to `2..=MAX_RESOURCE_TYPES` because memory and vcores always exist and a
@@ -354,15 +369,16 @@ impl ResourceCalculator {
     /// per-component ratio. Each ratio is `divideSafelyAsFloat` (trunk): `0/0` → 0, `x/0` → ±∞.
     /// (Older releases divided directly, so `0/0` was NaN.) The dominant maximum is Java's
     /// `ratio = ratio > tmp ? ratio : tmp`, NaN handling included.
+    #[inline]
     pub fn ratio(&self, a: &Resource, b: &Resource) -> f32 {
         if self.is_default() {
             return divide_safely_as_float(a.memory_mb(), b.memory_mb());
         }
         let mut ratio = 0.0f32;
-        for i in 0..self.n() {
+        each_type(self.n(), |i| {
             let tmp = divide_safely_as_float(a.v[i], b.v[i]);
             ratio = if ratio > tmp { ratio } else { tmp };
-        }
+        });
         ratio
     }
 
@@ -373,15 +389,16 @@ impl ResourceCalculator {
     /// against `cluster`, maxima starting at 0 and skipping types the cluster has none of. So a
     /// zero denominator share gives ∞ (or NaN for 0/0) — callers guard with
     /// [`Self::is_invalid_divisor`] as YARN's do.
+    #[inline]
     pub fn divide(&self, cluster: &Resource, numerator: &Resource, denominator: &Resource) -> f32 {
         if self.is_default() {
             return self.ratio(numerator, denominator);
         }
         let (mut max_n, mut max_d) = (0.0f64, 0.0f64);
-        for i in 0..self.n() {
+        each_type(self.n(), |i| {
             let c = cluster.v[i];
             if c == 0 {
-                continue; // both shares are +∞: skipped
+                return; // both shares are +∞: skipped
             }
             let sn = numerator.v[i] as f64 / c as f64;
             let sd = denominator.v[i] as f64 / c as f64;
@@ -391,7 +408,7 @@ impl ResourceCalculator {
             if sd > max_d {
                 max_d = sd;
             }
-        }
+        });
         (max_n / max_d) as f32
     }
 
@@ -406,14 +423,13 @@ impl ResourceCalculator {
 
     /// `divideAndCeil(r, float by)`: per component `(long) Math.ceil((float) v / by)`, and
     /// **0 when `by == 0`**. Default: memory only, result `createResource(memory)`.
+    #[inline]
     pub fn divide_and_ceil(&self, r: &Resource, by: f32) -> Resource {
         if self.is_default() {
             return create_resource(div_ceil_float(r.memory_mb(), by));
         }
         let mut out = *r;
-        for i in 0..self.n() {
-            out.v[i] = div_ceil_float(r.v[i], by);
-        }
+        each_type(self.n(), |i| out.v[i] = div_ceil_float(r.v[i], by));
         out
     }
 
@@ -440,6 +456,7 @@ impl ResourceCalculator {
     /// Dominant: the minimum of `available_i / required_i` over components with
     /// `required_i != 0` (`Long.MAX_VALUE` if none), then capped to `Integer.MAX_VALUE` and
     /// cast to `int` (which wraps negative values below `int` range, as Java does).
+    #[inline]
     pub fn compute_available_containers(&self, available: &Resource, required: &Resource) -> i64 {
         if self.is_default() {
             let req = required.memory_mb();
@@ -449,13 +466,13 @@ impl ResourceCalculator {
             return available.memory_mb().wrapping_div(req);
         }
         let mut min = i64::MAX;
-        for i in 0..self.n() {
+        each_type(self.n(), |i| {
             let req = required.v[i];
             if req != 0 {
                 let tmp = available.v[i].wrapping_div(req);
                 min = min.min(tmp);
             }
-        }
+        });
         if min > i32::MAX as i64 {
             i32::MAX as i64
         } else {
@@ -471,16 +488,17 @@ impl ResourceCalculator {
     /// arithmetic. Default: memory only → `createResource`; a zero memory step gives memory 0
     /// (`ResourceCalculator.roundUp(a, 0) == 0`). Dominant: a zero step leaves the component
     /// unchanged.
+    #[inline]
     pub fn round_up(&self, r: &Resource, step: &Resource) -> Resource {
         if self.is_default() {
             return create_resource(round_up_long(r.memory_mb(), step.memory_mb()));
         }
         let mut out = *r;
-        for i in 0..self.n() {
+        each_type(self.n(), |i| {
             if step.v[i] != 0 {
                 out.v[i] = round_up_long(r.v[i], step.v[i]);
             }
-        }
+        });
         out
     }
 
@@ -488,6 +506,7 @@ impl ResourceCalculator {
     /// negative values round toward zero, as in Java). Dominant: a zero step leaves the
     /// component unchanged. Default: memory only → `createResource`; a zero memory step throws
     /// `ArithmeticException` in YARN — here it leaves memory unchanged.
+    #[inline]
     pub fn round_down(&self, r: &Resource, step: &Resource) -> Resource {
         if self.is_default() {
             let s = step.memory_mb();
@@ -495,11 +514,11 @@ impl ResourceCalculator {
             return create_resource(if s == 0 { m } else { round_down_long(m, s) });
         }
         let mut out = *r;
-        for i in 0..self.n() {
+        each_type(self.n(), |i| {
             if step.v[i] != 0 {
                 out.v[i] = round_down_long(r.v[i], step.v[i]);
             }
-        }
+        });
         out
     }
 
@@ -518,20 +537,21 @@ impl ResourceCalculator {
     /// `roundUp((long) Math.ceil((float) (v * by)), step)`, i.e. the double product is
     /// **rounded to f32** and then ceiled (so 16777217 × 1.0 → 16777216); zero step → no
     /// rounding. Early 3.x releases used `Math.ceil(v * by)` in double and had no zero-step guard.
+    #[inline]
     pub fn multiply_and_normalize_up(&self, r: &Resource, by: f64, step: &Resource) -> Resource {
         if self.is_default() {
             let m = (r.memory_mb() as f64 * by + 0.5) as i64;
             return create_resource(round_up_long(m, step.memory_mb()));
         }
         let mut out = *r;
-        for i in 0..self.n() {
+        each_type(self.n(), |i| {
             let value = super::ceil_as_i64((r.v[i] as f64 * by) as f32 as f64);
             out.v[i] = if step.v[i] != 0 {
                 round_up_long(value, step.v[i])
             } else {
                 value
             };
-        }
+        });
         out
     }
 

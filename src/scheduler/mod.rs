@@ -513,31 +513,26 @@ impl CapacityScheduler {
     pub(crate) fn apply_pending_delta(&mut self, app: AppId, delta: PendingDelta) {
         let (leaf, slot) = (self.apps[app].queue, self.apps[app].user_slot);
         // More asked: an attempt the leaf's visits passed over may ask now.
-        if delta
-            .changes
-            .iter()
-            .any(|(_, change)| change.any_positive())
-        {
+        if delta.any_more() {
             self.leaf_mut(leaf).asking_nothing = 0;
         }
-        for &(p, change) in &delta.changes {
+        // The default partition's change, the usual one, added directly (adding zero changes
+        // nothing); then the labelled partitions'.
+        if !delta.default.is_zero() {
             let mut at = Some(leaf);
             while let Some(q) = at {
-                add_in(
-                    &mut self.queue_pending[q],
-                    &mut self.queue_labelled_pending[q],
-                    p,
-                    change,
-                );
+                self.queue_pending[q] += delta.default;
                 at = self.tree.parent(q);
             }
-            let lr = self.leaf_mut(leaf);
-            add_in(
-                &mut lr.pending_resource,
-                &mut lr.labelled_pending,
-                p,
-                change,
-            );
+            self.leaf_mut(leaf).pending_resource += delta.default;
+        }
+        for &(p, change) in &delta.labelled {
+            let mut at = Some(leaf);
+            while let Some(q) = at {
+                self.queue_labelled_pending[q].add(p, change);
+                at = self.tree.parent(q);
+            }
+            self.leaf_mut(leaf).labelled_pending.add(p, change);
         }
         self.demand_version += 1;
         let (had, has) = (delta.had_demand, delta.has_demand);

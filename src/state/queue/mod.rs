@@ -361,6 +361,7 @@ impl QueueTree {
     }
 
     /// The used capacity of a queue using `used` whose base is `base`.
+    #[inline]
     pub fn used_capacity_over(&self, used: Resource, base: Resource) -> f32 {
         divide_or_zero(
             self.settings().resource_calculator,
@@ -411,6 +412,8 @@ impl QueueTree {
 
 /// `rc.divide(cluster, a, b)`, 0 when the divisor is empty (no nodes yet) or the result is
 /// not finite: a derived capacity is never NaN.
+// Inlined: the kept children's order re-keys a child with it at every assignment.
+#[inline]
 pub(crate) fn divide_or_zero(
     rc: crate::resource::ResourceCalculator,
     cluster: Resource,
