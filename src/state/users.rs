@@ -434,12 +434,7 @@ impl UsersManager {
         if cached.is_some_and(|r| rc.fits_in(&reserved, &r)) {
             return None;
         }
-        let u = self.by_slot(slot);
-        let used = u
-            .map(|u| u.used_in(user.inputs.partition))
-            .unwrap_or(Resource::ZERO);
-        let weight = u.map(|u| u.weight).unwrap_or(1.0);
-        let limit = Self::user_limit(user.inputs, user.queue_user_limit, weight);
+        let (used, limit) = self.used_and_limit(user, slot);
         if !rc.greater_than(&user.cluster, &used, &limit) {
             return Some(Resource::ZERO);
         }
@@ -462,13 +457,23 @@ impl UsersManager {
     /// application holding no reservation (`check_for_walk` answering `None`), without noting
     /// anything: what a `WalkMarks` mark stands for, re-checked in debug builds.
     pub fn over_limit(&self, user: &UserCheck<'_>, slot: usize) -> bool {
+        let (used, limit) = self.used_and_limit(user, slot);
+        user.inputs.rc.greater_than(&user.cluster, &used, &limit)
+    }
+
+    /// The usage of the user in `slot` in the partition checked, and its own limit (the
+    /// queue's scaled by its weight); nothing and the queue's for an empty slot.
+    #[inline(always)]
+    fn used_and_limit(&self, user: &UserCheck<'_>, slot: usize) -> (Resource, Resource) {
         let u = self.by_slot(slot);
         let used = u
             .map(|u| u.used_in(user.inputs.partition))
             .unwrap_or(Resource::ZERO);
         let weight = u.map(|u| u.weight).unwrap_or(1.0);
-        let limit = Self::user_limit(user.inputs, user.queue_user_limit, weight);
-        user.inputs.rc.greater_than(&user.cluster, &used, &limit)
+        (
+            used,
+            Self::user_limit(user.inputs, user.queue_user_limit, weight),
+        )
     }
 
     /// The reservation recorded when the user in `slot` was last found over its limit, if that
