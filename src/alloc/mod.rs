@@ -551,24 +551,19 @@ impl CapacityScheduler {
         let epoch = Some(self.usage_epoch);
         let apps = &self.apps;
         let lr = self.leaves[q].as_mut().expect("a leaf queue");
-        let stamp = lr
-            .walk_marks
+        lr.walk_marks
             .begin(user_check, &mut lr.users, lr.active.len());
         let mut i = from;
         loop {
             let next = lr.walk_marks.next_unmarked(i, lr.active.len());
             if cfg!(debug_assertions) {
-                for at in i..next {
-                    let slot = lr.walk_marks.recorded_current(at, stamp, &lr.users);
-                    let app = lr.active[at].2;
+                for &(_, _, app) in &lr.active[i..next] {
+                    let a = &apps[app];
                     debug_assert!(
-                        slot.is_some_and(|slot| lr.users.over_limit(user_check, slot))
-                            && apps[app]
-                                .attempt
-                                .as_ref()
-                                .is_some_and(|t| t.reserved.is_zero()),
-                        "a marked application is not passed over: its mark is not current, its \
-                         user is within its limit, or it holds a reservation"
+                        lr.users.over_limit(user_check, a.user_slot)
+                            && a.attempt.as_ref().is_some_and(|t| t.reserved.is_zero()),
+                        "a marked application's user is within its limit, or it holds a \
+                         reservation"
                     );
                 }
             }
@@ -586,7 +581,7 @@ impl CapacityScheduler {
                     return (i, checked);
                 }
                 if t.reserved.is_zero() {
-                    lr.walk_marks.mark(i, stamp, a.user_slot, &lr.users);
+                    lr.walk_marks.mark(i, a.user_slot);
                 }
             }
             i += 1;

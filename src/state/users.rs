@@ -72,15 +72,10 @@ pub struct UsersManager {
     /// The parts of the user limit that depend only on the queue's inputs, with the queue
     /// tree's generation they were worked out at (`compute_queue_user_limit_kept`).
     limit_parts: Option<(u64, LimitParts)>,
-    /// Each slot's usage version: a value of `version_clock` that changes whenever the usage
-    /// of the user in that slot changes (any partition), or the slot gets another user. Two
-    /// reads of the same version saw the same user with the same usage, which is what lets
-    /// a leaf's walk remember a user found over its limit (`state::leaf::WalkMarks`).
-    usage_versions: Vec<u64>,
-    version_clock: u64,
-    /// The slots whose usage version changed since `take_changed` last ran (the leaf's walk
-    /// marks forget those users' marks then), or `None` once more than `CHANGED_KEPT` did
-    /// (the marks then forget everything).
+    /// The slots whose user's usage changed (any partition) or that got another user since
+    /// `take_changed` last ran: the leaf's walk forgets what it remembered of those users
+    /// (`state::walk_marks::WalkMarks`). `None` once more than `CHANGED_KEPT` did (the walk
+    /// then forgets everything).
     changed: Option<Vec<usize>>,
     /// Changes when the users' weights are read again (a refresh): a user's limit scales by
     /// its weight.
@@ -219,7 +214,7 @@ impl UsersManager {
         });
         self.by_name.insert(user.to_string(), slot);
         self.forget_blocked(slot);
-        self.next_usage_version(slot);
+        self.note_changed(slot);
         if let Some((rc, total)) = self.ratios_for {
             if self.ratios.len() <= slot {
                 self.ratios.resize(slot + 1, EMPTY_SLOT);
@@ -268,7 +263,7 @@ impl UsersManager {
         };
         crate::state::partition::add_in(&mut u.used, &mut u.labelled_used, partition, delta);
         let (used, active) = (u.used, u.is_active());
-        self.next_usage_version(slot);
+        self.note_changed(slot);
         if partition != DEFAULT_PARTITION {
             return;
         }
@@ -282,23 +277,13 @@ impl UsersManager {
         }
     }
 
-    /// The usage version of the user in `slot` (see `usage_versions`); 0 for a slot never used.
-    #[inline]
-    pub fn usage_version(&self, slot: usize) -> u64 {
-        self.usage_versions.get(slot).copied().unwrap_or(0)
-    }
-
     /// The version the users' weights were read at (see `weights_version`).
     pub fn weights_version(&self) -> u64 {
         self.weights_version
     }
 
-    fn next_usage_version(&mut self, slot: usize) {
-        if self.usage_versions.len() <= slot {
-            self.usage_versions.resize(slot + 1, 0);
-        }
-        self.version_clock += 1;
-        self.usage_versions[slot] = self.version_clock;
+    /// Notes that the user in `slot` changed (see `changed`).
+    fn note_changed(&mut self, slot: usize) {
         if let Some(changed) = &mut self.changed {
             if changed.len() < CHANGED_KEPT {
                 changed.push(slot);
@@ -308,7 +293,7 @@ impl UsersManager {
         }
     }
 
-    /// Hands the slots whose usage version changed since the last call to `f` (`None`: too
+    /// Hands the slots whose user changed since the last call to `f` (`None`: too
     /// many to list, take every user as changed), and starts a new list.
     pub fn take_changed(&mut self, f: impl FnOnce(Option<&[usize]>)) {
         match &mut self.changed {
@@ -406,7 +391,7 @@ impl UsersManager {
                 }
                 self.by_name.remove(user);
                 self.forget_blocked(slot);
-                self.next_usage_version(slot);
+                self.note_changed(slot);
             }
         }
     }
