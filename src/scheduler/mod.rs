@@ -512,8 +512,13 @@ impl CapacityScheduler {
     /// active only if the user has an active app at the moment the asks appear (spec §4.6).
     pub(crate) fn apply_pending_delta(&mut self, app: AppId, delta: PendingDelta) {
         let (leaf, slot) = (self.apps[app].queue, self.apps[app].user_slot);
+        // The labelled changes, usually none, read once (each look into the small vector
+        // asks where it lives).
+        let labelled = delta.labelled.as_slice();
         // More asked: an attempt the leaf's visits passed over may ask now.
-        if delta.any_more() {
+        let more = delta.default.any_positive() || labelled.iter().any(|(_, r)| r.any_positive());
+        debug_assert_eq!(more, delta.any_more());
+        if more {
             self.leaf_mut(leaf).asking_nothing = 0;
         }
         // The default partition's change, the usual one, added directly (adding zero changes
@@ -526,7 +531,7 @@ impl CapacityScheduler {
             }
             self.leaf_mut(leaf).pending_resource += delta.default;
         }
-        for &(p, change) in &delta.labelled {
+        for &(p, change) in labelled {
             let mut at = Some(leaf);
             while let Some(q) = at {
                 self.queue_labelled_pending[q].add(p, change);

@@ -138,6 +138,14 @@ impl ContainerSet {
         self.head = 0;
     }
 
+    /// Before adding to a full vector: the ended ids' slots, if any, instead of growing.
+    #[inline]
+    fn make_room(&mut self) {
+        if self.head > 0 && self.ids.len() == self.ids.capacity() {
+            self.compact();
+        }
+    }
+
     /// Makes room for `expected` more containers when the set is full (`reserve_when_full`):
     /// the ended containers' slots first.
     #[inline]
@@ -153,16 +161,16 @@ impl ContainerSet {
 
     /// Adds `id`; false if it was there already.
     pub fn insert(&mut self, id: ContainerId) -> bool {
-        if self.ids.len() == self.ids.capacity() && self.head > 0 {
-            self.compact();
-        }
+        // `ids` holds a live id whenever it holds any (`remove` empties it with the last).
         if self.ids.last().is_none_or(|last| *last < id) {
+            self.make_room();
             self.ids.push(id);
             return true;
         }
         match self.live().binary_search(&id) {
             Ok(_) => false,
             Err(at) => {
+                self.make_room();
                 self.ids.insert(self.head as usize + at, id);
                 true
             }
