@@ -62,14 +62,6 @@ pub struct UsersManager {
     /// a test per slot.
     ratios: Vec<f32>,
     ratios_for: Option<(ResourceCalculator, Resource)>,
-    /// The kept ratios' sum at every `SUM_BLOCK`-th slot: `ratio_sums[k]` sums the slots
-    /// before `k * SUM_BLOCK`, one after another as `kept_share` sums them. A float sum's bits
-    /// depend on its order, so a changed ratio cannot be subtracted out; but the sum of every
-    /// slot can go on from the last block before the first changed slot instead of from slot
-    /// 0 (`kept_share_continued`), the same additions in the same order.
-    ratio_sums: Vec<f32>,
-    /// How many of `ratio_sums` still hold: a ratio changing at `slot` ends those after it.
-    ratio_sums_valid: usize,
     /// The active users' usage in the default partition (`totalResUsageForActiveUsers`), kept
     /// as usage and activity change.
     active_used: Resource,
@@ -148,14 +140,6 @@ fn by_percent(q: &QueueLimitInputs, current_capacity: Resource) -> Resource {
         &current_capacity.multiply_and_round_down(q.user_limit_percent as f64),
         100,
     )
-}
-
-/// How many slots each of `UsersManager::ratio_sums` adds.
-const SUM_BLOCK: usize = 8;
-
-/// What `Iterator::sum` starts a float sum with (the sum of no slots).
-fn empty_sum() -> f32 {
-    std::iter::empty::<&f32>().sum()
 }
 
 /// How many changed slots `UsersManager::changed` lists before it gives up listing (a leaf
@@ -250,11 +234,9 @@ impl UsersManager {
         self.note_changed(slot);
         if let Some((rc, total)) = self.ratios_for {
             if self.ratios.len() <= slot {
-                self.ratios_changed_at(self.ratios.len());
                 self.ratios.resize(slot + 1, EMPTY_SLOT);
             }
             self.ratios[slot] = summand(rc.ratio(&Resource::ZERO, &total));
-            self.ratios_changed_at(slot);
         }
         slot
     }
@@ -309,46 +291,7 @@ impl UsersManager {
             self.recompute_ratios(rc, default_total);
         } else {
             self.ratios[slot] = summand(rc.ratio(&used, &default_total));
-            self.ratios_changed_at(slot);
         }
-    }
-
-    /// The kept ratio of `slot` changed (or the slot is new): the block sums past it no longer
-    /// hold.
-    #[inline]
-    fn ratios_changed_at(&mut self, slot: usize) {
-        self.ratio_sums_valid = self.ratio_sums_valid.min(slot / SUM_BLOCK + 1);
-    }
-
-    /// `kept_share`, going on from the last block sum that still holds and noting the block
-    /// sums it passes.
-    fn kept_share_continued(&mut self) -> f32 {
-        // A few users: summing them all costs less than finding where to go on from.
-        if self.ratios.len() <= 2 * SUM_BLOCK {
-            return self.kept_share();
-        }
-        let valid = self.ratio_sums_valid.min(self.ratio_sums.len());
-        if valid == 0 {
-            self.ratio_sums.clear();
-            self.ratio_sums.push(empty_sum());
-        } else {
-            self.ratio_sums.truncate(valid);
-        }
-        let from = (self.ratio_sums.len() - 1) * SUM_BLOCK;
-        let mut sum = *self.ratio_sums.last().expect("the empty sum at least");
-        for block in self.ratios[from..].chunks(SUM_BLOCK) {
-            sum = block.iter().fold(sum, |sum, r| sum + r);
-            if block.len() == SUM_BLOCK {
-                self.ratio_sums.push(sum);
-            }
-        }
-        self.ratio_sums_valid = self.ratio_sums.len();
-        debug_assert_eq!(
-            sum.to_bits(),
-            self.kept_share().to_bits(),
-            "kept ratio sums"
-        );
-        sum
     }
 
     /// The version the users' weights were read at (see `weights_version`).
@@ -416,7 +359,6 @@ impl UsersManager {
     /// Every user's usage ratio afresh (the calculator or the partition's resource changed).
     fn recompute_ratios(&mut self, rc: ResourceCalculator, total: Resource) {
         self.ratios.clear();
-        self.ratio_sums_valid = 0;
         let slots = self
             .users
             .iter()
@@ -463,7 +405,6 @@ impl UsersManager {
                 self.users.remove(slot);
                 if let Some(r) = self.ratios.get_mut(slot) {
                     *r = EMPTY_SLOT;
-                    self.ratios_changed_at(slot);
                 }
                 self.by_name.remove(user);
                 self.forget_blocked(slot);
@@ -597,7 +538,7 @@ impl UsersManager {
         if !self.kept_ratios_apply(q) {
             return self.compute_limit(q, true, &parts);
         }
-        let share = self.kept_share_continued();
+        let share = self.kept_share();
         let key = LimitKey {
             generation,
             share_bits: share.to_bits(),
@@ -783,66 +724,5 @@ mod tests {
         let distinct: std::collections::BTreeSet<_> =
             limits.iter().map(|l| (l.memory_mb(), l.vcores())).collect();
         assert!(distinct.len() > 3, "the limit moved: {limits:?}");
-    }
-}
-
-#[cfg(test)]
-mod sum_tests {
-    use super::*;
-    use crate::resource::CalculatorKind;
-
-    /// The block sums go on from the first changed slot, whatever changes where (usage, new
-    /// and dropped users, the partition's resource): always the bits of the plain sum.
-    #[test]
-    fn the_continued_ratio_sum_is_the_plain_sum_bit_for_bit() {
-        let rc = ResourceCalculator::new(CalculatorKind::Dominant, 2);
-        let mut total = Resource::new(1000 * 1024, 997);
-        let mut m = UsersManager::default();
-        let mut seed = 7u64;
-        let mut next = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) as usize
-        };
-        let mut slots: Vec<usize> = (0..30)
-            .map(|i| m.entry_slot(&format!("u{i}"), 1.0))
-            .collect();
-        for step in 0..400 {
-            let slot = slots[next() % slots.len()];
-            let add = Resource::new((next() % 5000) as i64 + 1, (next() % 7) as i64 + 1);
-            m.add_used(slot, DEFAULT_PARTITION, add, rc, total);
-            if step % 3 == 0 {
-                let other = slots[next() % slots.len()];
-                let used = m.by_slot(other).expect("a user").used;
-                m.add_used(other, DEFAULT_PARTITION, -used, rc, total);
-            }
-            if step % 37 == 0 {
-                let name = format!("new{step}");
-                slots.push(m.entry_slot(&name, 1.0));
-            }
-            if step % 53 == 0 {
-                // An emptied user goes; its slot sums as nothing.
-                let gone = slots.remove(next() % slots.len());
-                let (name, used) = {
-                    let u = m.by_slot(gone).expect("a user");
-                    (u.name.clone(), u.used)
-                };
-                m.add_used(gone, DEFAULT_PARTITION, -used, rc, total);
-                m.remove_if_empty(&name);
-            }
-            if step % 101 == 0 {
-                // Another partition resource: every ratio afresh.
-                total = total + Resource::new(1024, 1);
-                m.add_used(slots[0], DEFAULT_PARTITION, Resource::ZERO, rc, total);
-            }
-            if step % 2 == 0 {
-                assert_eq!(
-                    m.kept_share_continued().to_bits(),
-                    m.kept_share().to_bits(),
-                    "step {step}"
-                );
-            }
-        }
     }
 }
