@@ -520,12 +520,45 @@ impl UsersManager {
     /// The same for the default partition, with the parts that depend only on `q` kept from
     /// the last call at the queue tree's `generation` (the allocation path's: it asks at every
     /// assignment). The inputs come from the tree's capacities, resources and configuration,
-    /// which a new generation marks as changed (debug builds check the kept parts).
+    /// which a new generation marks as changed (debug builds check the kept parts). The limit
+    /// itself is remembered with what it was worked out from (`LimitKey`).
     pub fn compute_queue_user_limit_kept(
         &mut self,
         q: &QueueLimitInputs,
         generation: u64,
     ) -> Resource {
+        if !self.kept_ratios_apply(q) {
+            let parts = self.kept_parts(q, generation);
+            return self.compute_limit(q, true, &parts);
+        }
+        let key = LimitKey {
+            generation,
+            share_bits: self.kept_share().to_bits(),
+            active_used: self.active_used,
+            active_weight_bits: self.active_weight.to_bits(),
+        };
+        // The same inputs as last time: the same limit, without even the kept parts' copy.
+        if let Some((at, limit)) = self.last_limit {
+            if at == key {
+                debug_assert_eq!(
+                    limit,
+                    self.compute_limit(q, true, &LimitParts::of(q)),
+                    "the remembered user limit is stale"
+                );
+                return limit;
+            }
+        }
+        let parts = self.kept_parts(q, generation);
+        let share = f32::from_bits(key.share_bits);
+        let limit = self.compute_limit_with(q, &parts, true, share, self.active_used);
+        self.last_limit = Some((key, limit));
+        debug_assert_eq!(limit, self.compute_limit(q, true, &parts));
+        limit
+    }
+
+    /// The parts of the limit that depend only on `q`, kept from the last call at the queue
+    /// tree's `generation`.
+    fn kept_parts(&mut self, q: &QueueLimitInputs, generation: u64) -> LimitParts {
         let parts = match self.limit_parts {
             Some((at, parts)) if at == generation => parts,
             _ => {
@@ -535,27 +568,7 @@ impl UsersManager {
             }
         };
         debug_assert_eq!(parts, LimitParts::of(q), "kept user-limit parts");
-        if !self.kept_ratios_apply(q) {
-            return self.compute_limit(q, true, &parts);
-        }
-        let share = self.kept_share();
-        let key = LimitKey {
-            generation,
-            share_bits: share.to_bits(),
-            active_used: self.active_used,
-            active_weight_bits: self.active_weight.to_bits(),
-        };
-        let limit = match self.last_limit {
-            Some((at, limit)) if at == key => limit,
-            _ => self.compute_limit_with(q, &parts, true, share, self.active_used),
-        };
-        self.last_limit = Some((key, limit));
-        debug_assert_eq!(
-            limit,
-            self.compute_limit(q, true, &parts),
-            "the remembered user limit is stale"
-        );
-        limit
+        parts
     }
 
     /// Whether the kept usage ratios are the ones `q`'s limit sums: the default partition's,
