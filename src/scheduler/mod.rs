@@ -385,23 +385,16 @@ impl CapacityScheduler {
     /// Adds `delta` (may be negative) to the used resource in `partition` of the app's leaf,
     /// its ancestors and its user. Reservations count as used (spec §8.3).
     pub(crate) fn add_app_used(&mut self, app: AppId, partition: Partition, delta: Resource) {
-        let (leaf, slot) = (self.apps[app].queue, self.apps[app].user_slot);
-        let mut at = Some(leaf);
-        while let Some(q) = at {
-            let queue = self.tree.queue_mut(q);
-            add_in(&mut queue.used, &mut queue.labelled_used, partition, delta);
-            if partition == DEFAULT_PARTITION
-                && self.over_max_by_event[q]
-                && queue.used.fits_in(&queue.capacities.effective_max)
-            {
-                self.over_max_by_event[q] = false;
-            }
-            at = self.tree.parent(q);
-            // The parent's kept order of its children must re-key this one.
-            if let (Some(parent), DEFAULT_PARTITION) = (at, partition) {
-                if let Some(order) = self.child_orders.get_mut(parent) {
-                    order.moved(self.tree.position_in_parent(q));
-                }
+        let a = &self.apps[app];
+        let (leaf, slot) = (a.queue, a.user_slot);
+        if partition == DEFAULT_PARTITION {
+            self.add_default_used_up_from(leaf, delta);
+        } else {
+            let mut at = Some(leaf);
+            while let Some(q) = at {
+                let queue = self.tree.queue_mut(q);
+                add_in(&mut queue.used, &mut queue.labelled_used, partition, delta);
+                at = self.tree.parent(q);
             }
         }
         let (rc, default_total) = (
@@ -412,6 +405,27 @@ impl CapacityScheduler {
             .users
             .add_used(slot, partition, delta, rc, default_total);
         self.usage_epoch += 1;
+    }
+
+    /// `add_app_used` in the default partition, the usual one, for `leaf` and its ancestors:
+    /// each parent's kept order of its children re-keys the child, and a queue an event left
+    /// above its maximum is noted once back within it.
+    fn add_default_used_up_from(&mut self, leaf: QueueId, delta: Resource) {
+        let mut q = leaf;
+        loop {
+            let queue = self.tree.queue_mut(q);
+            queue.used += delta;
+            if self.over_max_by_event[q] && queue.used.fits_in(&queue.capacities.effective_max) {
+                self.over_max_by_event[q] = false;
+            }
+            let Some(parent) = self.tree.parent(q) else {
+                return;
+            };
+            if let Some(order) = self.child_orders.get_mut(parent) {
+                order.moved(self.tree.position_in_parent(q));
+            }
+            q = parent;
+        }
     }
 
     /// Adds `delta` to the AM resource of `leaf` and of its `user` in `partition`.
