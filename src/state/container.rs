@@ -133,6 +133,7 @@ impl ContainerSet {
     }
 
     /// Shifts the live ids to the front, reusing the ended ones' slots.
+    #[cold]
     fn compact(&mut self) {
         self.ids.drain(..self.head as usize);
         self.head = 0;
@@ -159,7 +160,9 @@ impl ContainerSet {
         }
     }
 
-    /// Adds `id`; false if it was there already.
+    /// Adds `id`; false if it was there already. Inlined: a new id is usually the largest,
+    /// a push, on the allocation path.
+    #[inline]
     pub fn insert(&mut self, id: ContainerId) -> bool {
         // `ids` holds a live id whenever it holds any (`remove` empties it with the last).
         if self.ids.last().is_none_or(|last| *last < id) {
@@ -167,6 +170,12 @@ impl ContainerSet {
             self.ids.push(id);
             return true;
         }
+        self.insert_within(id)
+    }
+
+    /// `insert` of an id below the largest: found by a binary search, the later ids shifted.
+    #[inline(never)]
+    fn insert_within(&mut self, id: ContainerId) -> bool {
         match self.live().binary_search(&id) {
             Ok(_) => false,
             Err(at) => {
