@@ -157,6 +157,21 @@ impl<I: GenId, T> GenSlab<I, T> {
         self.get(id).is_some()
     }
 
+    /// Removes the value `id` names without handing it back; false if `id` names none.
+    /// Inlined, so the value is never moved out of its slot: the slab skips the copy of a
+    /// value nobody reads (a container is 184 bytes: moving it out of line cost two `memcpy`
+    /// calls per completed container).
+    #[inline]
+    pub fn discard(&mut self, id: I) -> bool {
+        if !self.contains(id) {
+            return false;
+        }
+        let index = id.index();
+        let removed = self.slab.try_remove(index).is_some();
+        self.generations[index] = self.generations[index].wrapping_add(1) & GENERATION_MASK;
+        removed
+    }
+
     pub fn remove(&mut self, id: I) -> Option<T> {
         if !self.contains(id) {
             return None;
@@ -365,6 +380,19 @@ mod tests {
         assert_eq!(s.get(a), None);
         assert_eq!(s.get(b), Some(&"b"));
         assert_eq!(s.remove(a), None);
+    }
+
+    #[test]
+    fn discarding_retires_the_id_as_removing_does() {
+        let mut s: GenSlab<ContainerId, u8> = GenSlab::default();
+        let a = s.insert(1);
+        assert!(s.discard(a));
+        assert!(!s.discard(a));
+        assert_eq!(s.get(a), None);
+        let b = s.insert(2);
+        assert_eq!((b.index(), b.generation()), (a.index(), a.generation() + 1));
+        assert_eq!(s.remove(a), None);
+        assert_eq!(s.len(), 1);
     }
 
     #[test]

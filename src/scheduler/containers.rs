@@ -20,6 +20,43 @@ pub(crate) enum Completion {
     Expired,
 }
 
+/// What completing a guaranteed container reads of it, copied out of the container slab so
+/// the container itself is dropped where it lies: moving the whole container (184 bytes) out
+/// cost two `memcpy` calls per completion, about 120 instructions of a churning heartbeat.
+#[derive(Clone, Copy)]
+struct Ending {
+    yarn_id: crate::ids::YarnContainerId,
+    app: AppId,
+    node: crate::ids::NodeId,
+    resource: crate::resource::Resource,
+    key: super::types::SchedulerKey,
+    state: ContainerState,
+    is_am: bool,
+    satisfied: crate::state::request::Satisfied,
+    view_pos: u32,
+    partition: crate::state::partition::Partition,
+    requested_partition: crate::state::partition::Partition,
+}
+
+impl Ending {
+    #[inline]
+    fn of(c: &RmContainer) -> Self {
+        Ending {
+            yarn_id: c.yarn_id,
+            app: c.app,
+            node: c.node,
+            resource: c.resource,
+            key: c.key,
+            state: c.state,
+            is_am: c.is_am,
+            satisfied: c.satisfied,
+            view_pos: c.view_pos,
+            partition: c.partition,
+            requested_partition: c.requested_partition,
+        }
+    }
+}
+
 impl CapacityScheduler {
     /// Completes a live or reserved container: frees the node, the app, the queue and user
     /// usage; reports the status to the attempt; re-adds the ask of a container the AM never
@@ -32,9 +69,13 @@ impl CapacityScheduler {
         diagnostics: &str,
         how: Completion,
     ) -> bool {
-        let Some(c) = self.containers.remove(id) else {
+        let Some(whole) = self.containers.get(id) else {
             return false;
         };
+        let c = Ending::of(whole);
+        // Lazy preemption's marks and opportunistic containers, rare, read the whole container.
+        let rare = (whole.killable || whole.is_opportunistic()).then(|| whole.clone());
+        self.containers.discard(id);
         let app = c.app;
         if c.state != ContainerState::Reserved {
             self.notice(super::notices::SchedulerNotice::ContainerCompleted {
@@ -54,10 +95,12 @@ impl CapacityScheduler {
         let Some(leaf) = self.apps.get(app).map(|a| a.queue) else {
             return true;
         };
-        self.forget_killable(id, &c, leaf);
-        if c.is_opportunistic() {
-            self.complete_opportunistic(id, &c, exit_status, diagnostics, how);
-            return true;
+        if let Some(whole) = rare {
+            self.forget_killable(id, &whole, leaf);
+            if whole.is_opportunistic() {
+                self.complete_opportunistic(id, &whole, exit_status, diagnostics, how);
+                return true;
+            }
         }
         let reserved = c.state == ContainerState::Reserved;
         // The node's names, for the request entries a rescheduled container gives back (its

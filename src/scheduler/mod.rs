@@ -385,23 +385,16 @@ impl CapacityScheduler {
     /// Adds `delta` (may be negative) to the used resource in `partition` of the app's leaf,
     /// its ancestors and its user. Reservations count as used (spec §8.3).
     pub(crate) fn add_app_used(&mut self, app: AppId, partition: Partition, delta: Resource) {
-        let (leaf, slot) = (self.apps[app].queue, self.apps[app].user_slot);
-        let mut at = Some(leaf);
-        while let Some(q) = at {
-            let queue = self.tree.queue_mut(q);
-            add_in(&mut queue.used, &mut queue.labelled_used, partition, delta);
-            if partition == DEFAULT_PARTITION
-                && self.over_max_by_event[q]
-                && queue.used.fits_in(&queue.capacities.effective_max)
-            {
-                self.over_max_by_event[q] = false;
-            }
-            at = self.tree.parent(q);
-            // The parent's kept order of its children must re-key this one.
-            if let (Some(parent), DEFAULT_PARTITION) = (at, partition) {
-                if let Some(order) = self.child_orders.get_mut(parent) {
-                    order.moved(self.tree.position_in_parent(q));
-                }
+        let a = &self.apps[app];
+        let (leaf, slot) = (a.queue, a.user_slot);
+        if partition == DEFAULT_PARTITION {
+            self.add_default_used_up_from(leaf, delta);
+        } else {
+            let mut at = Some(leaf);
+            while let Some(q) = at {
+                let queue = self.tree.queue_mut(q);
+                add_in(&mut queue.used, &mut queue.labelled_used, partition, delta);
+                at = self.tree.parent(q);
             }
         }
         let (rc, default_total) = (
@@ -412,6 +405,27 @@ impl CapacityScheduler {
             .users
             .add_used(slot, partition, delta, rc, default_total);
         self.usage_epoch += 1;
+    }
+
+    /// `add_app_used` in the default partition, the usual one, for `leaf` and its ancestors:
+    /// each parent's kept order of its children re-keys the child, and a queue an event left
+    /// above its maximum is noted once back within it.
+    fn add_default_used_up_from(&mut self, leaf: QueueId, delta: Resource) {
+        let mut q = leaf;
+        loop {
+            let queue = self.tree.queue_mut(q);
+            queue.used += delta;
+            if self.over_max_by_event[q] && queue.used.fits_in(&queue.capacities.effective_max) {
+                self.over_max_by_event[q] = false;
+            }
+            let Some(parent) = self.tree.parent(q) else {
+                return;
+            };
+            if let Some(order) = self.child_orders.get_mut(parent) {
+                order.moved(self.tree.position_in_parent(q));
+            }
+            q = parent;
+        }
     }
 
     /// Adds `delta` to the AM resource of `leaf` and of its `user` in `partition`.
@@ -512,8 +526,13 @@ impl CapacityScheduler {
     /// active only if the user has an active app at the moment the asks appear (spec §4.6).
     pub(crate) fn apply_pending_delta(&mut self, app: AppId, delta: PendingDelta) {
         let (leaf, slot) = (self.apps[app].queue, self.apps[app].user_slot);
+        // The labelled changes, usually none, read once (each look into the small vector
+        // asks where it lives).
+        let labelled = delta.labelled.as_slice();
         // More asked: an attempt the leaf's visits passed over may ask now.
-        if delta.any_more() {
+        let more = delta.default.any_positive() || labelled.iter().any(|(_, r)| r.any_positive());
+        debug_assert_eq!(more, delta.any_more());
+        if more {
             self.leaf_mut(leaf).asking_nothing = 0;
         }
         // The default partition's change, the usual one, added directly (adding zero changes
@@ -526,7 +545,7 @@ impl CapacityScheduler {
             }
             self.leaf_mut(leaf).pending_resource += delta.default;
         }
-        for &(p, change) in &delta.labelled {
+        for &(p, change) in labelled {
             let mut at = Some(leaf);
             while let Some(q) = at {
                 self.queue_labelled_pending[q].add(p, change);

@@ -221,6 +221,20 @@ impl CapacityScheduler {
         Ok(())
     }
 
+    /// AbstractYarnScheduler.nodeUpdate: a decommissioning node's total follows its use, and an
+    /// overcommitted node past its timeout loses containers. A node without extras is neither
+    /// decommissioning nor resized with a timeout nor noted as resized below its use, so
+    /// nothing here applies to it: most heartbeats skip the three looks.
+    fn follow_node_resource(&mut self, now_ms: i64, node: NodeId) {
+        if self.nodes[node].extras.is_none() {
+            return;
+        }
+        self.shrink_to_running(now_ms, node);
+        let overcommit = self.signal_containers_if_overcommitted(now_ms, node, true);
+        self.killed_for_room.extend(overcommit.killed);
+        self.note_resized_below_use(node, false);
+    }
+
     /// NODE_UPDATE (spec §3.5): launched containers become RUNNING, completed ones are
     /// finished with the NM's exit status, then — unless scheduling is asynchronous — the
     /// scheduler allocates on this node.
@@ -262,12 +276,7 @@ impl CapacityScheduler {
                 );
             }
         }
-        // AbstractYarnScheduler.nodeUpdate: a decommissioning node's total follows its use,
-        // and an overcommitted node past its timeout loses containers.
-        self.shrink_to_running(now_ms, node);
-        let overcommit = self.signal_containers_if_overcommitted(now_ms, node, true);
-        self.killed_for_room.extend(overcommit.killed);
-        self.note_resized_below_use(node, false);
+        self.follow_node_resource(now_ms, node);
         if self.opportunistic_settings().enabled {
             if let Some(report) = &status.opportunistic {
                 self.record_node_queue(node, report);
@@ -298,7 +307,11 @@ impl CapacityScheduler {
         // reallocation at every doubling); the response's list is sized once.
         let mut ids = std::mem::take(&mut self.allocated_now);
         let mut allocated_containers = Vec::with_capacity(ids.len());
-        allocated_containers.extend(ids.iter().filter_map(|&id| self.allocated_container(id)));
+        for &id in &ids {
+            if let Some(c) = self.allocated_container(id) {
+                allocated_containers.push(c);
+            }
+        }
         ids.clear();
         self.allocated_now = ids;
         let decommissioned = self.decommissioning_done(now_ms, node, true);

@@ -146,7 +146,9 @@ impl CapacityScheduler {
 
     /// Drops a container's outstanding update (it completed).
     pub(crate) fn forget_update(&mut self, container: ContainerId, node: NodeId) {
-        if !self.opportunistic.outstanding_updates.remove(&container) {
+        // Most completions find no update waiting: skip hashing the id then.
+        let updates = &mut self.opportunistic.outstanding_updates;
+        if updates.is_empty() || !updates.remove(&container) {
             return;
         }
         if let Some(v) = self.opportunistic.pending_increases.get_mut(&node) {

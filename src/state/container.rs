@@ -83,8 +83,25 @@ impl RmContainer {
 /// ~270 instructions on the allocation path); removing one shifts the ids after it, short
 /// for the tens to thousands of containers a node or an attempt runs. Readers iterate in id
 /// order, so what they do is what they did over the `BTreeSet`.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ContainerSet(Vec<ContainerId>);
+///
+/// The oldest container usually ends first, and removing it shifted every other id (a
+/// `memmove` per node and per attempt at each completion): it is dropped by moving `head`,
+/// the first live slot, past it instead; the dead slots before `head` are reused when a push
+/// finds the vector full, before it would grow.
+#[derive(Debug, Clone, Default)]
+pub struct ContainerSet {
+    ids: Vec<ContainerId>,
+    /// `ids[..head]` are ended containers not yet shifted out.
+    head: u32,
+}
+
+impl PartialEq for ContainerSet {
+    fn eq(&self, other: &Self) -> bool {
+        self.live() == other.live()
+    }
+}
+
+impl Eq for ContainerSet {}
 
 /// The most elements `reserve_when_full` adds at once to an empty vector: the hint of a huge
 /// ask must not turn into a large allocation for containers that may never come (an
@@ -109,22 +126,61 @@ pub fn reserve_when_full<T>(v: &mut Vec<T>, expected: usize) {
 }
 
 impl ContainerSet {
-    /// Makes room for `expected` more containers when the set is full (`reserve_when_full`).
+    /// The containers in the set, in id order.
     #[inline]
-    pub fn reserve_when_full(&mut self, expected: usize) {
-        reserve_when_full(&mut self.0, expected);
+    fn live(&self) -> &[ContainerId] {
+        &self.ids[self.head as usize..]
     }
 
-    /// Adds `id`; false if it was there already.
+    /// Shifts the live ids to the front, reusing the ended ones' slots.
+    #[cold]
+    fn compact(&mut self) {
+        self.ids.drain(..self.head as usize);
+        self.head = 0;
+    }
+
+    /// Before adding to a full vector: the ended ids' slots, if any, instead of growing.
+    #[inline]
+    fn make_room(&mut self) {
+        if self.head > 0 && self.ids.len() == self.ids.capacity() {
+            self.compact();
+        }
+    }
+
+    /// Makes room for `expected` more containers when the set is full (`reserve_when_full`):
+    /// the ended containers' slots first.
+    #[inline]
+    pub fn reserve_when_full(&mut self, expected: usize) {
+        if self.ids.len() == self.ids.capacity() {
+            if self.head > 0 {
+                self.compact();
+            } else {
+                reserve_when_full(&mut self.ids, expected);
+            }
+        }
+    }
+
+    /// Adds `id`; false if it was there already. Inlined: a new id is usually the largest,
+    /// a push, on the allocation path.
+    #[inline]
     pub fn insert(&mut self, id: ContainerId) -> bool {
-        if self.0.last().is_none_or(|last| *last < id) {
-            self.0.push(id);
+        // `ids` holds a live id whenever it holds any (`remove` empties it with the last).
+        if self.ids.last().is_none_or(|last| *last < id) {
+            self.make_room();
+            self.ids.push(id);
             return true;
         }
-        match self.0.binary_search(&id) {
+        self.insert_within(id)
+    }
+
+    /// `insert` of an id below the largest: found by a binary search, the later ids shifted.
+    #[inline(never)]
+    fn insert_within(&mut self, id: ContainerId) -> bool {
+        match self.live().binary_search(&id) {
             Ok(_) => false,
             Err(at) => {
-                self.0.insert(at, id);
+                self.make_room();
+                self.ids.insert(self.head as usize + at, id);
                 true
             }
         }
@@ -132,9 +188,24 @@ impl ContainerSet {
 
     /// Removes `id`; false if it was not there.
     pub fn remove(&mut self, id: &ContainerId) -> bool {
-        match self.0.binary_search(id) {
+        let live = self.live();
+        let at = if live.first() == Some(id) {
+            Ok(0)
+        } else {
+            live.binary_search(id)
+        };
+        match at {
+            // The oldest: the set starts after it.
+            Ok(0) => {
+                self.head += 1;
+                if self.head as usize == self.ids.len() {
+                    self.ids.clear();
+                    self.head = 0;
+                }
+                true
+            }
             Ok(at) => {
-                self.0.remove(at);
+                self.ids.remove(self.head as usize + at);
                 true
             }
             Err(_) => false,
@@ -142,19 +213,19 @@ impl ContainerSet {
     }
 
     pub fn contains(&self, id: &ContainerId) -> bool {
-        self.0.binary_search(id).is_ok()
+        self.live().binary_search(id).is_ok()
     }
 
     pub fn iter(&self) -> std::slice::Iter<'_, ContainerId> {
-        self.0.iter()
+        self.live().iter()
     }
 
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.live().len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.live().is_empty()
     }
 }
 
@@ -163,6 +234,72 @@ impl<'a> IntoIterator for &'a ContainerSet {
     type IntoIter = std::slice::Iter<'a, ContainerId>;
 
     fn into_iter(self) -> Self::IntoIter {
-        self.0.iter()
+        self.iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::GenId;
+
+    fn id(i: usize) -> ContainerId {
+        ContainerId::new(i, 0)
+    }
+
+    fn ids(s: &ContainerSet) -> Vec<usize> {
+        s.iter().map(|c| c.index()).collect()
+    }
+
+    /// Ended oldest containers leave slots before `head`; whatever the order of removals and
+    /// insertions, the set reads as the sorted set of its live ids, and pushes reuse the slots.
+    #[test]
+    fn a_set_dropping_its_oldest_reads_as_the_ids_it_holds() {
+        let mut s = ContainerSet::default();
+        let mut model = std::collections::BTreeSet::new();
+        let mut next = 0;
+        for round in 0..200 {
+            // Mostly the churn of a node: the oldest ends, a new one comes.
+            let oldest = model.iter().next().copied();
+            if let Some(o) = oldest.filter(|_| round % 3 != 0) {
+                assert!(s.remove(&id(o)));
+                model.remove(&o);
+            }
+            if round % 7 == 3 {
+                let middle = model.iter().nth(model.len() / 2).copied();
+                if let Some(m) = middle {
+                    assert!(s.remove(&id(m)));
+                    model.remove(&m);
+                }
+            }
+            assert!(!s.remove(&id(next + 1000)));
+            assert!(s.insert(id(next)));
+            model.insert(next);
+            next += 1;
+            if round % 11 == 5 {
+                // An id below the newest (a slab slot reused).
+                let low = next + 500;
+                assert!(s.insert(id(low)));
+                assert!(!s.insert(id(low)));
+                model.insert(low);
+            }
+            assert_eq!(ids(&s), model.iter().copied().collect::<Vec<_>>());
+            assert_eq!(s.len(), model.len());
+            assert!(model.iter().all(|&m| s.contains(&id(m))));
+            assert!(
+                s.ids.capacity() <= 4 * model.len().max(8),
+                "the dead slots are reused"
+            );
+        }
+        let mut same = ContainerSet::default();
+        for &m in &model {
+            same.insert(id(m));
+        }
+        assert_eq!(s, same);
+        for &m in &model {
+            assert!(s.remove(&id(m)));
+        }
+        assert!(s.is_empty());
+        assert_eq!((s.ids.len(), s.head), (0, 0));
     }
 }

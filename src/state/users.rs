@@ -72,6 +72,9 @@ pub struct UsersManager {
     /// The parts of the user limit that depend only on the queue's inputs, with the queue
     /// tree's generation they were worked out at (`compute_queue_user_limit_kept`).
     limit_parts: Option<(u64, LimitParts)>,
+    /// The last limit `compute_queue_user_limit_kept` worked out, with everything it was
+    /// worked out from besides the kept parts' inputs (`LimitKey`).
+    last_limit: Option<(LimitKey, Resource)>,
     /// The slots whose user's usage changed (any partition) or that got another user since
     /// `take_changed` last ran: the leaf's walk forgets what it remembered of those users
     /// (`state::walk_marks::WalkMarks`). `None` once more than `CHANGED_KEPT` did (the walk
@@ -115,6 +118,20 @@ impl LimitParts {
             max_user_limit,
         }
     }
+}
+
+/// What the active users' limit is worked out from once the kept parts are known (the
+/// queue tree's generation stands for the queue's inputs, as it does for `LimitParts`): the
+/// users' summed usage ratios, the active users' usage and their weights. A heartbeat that
+/// completes one container and allocates another often ends with the same three (a user
+/// gave back what another took), and the limit then is the one worked out before.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct LimitKey {
+    generation: u64,
+    /// Compared bit for bit: the limit is a function of the float's bits.
+    share_bits: u32,
+    active_used: Resource,
+    active_weight_bits: u32,
 }
 
 /// The user-limit percent's share of the queue's current capacity.
@@ -249,7 +266,9 @@ impl UsersManager {
 
     /// Adds `delta` (may be negative) to the usage in `partition` of the user in `slot`; `rc`
     /// and `default_total` (the default partition's resource) are what its usage ratio is
-    /// computed with.
+    /// computed with. Inlined into `add_app_used`, its one caller on the allocation and
+    /// completion paths (twice per churning heartbeat), which passes two resources by value.
+    #[inline]
     pub fn add_used(
         &mut self,
         slot: usize,
@@ -283,6 +302,7 @@ impl UsersManager {
     }
 
     /// Notes that the user in `slot` changed (see `changed`).
+    #[inline]
     fn note_changed(&mut self, slot: usize) {
         if let Some(changed) = &mut self.changed {
             if changed.len() < CHANGED_KEPT {
@@ -503,12 +523,45 @@ impl UsersManager {
     /// The same for the default partition, with the parts that depend only on `q` kept from
     /// the last call at the queue tree's `generation` (the allocation path's: it asks at every
     /// assignment). The inputs come from the tree's capacities, resources and configuration,
-    /// which a new generation marks as changed (debug builds check the kept parts).
+    /// which a new generation marks as changed (debug builds check the kept parts). The limit
+    /// itself is remembered with what it was worked out from (`LimitKey`).
     pub fn compute_queue_user_limit_kept(
         &mut self,
         q: &QueueLimitInputs,
         generation: u64,
     ) -> Resource {
+        if !self.kept_ratios_apply(q) {
+            let parts = self.kept_parts(q, generation);
+            return self.compute_limit(q, true, &parts);
+        }
+        let key = LimitKey {
+            generation,
+            share_bits: self.kept_share().to_bits(),
+            active_used: self.active_used,
+            active_weight_bits: self.active_weight.to_bits(),
+        };
+        // The same inputs as last time: the same limit, without even the kept parts' copy.
+        if let Some((at, limit)) = self.last_limit {
+            if at == key {
+                debug_assert_eq!(
+                    limit,
+                    self.compute_limit(q, true, &LimitParts::of(q)),
+                    "the remembered user limit is stale"
+                );
+                return limit;
+            }
+        }
+        let parts = self.kept_parts(q, generation);
+        let share = f32::from_bits(key.share_bits);
+        let limit = self.compute_limit_with(q, &parts, true, share, self.active_used);
+        self.last_limit = Some((key, limit));
+        debug_assert_eq!(limit, self.compute_limit(q, true, &parts));
+        limit
+    }
+
+    /// The parts of the limit that depend only on `q`, kept from the last call at the queue
+    /// tree's `generation`.
+    fn kept_parts(&mut self, q: &QueueLimitInputs, generation: u64) -> LimitParts {
         let parts = match self.limit_parts {
             Some((at, parts)) if at == generation => parts,
             _ => {
@@ -518,7 +571,19 @@ impl UsersManager {
             }
         };
         debug_assert_eq!(parts, LimitParts::of(q), "kept user-limit parts");
-        self.compute_limit(q, true, &parts)
+        parts
+    }
+
+    /// Whether the kept usage ratios are the ones `q`'s limit sums: the default partition's,
+    /// for its calculator and resource.
+    fn kept_ratios_apply(&self, q: &QueueLimitInputs) -> bool {
+        q.partition == DEFAULT_PARTITION && self.ratios_for == Some((q.rc, q.partition_total))
+    }
+
+    /// The kept ratios summed in slot order, as the slow path sums the users' ratios: the same
+    /// float sum (the slots the slow path skips hold −0.0, which changes no sum).
+    fn kept_share(&self) -> f32 {
+        self.ratios.iter().sum()
     }
 
     /// The same limit counting every user of the queue, active or not
@@ -561,12 +626,10 @@ impl UsersManager {
                 .sum();
             self.compute_limit_with(q, parts, active_users, share, active_used)
         };
-        if q.partition != DEFAULT_PARTITION || self.ratios_for != Some((q.rc, q.partition_total)) {
+        if !self.kept_ratios_apply(q) {
             return slow();
         }
-        // The kept ratios, summed in slot order as the slow path sums them: the same float sum
-        // (the slots the slow path skips hold −0.0, which changes no sum).
-        let share: f32 = self.ratios.iter().sum();
+        let share = self.kept_share();
         let limit = self.compute_limit_with(q, parts, active_users, share, self.active_used);
         debug_assert_eq!(
             limit,
@@ -613,5 +676,69 @@ impl UsersManager {
             return queue_user_limit;
         }
         q.rc.multiply_and_normalize_down(&queue_user_limit, weight as f64, &q.minimum_allocation)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::resource::CalculatorKind;
+
+    const GB: i64 = 1024;
+
+    fn inputs() -> QueueLimitInputs {
+        QueueLimitInputs {
+            rc: ResourceCalculator::new(CalculatorKind::Dominant, 2),
+            partition_total: Resource::new(100 * GB, 100),
+            effective_min: Resource::new(50 * GB, 50),
+            effective_max: Resource::new(100 * GB, 100),
+            minimum_allocation: Resource::new(GB, 1),
+            user_limit_percent: 25.0,
+            user_limit_factor: 2.0,
+            partition: DEFAULT_PARTITION,
+            ignore_exclusivity: false,
+        }
+    }
+
+    /// The limit remembered between calls (`LimitKey`) follows every change of what it is
+    /// worked out from: usage (the ratios' sum and the active users' usage), activity and
+    /// weights — each step agrees with a limit worked out afresh.
+    #[test]
+    fn the_remembered_user_limit_follows_usage_activity_and_weights() {
+        let q = inputs();
+        let (rc, total) = (q.rc, q.partition_total);
+        let mut m = UsersManager::default();
+        let fresh = |m: &UsersManager| m.compute_queue_user_limit(&q);
+        let mut limits = Vec::new();
+        let mut check = |m: &mut UsersManager| {
+            let kept = m.compute_queue_user_limit_kept(&q, 1);
+            assert_eq!(kept, fresh(m));
+            // Asked again with nothing changed: the remembered one.
+            assert_eq!(m.compute_queue_user_limit_kept(&q, 1), kept);
+            limits.push(kept);
+        };
+        let (a, b) = (m.entry_slot("a", 1.0), m.entry_slot("b", 1.0));
+        m.add_used(a, DEFAULT_PARTITION, Resource::new(GB, 1), rc, total);
+        m.set_app_demand(a, true);
+        check(&mut m);
+        for _ in 0..60 {
+            m.add_used(a, DEFAULT_PARTITION, Resource::new(GB, 1), rc, total);
+            check(&mut m);
+        }
+        m.add_used(b, DEFAULT_PARTITION, Resource::new(30 * GB, 1), rc, total);
+        check(&mut m);
+        m.set_app_demand(b, true);
+        check(&mut m);
+        // One user gives back what the other takes: same share, same limit.
+        m.add_used(a, DEFAULT_PARTITION, Resource::new(-GB, -1), rc, total);
+        m.add_used(b, DEFAULT_PARTITION, Resource::new(GB, 1), rc, total);
+        check(&mut m);
+        m.update_weights(|u| if u == "b" { 3.0 } else { 1.0 });
+        check(&mut m);
+        m.set_app_demand(a, false);
+        check(&mut m);
+        let distinct: std::collections::BTreeSet<_> =
+            limits.iter().map(|l| (l.memory_mb(), l.vcores())).collect();
+        assert!(distinct.len() > 3, "the limit moved: {limits:?}");
     }
 }
