@@ -187,6 +187,9 @@ impl CapacityScheduler {
         // Everything else the key's entries tell, read in this one look-up: nothing below
         // changes the request table (only the key's counters).
         let unique_locations = k.unique_locations();
+        // With no reservation held, `shouldAllocOrReserveNewContainer` is "something is
+        // outstanding" (no starvation, no reserved containers): answered here, not by a look-up.
+        let holds_reservations = !t.reservations.is_empty();
         let host_count = k.location(ctx.host).map(|r| r.count).unwrap_or(0);
         let rack_req = k.location(ctx.rack).copied();
         let any_req = k.any;
@@ -205,6 +208,7 @@ impl CapacityScheduler {
             }
             // 4. Without continue-looking, no new container beyond what reservations cover.
             if !continue_looking
+                && holds_reservations
                 && !self.should_alloc_or_reserve_new(app, &key, &capability, outstanding)
             {
                 return KeyResult::PrioritySkipped;
@@ -245,7 +249,7 @@ impl CapacityScheduler {
                 result = self.place(
                     app,
                     key,
-                    (capability, outstanding),
+                    (capability, outstanding, holds_reservations),
                     ctx,
                     limits,
                     NodeType::NodeLocal,
@@ -271,7 +275,7 @@ impl CapacityScheduler {
                 result = self.place(
                     app,
                     key,
-                    (capability, outstanding),
+                    (capability, outstanding, holds_reservations),
                     ctx,
                     limits,
                     NodeType::RackLocal,
@@ -305,7 +309,7 @@ impl CapacityScheduler {
                 self.place(
                     app,
                     key,
-                    (capability, outstanding),
+                    (capability, outstanding, holds_reservations),
                     ctx,
                     limits,
                     NodeType::OffSwitch,
@@ -358,13 +362,13 @@ impl CapacityScheduler {
     }
 
     /// `assignContainer` (spec §4.7 "Placing the container"); the ask's capability and
-    /// outstanding count as `try_key` read them.
+    /// outstanding count as `try_key` read them, and whether the attempt holds reservations.
     #[allow(clippy::too_many_arguments)]
     fn place(
         &self,
         app: AppId,
         key: SchedulerKey,
-        (capability, outstanding): (Resource, i32),
+        (capability, outstanding, holds_reservations): (Resource, i32, bool),
         ctx: &NodeCtx,
         limits: &Limits,
         node_type: NodeType,
@@ -377,7 +381,13 @@ impl CapacityScheduler {
             return KeyResult::LocalitySkipped;
         }
         // Asked only where the answer matters (it reads nothing it could change).
-        let should_new = || self.should_alloc_or_reserve_new(app, &key, &capability, outstanding);
+        let should_new = || {
+            if holds_reservations {
+                self.should_alloc_or_reserve_new(app, &key, &capability, outstanding)
+            } else {
+                outstanding > 0
+            }
+        };
         let leaf = self.apps[app].queue;
         // Room preemption freed for queues below their guarantee is not this queue's
         // (capsched's protection; nothing held when it is off or the queue is below its own).

@@ -25,6 +25,7 @@ impl CapacityScheduler {
     fn accept(
         &self,
         app: AppId,
+        leaf: QueueId,
         ctx: &NodeCtx,
         capability: Resource,
         released: Resource,
@@ -40,7 +41,7 @@ impl CapacityScheduler {
         if from_reservation {
             return true;
         }
-        if !self.fits_queue_maxima(self.apps[app].queue, ctx, capability - released) {
+        if !self.fits_queue_maxima(leaf, ctx, capability - released) {
             return false;
         }
         // The walk found the user within its limit in the default partition at this usage
@@ -116,7 +117,15 @@ impl CapacityScheduler {
         delta: Resource,
     ) -> bool {
         let ctx = self.node_ctx(node);
-        self.accept(app, &ctx, delta, Resource::ZERO, false, None)
+        self.accept(
+            app,
+            self.apps[app].queue,
+            &ctx,
+            delta,
+            Resource::ZERO,
+            false,
+            None,
+        )
     }
 
     /// Every queue from the leaf up stays within its maximum in the pass's partition (the
@@ -159,13 +168,20 @@ impl CapacityScheduler {
         unreserve: Option<ContainerId>,
         from_reservation: Option<ContainerId>,
     ) -> Option<ContainerId> {
-        let leaf = self.apps[app].queue;
         // `asked`: the containers the key still wants, this one included: the attempt's
         // container set, preemption view and new-container list make room for them at once
-        // (`reserve_when_full`).
-        let (capability, asked) = {
-            let k = self.apps[app].attempt.as_ref()?.requests.get(&key)?;
-            (k.capability(), k.outstanding().max(1) as usize)
+        // (`reserve_when_full`). (All read in one look-up of the application.)
+        let (leaf, capability, asked, is_am) = {
+            let a = &self.apps[app];
+            let t = a.attempt.as_ref()?;
+            let k = t.requests.get(&key)?;
+            let is_am = key == Self::AM_KEY && t.am_pending && !t.unmanaged_am;
+            (
+                a.queue,
+                k.capability(),
+                k.outstanding().max(1) as usize,
+                is_am,
+            )
         };
         let released = unreserve
             .and_then(|r| self.containers.get(r))
@@ -173,6 +189,7 @@ impl CapacityScheduler {
             .unwrap_or(Resource::ZERO);
         if !self.accept(
             app,
+            leaf,
             ctx,
             capability,
             released,
@@ -186,10 +203,6 @@ impl CapacityScheduler {
         }
         // What was free before it, for the freed-space accounting.
         let unallocated = self.nodes[ctx.node].unallocated();
-        let is_am = {
-            let t = self.apps[app].attempt.as_ref().expect("attempt");
-            key == Self::AM_KEY && t.am_pending && !t.unmanaged_am
-        };
         let id = match from_reservation {
             Some(rid) => {
                 // Same container id; the reservation's charge becomes an allocation's.

@@ -117,6 +117,8 @@ impl ChildOrder {
     }
 
     /// `cmp` with `b`'s key already read (a binary search reads it once, not at every probe).
+    // Inlined: `put_back` makes two comparisons per assignment, each a call otherwise.
+    #[inline]
     fn cmp_to(&self, policy: QueueOrderingPolicy, a: u32, b_key: &Candidate, b: u32) -> Ordering {
         compare(policy, &self.keyed[a as usize].key, b_key).then(a.cmp(&b))
     }
