@@ -130,20 +130,29 @@ impl CapacityScheduler {
 
     /// Every queue from the leaf up stays within its maximum in the pass's partition (the
     /// whole partition when its exclusivity is ignored).
+    // Inlined for the default partition (a walk up the tree); the labelled case out of line.
+    #[inline]
     fn fits_queue_maxima(&self, leaf: QueueId, ctx: &NodeCtx, delta: Resource) -> bool {
+        if ctx.partition != DEFAULT_PARTITION {
+            return self.fits_queue_maxima_in(leaf, ctx, delta);
+        }
+        let rc = self.tree.settings().resource_calculator;
+        let mut at = Some(leaf);
+        while let Some(q) = at {
+            let queue = self.tree.queue(q);
+            if !rc.fits_in(&(queue.used + delta), &queue.capacities.effective_max) {
+                return false;
+            }
+            at = self.tree.parent(q);
+        }
+        true
+    }
+
+    /// `fits_queue_maxima` on a labelled node.
+    #[inline(never)]
+    fn fits_queue_maxima_in(&self, leaf: QueueId, ctx: &NodeCtx, delta: Resource) -> bool {
         let rc = self.tree.settings().resource_calculator;
         let p = ctx.partition;
-        if p == DEFAULT_PARTITION {
-            let mut at = Some(leaf);
-            while let Some(q) = at {
-                let queue = self.tree.queue(q);
-                if !rc.fits_in(&(queue.used + delta), &queue.capacities.effective_max) {
-                    return false;
-                }
-                at = self.tree.parent(q);
-            }
-            return true;
-        }
         let whole = ctx.ignore.then(|| self.partition_resource(p));
         let mut at = Some(leaf);
         while let Some(q) = at {
