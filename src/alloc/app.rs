@@ -190,9 +190,10 @@ impl CapacityScheduler {
         // With no reservation held, `shouldAllocOrReserveNewContainer` is "something is
         // outstanding" (no starvation, no reserved containers): answered here, not by a look-up.
         let holds_reservations = !t.reservations.is_empty();
+        // (Only the fields read below: an entry copied whole is 48 bytes.)
         let host_count = k.location(ctx.host).map(|r| r.count).unwrap_or(0);
-        let rack_req = k.location(ctx.rack).copied();
-        let any_req = k.any;
+        let rack_req = k.location(ctx.rack).map(|r| (r.count, r.relax_locality));
+        let any_req = k.any.map(|r| (r.count, r.relax_locality));
         if reserved.is_none() {
             // 1. Nothing outstanding at this key.
             if outstanding <= 0 {
@@ -240,7 +241,7 @@ impl CapacityScheduler {
         }
         // The visit counts as a scheduling opportunity for this key.
         let missed = self.count_chance(app, key, |c| &mut c.missed_opportunities);
-        let rack_count = rack_req.map(|r| r.count).unwrap_or(0);
+        let rack_count = rack_req.map(|(count, _)| count).unwrap_or(0);
 
         let mut result = KeyResult::PrioritySkipped;
         // Node-local: a host entry here (and the rack still needs containers).
@@ -266,7 +267,7 @@ impl CapacityScheduler {
         }
         // Rack-local: delayed by node-locality-delay missed opportunities.
         if rack_count > 0 {
-            if !rack_req.is_some_and(|r| r.relax_locality) {
+            if !rack_req.is_some_and(|(_, relax_locality)| relax_locality) {
                 return self.undo_opportunity(app, key, reserved, KeyResult::PrioritySkipped);
             }
             if node_locality_delay.min(num_nodes as i32) as i64 >= missed {
@@ -290,8 +291,8 @@ impl CapacityScheduler {
             }
         }
         // Off-switch.
-        if let Some(any) = any_req.filter(|r| r.count > 0) {
-            if !any.relax_locality {
+        if let Some((any_count, any_relax_locality)) = any_req.filter(|&(count, _)| count > 0) {
+            if !any_relax_locality {
                 return self.undo_opportunity(app, key, reserved, KeyResult::PrioritySkipped);
             }
             let allowed = reserved.is_some()
@@ -303,7 +304,7 @@ impl CapacityScheduler {
                                     .min(node_locality_delay as i64 + rack_additional_delay as i64)
                         } else {
                             let lwf = ((unique_locations as f32 - 1.0) / num_nodes as f32).min(1.0);
-                            (num_nodes as f32).min(any.count as f32 * lwf) < missed as f32
+                            (num_nodes as f32).min(any_count as f32 * lwf) < missed as f32
                         }));
             let placed = if allowed {
                 self.place(

@@ -152,8 +152,7 @@ impl CapacityScheduler {
         let mut offswitch = 0i32;
         loop {
             let ctx = self.node_ctx(node);
-            if self.nodes[node].reserved.is_some()
-                || rc.compute_available_containers(&self.assignable(&ctx), &min) == 0
+            if self.nodes[node].reserved.is_some() || !rc.has_room_for(&self.assignable(&ctx), &min)
             {
                 break;
             }

@@ -480,6 +480,22 @@ impl ResourceCalculator {
         }
     }
 
+    /// `computeAvailableContainers(available, required) != 0`, without dividing when
+    /// `available` holds `required` in every component it asks for (each quotient is then at
+    /// least 1, so their minimum, capped to `Integer.MAX_VALUE`, is not 0).
+    #[inline]
+    pub fn has_room_for(&self, available: &Resource, required: &Resource) -> bool {
+        if !self.is_default() && self.n() == 2 {
+            let (a, r) = (&available.v, &required.v);
+            if (r[0] == 0 || (r[0] > 0 && a[0] >= r[0]))
+                && (r[1] == 0 || (r[1] > 0 && a[1] >= r[1]))
+            {
+                return true;
+            }
+        }
+        self.compute_available_containers(available, required) != 0
+    }
+
     // ---------------------------------------------------------------------------------------
     // Rounding and normalisation
     // ---------------------------------------------------------------------------------------
@@ -1225,5 +1241,42 @@ mod tests {
         let _ = DRC.compute_available_containers(&r(i64::MIN, 1), &r(-1, 1));
         let _ = DEF.compute_available_containers(&r(i64::MIN, 1), &r(-1, 1));
         let _ = DRC.multiply_and_normalize_up(&unbounded, 2.0, &step);
+    }
+
+    /// `has_room_for` is `compute_available_containers(..) != 0` in both calculators, for
+    /// every sign and size of the components (its shortcut must not change the answer).
+    #[test]
+    fn has_room_for_is_a_nonzero_count() {
+        let vals = [
+            i64::MIN,
+            -(1 << 40),
+            -5,
+            -1,
+            0,
+            1,
+            2,
+            3,
+            1023,
+            1024,
+            1025,
+            (1 << 40) + 7,
+            i64::MAX,
+        ];
+        for rc in [DEF, DRC, DRC3] {
+            for &a0 in &vals {
+                for &a1 in &vals {
+                    for &r0 in &vals {
+                        for &r1 in &vals {
+                            let (a, q) = (r(a0, a1), r(r0, r1));
+                            assert_eq!(
+                                rc.has_room_for(&a, &q),
+                                rc.compute_available_containers(&a, &q) != 0,
+                                "{rc:?} {a:?} {q:?}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
     }
 }
