@@ -8,6 +8,7 @@ use crate::resource::Resource;
 use crate::scheduler::types::{NodeType, SchedulerKey};
 use crate::scheduler::CapacityScheduler;
 use crate::state::partition::DEFAULT_PARTITION;
+use crate::state::queue::QueueId;
 
 /// The allocator's per-key result (`AllocationState` + what to do).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -190,6 +191,9 @@ impl CapacityScheduler {
         // With no reservation held, `shouldAllocOrReserveNewContainer` is "something is
         // outstanding" (no starvation, no reserved containers): answered here, not by a look-up.
         let holds_reservations = !t.reservations.is_empty();
+        // 6. (below) Blacklisted node or rack: read here too, with the attempt at hand.
+        let blacklisted = t.blacklist.contains(&ctx.host) || t.blacklist.contains(&ctx.rack);
+        let leaf = a.queue;
         // (Only the fields read below: an entry copied whole is 48 bytes.)
         let host_count = k.location(ctx.host).map(|r| r.count).unwrap_or(0);
         let rack_req = k.location(ctx.rack).map(|r| (r.count, r.relax_locality));
@@ -234,9 +238,8 @@ impl CapacityScheduler {
                 }
             }
         }
-        let t = self.apps[app].attempt.as_ref().expect("an active attempt");
         // 6. Blacklisted node or rack (checked for reservations too).
-        if t.blacklist.contains(&ctx.host) || t.blacklist.contains(&ctx.rack) {
+        if blacklisted {
             return KeyResult::AppSkipped;
         }
         // The visit counts as a scheduling opportunity for this key.
@@ -250,7 +253,7 @@ impl CapacityScheduler {
                 result = self.place(
                     app,
                     key,
-                    (capability, outstanding, holds_reservations),
+                    (capability, outstanding, holds_reservations, leaf),
                     ctx,
                     limits,
                     NodeType::NodeLocal,
@@ -276,7 +279,7 @@ impl CapacityScheduler {
                 result = self.place(
                     app,
                     key,
-                    (capability, outstanding, holds_reservations),
+                    (capability, outstanding, holds_reservations, leaf),
                     ctx,
                     limits,
                     NodeType::RackLocal,
@@ -310,7 +313,7 @@ impl CapacityScheduler {
                 self.place(
                     app,
                     key,
-                    (capability, outstanding, holds_reservations),
+                    (capability, outstanding, holds_reservations, leaf),
                     ctx,
                     limits,
                     NodeType::OffSwitch,
@@ -363,13 +366,14 @@ impl CapacityScheduler {
     }
 
     /// `assignContainer` (spec §4.7 "Placing the container"); the ask's capability and
-    /// outstanding count as `try_key` read them, and whether the attempt holds reservations.
+    /// outstanding count as `try_key` read them, whether the attempt holds reservations, and
+    /// its leaf.
     #[allow(clippy::too_many_arguments)]
     fn place(
         &self,
         app: AppId,
         key: SchedulerKey,
-        (capability, outstanding, holds_reservations): (Resource, i32, bool),
+        (capability, outstanding, holds_reservations, leaf): (Resource, i32, bool, QueueId),
         ctx: &NodeCtx,
         limits: &Limits,
         node_type: NodeType,
@@ -389,7 +393,6 @@ impl CapacityScheduler {
                 outstanding > 0
             }
         };
-        let leaf = self.apps[app].queue;
         // Room preemption freed for queues below their guarantee is not this queue's
         // (capsched's protection; nothing held when it is off or the queue is below its own).
         let held =

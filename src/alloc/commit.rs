@@ -22,11 +22,14 @@ impl CapacityScheduler {
     /// partition the pass serves (the whole partition when its exclusivity is ignored).
     /// `user_checked_at`: the usage epoch at which the leaf's walk found the user within its
     /// limit (`Limits::user_checked_at`).
+    /// `unallocated`: the node's unallocated room now.
+    #[allow(clippy::too_many_arguments)]
     fn accept(
         &self,
         app: AppId,
         leaf: QueueId,
         ctx: &NodeCtx,
+        unallocated: Resource,
         capability: Resource,
         released: Resource,
         from_reservation: bool,
@@ -34,8 +37,7 @@ impl CapacityScheduler {
     ) -> bool {
         let s = self.tree.settings();
         let rc = s.resource_calculator;
-        let node = &self.nodes[ctx.node];
-        if !rc.fits_in(&capability, &(node.unallocated() + released)) {
+        if !rc.fits_in(&capability, &(unallocated + released)) {
             return false;
         }
         if from_reservation {
@@ -121,6 +123,7 @@ impl CapacityScheduler {
             app,
             self.apps[app].queue,
             &ctx,
+            ctx.unallocated,
             delta,
             Resource::ZERO,
             false,
@@ -196,10 +199,14 @@ impl CapacityScheduler {
             .and_then(|r| self.containers.get(r))
             .map(|c| c.resource)
             .unwrap_or(Resource::ZERO);
+        // What was free before it (for the freed-space accounting), read once for the
+        // re-check too.
+        let mut unallocated = self.nodes[ctx.node].unallocated();
         if !self.accept(
             app,
             leaf,
             ctx,
+            unallocated,
             capability,
             released,
             from_reservation.is_some(),
@@ -209,9 +216,9 @@ impl CapacityScheduler {
         }
         if let Some(r) = unreserve {
             self.unreserve(now_ms, r);
+            // (The reservation released is on another node; read again all the same.)
+            unallocated = self.nodes[ctx.node].unallocated();
         }
-        // What was free before it, for the freed-space accounting.
-        let unallocated = self.nodes[ctx.node].unallocated();
         let id = match from_reservation {
             Some(rid) => {
                 // Same container id; the reservation's charge becomes an allocation's.
@@ -274,7 +281,12 @@ impl CapacityScheduler {
         t.used += capability;
         t.live_containers.reserve_when_full(asked);
         t.live_containers.insert(id);
-        view_add_expecting(t, id, &mut self.containers[id], asked);
+        // The entries it satisfies are taken here, before the view is added to, so the
+        // container is looked up once for both (the view's entry does not show them).
+        let (delta, satisfied) = t.requests.allocate(&key, node_type, ctx.host, ctx.rack);
+        let c = &mut self.containers[id];
+        c.satisfied = satisfied;
+        view_add_expecting(t, id, c, asked);
         crate::state::container::reserve_when_full(&mut t.newly_allocated, asked);
         t.newly_allocated.push(id);
         if is_am {
@@ -294,8 +306,6 @@ impl CapacityScheduler {
                 _ => {}
             }
         }
-        let (delta, satisfied) = t.requests.allocate(&key, node_type, ctx.host, ctx.rack);
-        self.containers[id].satisfied = satisfied;
         self.apply_pending_delta(app, delta);
         // A reservation fulfilled from freed room takes it as surely as a new container.
         self.consume_freed(ctx.node, leaf, capability, unallocated);
