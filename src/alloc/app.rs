@@ -397,8 +397,9 @@ impl CapacityScheduler {
         // (capsched's protection; nothing held when it is off or the queue is below its own).
         let held =
             self.held_from(ctx.node, leaf) + self.opportunistic_room_spared(ctx, &capability);
+        // (Only compared with 0 below: a count known to be at least 1 is not divided out.)
         let available =
-            rc.compute_available_containers(&(ctx.unallocated - held).non_negative(), &capability);
+            rc.available_containers_or_one(&(ctx.unallocated - held).non_negative(), &capability);
         // Lazy preemption: a queue below its guarantee may count killable containers' room.
         let kill_for_room = available == 0
             && s.lazy_preemption_enabled

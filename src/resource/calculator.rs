@@ -480,20 +480,26 @@ impl ResourceCalculator {
         }
     }
 
-    /// `computeAvailableContainers(available, required) != 0`, without dividing when
-    /// `available` holds `required` in every component it asks for (each quotient is then at
-    /// least 1, so their minimum, capped to `Integer.MAX_VALUE`, is not 0).
+    /// `computeAvailableContainers(available, required)` for callers that only compare it
+    /// with 0: 1 without dividing when `available` holds `required` in every component it
+    /// asks for (each quotient is then at least 1, so their minimum, capped to
+    /// `Integer.MAX_VALUE`, is at least 1 too), else the count itself.
     #[inline]
-    pub fn has_room_for(&self, available: &Resource, required: &Resource) -> bool {
+    pub fn available_containers_or_one(&self, available: &Resource, required: &Resource) -> i64 {
         if !self.is_default() && self.n() == 2 {
             let (a, r) = (&available.v, &required.v);
-            if (r[0] == 0 || (r[0] > 0 && a[0] >= r[0]))
-                && (r[1] == 0 || (r[1] > 0 && a[1] >= r[1]))
-            {
-                return true;
+            let holds = |i: usize| r[i] == 0 || (r[i] > 0 && a[i] >= r[i]);
+            if holds(0) && holds(1) {
+                return 1;
             }
         }
-        self.compute_available_containers(available, required) != 0
+        self.compute_available_containers(available, required)
+    }
+
+    /// `computeAvailableContainers(available, required) != 0`.
+    #[inline]
+    pub fn has_room_for(&self, available: &Resource, required: &Resource) -> bool {
+        self.available_containers_or_one(available, required) != 0
     }
 
     // ---------------------------------------------------------------------------------------
@@ -1243,8 +1249,9 @@ mod tests {
         let _ = DRC.multiply_and_normalize_up(&unbounded, 2.0, &step);
     }
 
-    /// `has_room_for` is `compute_available_containers(..) != 0` in both calculators, for
-    /// every sign and size of the components (its shortcut must not change the answer).
+    /// `available_containers_or_one` is `compute_available_containers` or 1 where that is at
+    /// least 1, and `has_room_for` is `compute_available_containers(..) != 0`, in both
+    /// calculators, for every sign and size of the components.
     #[test]
     fn has_room_for_is_a_nonzero_count() {
         let vals = [
@@ -1268,6 +1275,14 @@ mod tests {
                     for &r0 in &vals {
                         for &r1 in &vals {
                             let (a, q) = (r(a0, a1), r(r0, r1));
+                            let (n, n_or_one) = (
+                                rc.compute_available_containers(&a, &q),
+                                rc.available_containers_or_one(&a, &q),
+                            );
+                            assert!(
+                                n_or_one == n || (n_or_one == 1 && n >= 1),
+                                "{rc:?} {a:?} {q:?}"
+                            );
                             assert_eq!(
                                 rc.has_room_for(&a, &q),
                                 rc.compute_available_containers(&a, &q) != 0,
