@@ -92,14 +92,8 @@ impl CapacityScheduler {
                 unreserve,
                 kill_for_room,
             } => {
-                if kill_for_room {
-                    let capability = self.capability_of(app, key);
-                    match self.room_by_killing(ctx.node, capability) {
-                        Some(victims) if self.accepts_after_kills(app, capability, &victims) => {
-                            self.kill_for_room(now_ms, victims)
-                        }
-                        _ => return Outcome::Null,
-                    }
+                if kill_for_room && !self.make_room_by_killing(now_ms, app, key, ctx) {
+                    return Outcome::Null;
                 }
                 match self.commit_allocation(
                     now_ms,
@@ -129,6 +123,28 @@ impl CapacityScheduler {
             },
             KeyResult::PrioritySkipped => Outcome::AppSkipped,
             KeyResult::LocalitySkipped => Outcome::Null,
+        }
+    }
+
+    /// Lazy preemption at commit: kills the killable containers that make room for the key's
+    /// ask on the node, if they do and the queues accept the container after the kills;
+    /// whether it did. (Out of line: rare, and the allocation path's code is large enough.)
+    #[cold]
+    #[inline(never)]
+    fn make_room_by_killing(
+        &mut self,
+        now_ms: i64,
+        app: AppId,
+        key: SchedulerKey,
+        ctx: &NodeCtx,
+    ) -> bool {
+        let capability = self.capability_of(app, key);
+        match self.room_by_killing(ctx.node, capability) {
+            Some(victims) if self.accepts_after_kills(app, capability, &victims) => {
+                self.kill_for_room(now_ms, victims);
+                true
+            }
+            _ => false,
         }
     }
 

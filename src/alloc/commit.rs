@@ -221,27 +221,14 @@ impl CapacityScheduler {
         }
         let id = match from_reservation {
             Some(rid) => {
-                // Same container id; the reservation's charge becomes an allocation's.
-                let (old, old_partition) = {
-                    let c = &self.containers[rid];
-                    (c.resource, c.partition)
-                };
-                self.add_queue_reserved(leaf, old_partition, -old);
-                self.add_app_used(app, old_partition, -old);
-                self.add_app_used(app, ctx.partition, capability);
-                let t = self.apps[app].attempt.as_mut().expect("attempt");
-                t.reserved -= old;
-                t.reservations.retain(|r| *r != rid);
-                t.counters_mut(key).re_reservations = 0;
-                let c = &mut self.containers[rid];
-                c.state = ContainerState::Allocated;
-                c.partition = ctx.partition;
-                c.ignore_exclusivity = ctx.ignore_exclusivity();
-                c.resource = capability;
-                c.node_type = node_type;
-                c.created_ms = now_ms;
-                c.is_am = is_am;
-                self.nodes[ctx.node].reserved = None;
+                self.allocate_reserved(
+                    now_ms,
+                    app,
+                    key,
+                    ctx,
+                    node_type,
+                    (rid, leaf, capability, is_am),
+                );
                 rid
             }
             None => {
@@ -321,7 +308,46 @@ impl CapacityScheduler {
         Some(id)
     }
 
+    /// The commit's fulfilment of reservation `rid` (`allocate_from_reserved`): the same
+    /// container id; the reservation's charge becomes an allocation's. (Out of line: the new
+    /// container is the usual case.)
+    #[inline(never)]
+    fn allocate_reserved(
+        &mut self,
+        now_ms: i64,
+        app: AppId,
+        key: SchedulerKey,
+        ctx: &NodeCtx,
+        node_type: NodeType,
+        (rid, leaf, capability, is_am): (ContainerId, QueueId, Resource, bool),
+    ) {
+        // Same container id; the reservation's charge becomes an allocation's.
+        let (old, old_partition) = {
+            let c = &self.containers[rid];
+            (c.resource, c.partition)
+        };
+        self.add_queue_reserved(leaf, old_partition, -old);
+        self.add_app_used(app, old_partition, -old);
+        self.add_app_used(app, ctx.partition, capability);
+        let t = self.apps[app].attempt.as_mut().expect("attempt");
+        t.reserved -= old;
+        t.reservations.retain(|r| *r != rid);
+        t.counters_mut(key).re_reservations = 0;
+        let c = &mut self.containers[rid];
+        c.state = ContainerState::Allocated;
+        c.partition = ctx.partition;
+        c.ignore_exclusivity = ctx.ignore_exclusivity();
+        c.resource = capability;
+        c.node_type = node_type;
+        c.created_ms = now_ms;
+        c.is_am = is_am;
+        self.nodes[ctx.node].reserved = None;
+    }
+
     /// Reserves the node for `app`'s key, or counts a re-reservation (spec §4.9).
+    // Out of line: kept apart from the allocation's commit, whose code is on every
+    // allocation's path.
+    #[inline(never)]
     pub(crate) fn commit_reservation(
         &mut self,
         now_ms: i64,
