@@ -16,7 +16,7 @@ use crate::scheduler::types::NodeType;
 use crate::scheduler::CapacityScheduler;
 use crate::state::partition::{Partition, DEFAULT_PARTITION};
 use crate::state::queue::QueueId;
-use crate::state::users::UserCheck;
+use crate::state::users::{QueueLimitInputs, UserCheck};
 
 /// What one descent produced (`CSAssignment`).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -133,7 +133,7 @@ impl CapacityScheduler {
         let mut assigned = if self.opportunistic.pending_increases.is_empty() {
             0
         } else {
-            self.apply_pending_increases(node)
+            self.pending_increases_first(node)
         };
         if let Some(reserved) = self.nodes[node].reserved {
             // The reservation is served first. If the node is still reserved afterwards nothing
@@ -485,7 +485,7 @@ impl CapacityScheduler {
         let s = self.tree.settings();
         let continue_looking = s.reservations_continue_look_all_nodes;
         let cluster = self.tree.cluster_resource();
-        let (p, asked) = (ctx.partition, ctx.request_partition());
+        let asked = ctx.request_partition();
         // FIFO walks the active list in place; the fair policy sorts a copy.
         let fair_order = self.fair_application_order(q);
         // The usage epoch the visit's user limit is computed at.
@@ -494,13 +494,12 @@ impl CapacityScheduler {
         let inputs = if default_visit {
             self.limit_inputs(q)
         } else {
-            self.limit_inputs_in(q, p, ctx.ignore)
+            self.labelled_limit_inputs(q, ctx)
         };
         let queue_user_limit = if default_visit {
             self.cached_queue_user_limit(q, &inputs)
         } else {
-            let users = &self.leaf(q).expect("a leaf").users;
-            users.compute_queue_user_limit(&inputs)
+            self.labelled_queue_user_limit(q, &inputs)
         };
         let mut check_queue = true;
         // Whether an application was tried (its outcome may depend on the node and the time).
@@ -583,6 +582,20 @@ impl CapacityScheduler {
             self.leaf_mut(q).found_nothing = inputs_now;
         }
         Outcome::Null
+    }
+
+    /// The user-limit inputs of a labelled visit (`limit_inputs_in`). (Out of line, as the
+    /// next: the default partition's visit is the allocation path's.)
+    #[inline(never)]
+    fn labelled_limit_inputs(&self, q: QueueId, ctx: &NodeCtx) -> QueueLimitInputs {
+        self.limit_inputs_in(q, ctx.partition, ctx.ignore)
+    }
+
+    /// The queue-wide user limit of a labelled visit, computed afresh.
+    #[inline(never)]
+    fn labelled_queue_user_limit(&self, q: QueueId, inputs: &QueueLimitInputs) -> Resource {
+        let users = &self.leaf(q).expect("a leaf").users;
+        users.compute_queue_user_limit(inputs)
     }
 
     /// The walk above, for its most common step, in one tight loop: from place `from` of a
@@ -739,7 +752,16 @@ impl CapacityScheduler {
         apps
     }
 
+    /// `apply_pending_increases`, kept out of the node loop's code (rarely any).
+    #[cold]
+    #[inline(never)]
+    fn pending_increases_first(&mut self, node: NodeId) -> u32 {
+        self.apply_pending_increases(node)
+    }
+
     /// §4.10: a node holding a reservation serves only the reserving application's key.
+    // Out of line: the node loop's code is on every heartbeat's path, a reserved node is not.
+    #[inline(never)]
     fn allocate_from_reserved(&mut self, now_ms: i64, node: NodeId, reserved: ContainerId) -> bool {
         let Some(c) = self.containers.get(reserved) else {
             self.nodes[node].reserved = None;
