@@ -18,6 +18,9 @@ enum KeyResult {
         unreserve: Option<ContainerId>,
         /// Lazy preemption: killable containers on the node make the room (killed at commit).
         kill_for_room: bool,
+        /// The ask's capability and outstanding count as `try_key` read them: the commit
+        /// takes them instead of looking the key up again.
+        ask: (Resource, i32),
     },
     Reserve {
         node_type: NodeType,
@@ -91,14 +94,23 @@ impl CapacityScheduler {
                 node_type,
                 unreserve,
                 kill_for_room,
+                ask,
             } => {
-                if kill_for_room && !self.make_room_by_killing(now_ms, app, key, ctx) {
-                    return Outcome::Null;
-                }
+                // (Kills complete other containers, which may give asks back: the commit then
+                // reads the key afresh.)
+                let ask = if kill_for_room {
+                    if !self.make_room_by_killing(now_ms, app, key, ctx) {
+                        return Outcome::Null;
+                    }
+                    None
+                } else {
+                    Some(ask)
+                };
                 match self.commit_allocation(
                     now_ms,
                     app,
                     key,
+                    ask,
                     ctx,
                     node_type,
                     user_checked_at,
@@ -445,6 +457,7 @@ impl CapacityScheduler {
                 node_type,
                 unreserve,
                 kill_for_room,
+                ask: (capability, outstanding),
             };
         }
         // Nor does it reserve a node where such room is held.

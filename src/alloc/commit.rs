@@ -168,12 +168,15 @@ impl CapacityScheduler {
         true
     }
 
+    /// `ask`: the key's capability and outstanding count as the placement read them (nothing
+    /// changed them since), or `None` to read them here.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn commit_allocation(
         &mut self,
         now_ms: i64,
         app: AppId,
         key: SchedulerKey,
+        ask: Option<(Resource, i32)>,
         ctx: &NodeCtx,
         node_type: NodeType,
         user_checked_at: Option<u64>,
@@ -186,14 +189,22 @@ impl CapacityScheduler {
         let (leaf, capability, asked, is_am) = {
             let a = &self.apps[app];
             let t = a.attempt.as_ref()?;
-            let k = t.requests.get(&key)?;
+            let (capability, outstanding) = match ask {
+                Some(ask) => ask,
+                None => {
+                    let k = t.requests.get(&key)?;
+                    (k.capability(), k.outstanding())
+                }
+            };
+            debug_assert_eq!(
+                t.requests
+                    .get(&key)
+                    .map(|k| (k.capability(), k.outstanding())),
+                Some((capability, outstanding)),
+                "the ask handed to the commit is the key's"
+            );
             let is_am = key == Self::AM_KEY && t.am_pending && !t.unmanaged_am;
-            (
-                a.queue,
-                k.capability(),
-                k.outstanding().max(1) as usize,
-                is_am,
-            )
+            (a.queue, capability, outstanding.max(1) as usize, is_am)
         };
         let released = unreserve
             .and_then(|r| self.containers.get(r))
