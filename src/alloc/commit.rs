@@ -23,6 +23,9 @@ impl CapacityScheduler {
     /// `user_checked_at`: the usage epoch at which the leaf's walk found the user within its
     /// limit (`Limits::user_checked_at`).
     /// `unallocated`: the node's unallocated room now.
+    // Inlined, with the queue-maxima walk: a few comparisons on every allocation's path,
+    // where two calls saved and restored two large frames.
+    #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn accept(
         &self,
@@ -134,7 +137,7 @@ impl CapacityScheduler {
     /// Every queue from the leaf up stays within its maximum in the pass's partition (the
     /// whole partition when its exclusivity is ignored).
     // Inlined for the default partition (a walk up the tree); the labelled case out of line.
-    #[inline]
+    #[inline(always)]
     fn fits_queue_maxima(&self, leaf: QueueId, ctx: &NodeCtx, delta: Resource) -> bool {
         if ctx.partition != DEFAULT_PARTITION {
             return self.fits_queue_maxima_in(leaf, ctx, delta);
