@@ -42,42 +42,41 @@ impl CapacityScheduler {
         reserved: Option<ContainerId>,
     ) -> Outcome {
         self.apps_tried += 1;
-        if let Some(rc) = reserved {
-            let key = self.containers[rc].key;
-            let result = self.try_key(app, key, ctx, limits, Some(rc));
-            return self.apply_key_result(now_ms, app, key, ctx, result, Some(rc), None);
-        }
-        let mut next = match self.apps[app].attempt.as_ref() {
-            Some(t) if !t.requests.pending_total().is_zero() => t.requests.first_key(),
-            _ => return Outcome::AppSkipped,
+        // A reservation is fulfilled at its own key only (its outcome, whatever it is, is
+        // the application's); otherwise the keys in order, one look-up each instead of
+        // collecting them: `try_key` changes no request (only the key's counters), so the
+        // key after a skipped one is the one the collected list would give. (One call of
+        // `try_key` and of `apply_key_result`, so that both are inlined here.)
+        let mut next = match reserved {
+            Some(rc) => Some(self.containers[rc].key),
+            None => match self.apps[app].attempt.as_ref() {
+                Some(t) if !t.requests.pending_total().is_zero() => t.requests.first_key(),
+                _ => return Outcome::AppSkipped,
+            },
         };
-        // The keys in order, one look-up each instead of collecting them: `try_key` changes
-        // no request (only the key's counters), so the key after a skipped one is the one the
-        // collected list would give.
+        let user_checked_at = if reserved.is_some() {
+            None
+        } else {
+            limits.user_checked_at
+        };
         while let Some(key) = next {
-            let result = self.try_key(app, key, ctx, limits, None);
-            if result == KeyResult::PrioritySkipped {
+            let result = self.try_key(app, key, ctx, limits, reserved);
+            if result == KeyResult::PrioritySkipped && reserved.is_none() {
                 next = self.apps[app]
                     .attempt
                     .as_ref()
                     .and_then(|t| t.requests.key_after(&key));
                 continue;
             }
-            return self.apply_key_result(
-                now_ms,
-                app,
-                key,
-                ctx,
-                result,
-                None,
-                limits.user_checked_at,
-            );
+            return self.apply_key_result(now_ms, app, key, ctx, result, reserved, user_checked_at);
         }
         // Every key skipped: the application is skipped (SkippedType.OTHER), not the leaf.
         Outcome::AppSkipped
     }
 
     /// `user_checked_at`: as `Limits::user_checked_at`, for the commit's re-check.
+    // Always inlined into its one caller (as `try_key`): a call's frame less per allocation.
+    #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn apply_key_result(
         &mut self,
@@ -191,6 +190,7 @@ impl CapacityScheduler {
     }
 
     /// One key on one node: pre-checks, delay scheduling, placement.
+    #[inline(always)]
     fn try_key(
         &mut self,
         app: AppId,
