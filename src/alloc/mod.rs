@@ -289,8 +289,9 @@ impl CapacityScheduler {
     /// current limit, unless releasing `could_unreserve` would bring it under (continue-looking).
     // Inlined for a default-partition visit (every visit of an unlabelled cluster, twice per
     // allocated container): a few comparisons, where the call with the labelled cases in it
-    // saved and restored a large frame. The labelled cases stay out of line.
-    #[inline]
+    // saved and restored a large frame. The labelled cases stay out of line. (`#[inline]`
+    // alone left it a call.)
+    #[inline(always)]
     pub(crate) fn can_assign_to_queue(
         &self,
         q: QueueId,

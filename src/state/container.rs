@@ -116,11 +116,20 @@ impl ContainerSet {
     }
 
     /// Adds `id`; false if it was there already.
+    // Inlined: a new id is usually the largest (a push), twice per allocated container; the
+    // search for an older id's place stays out of line.
+    #[inline]
     pub fn insert(&mut self, id: ContainerId) -> bool {
         if self.0.last().is_none_or(|last| *last < id) {
             self.0.push(id);
             return true;
         }
+        self.insert_in_order(id)
+    }
+
+    /// `insert` of an id smaller than the largest.
+    #[inline(never)]
+    fn insert_in_order(&mut self, id: ContainerId) -> bool {
         match self.0.binary_search(&id) {
             Ok(_) => false,
             Err(at) => {
