@@ -435,7 +435,14 @@ impl CapacityScheduler {
                 amount_needed_unreserve: Resource::ZERO,
                 user_checked_at: None,
             };
-            match self.assign_to_queue(now_ms, child, ctx, &mut child_limits) {
+            // A leaf child is visited directly: through `assign_to_queue` it took a second
+            // frame of the parent's visit (inlined there) for one test.
+            let out = if self.tree.is_leaf(child) {
+                self.assign_leaf(now_ms, child, ctx, &mut child_limits)
+            } else {
+                self.assign_to_queue(now_ms, child, ctx, &mut child_limits)
+            };
+            match out {
                 out if out.assigned() => return out,
                 Outcome::QueueLimit { headroom } => {
                     blocked += rc.max(&cluster, &headroom, &Resource::ZERO);
