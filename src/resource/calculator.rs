@@ -354,6 +354,10 @@ impl ResourceCalculator {
         if self.is_default() {
             return smaller.memory_mb() <= bigger.memory_mb();
         }
+        // (Two types, the usual case, without the slices' loop: a dozen fits per container.)
+        if self.n() == 2 {
+            return smaller.v[0] <= bigger.v[0] && smaller.v[1] <= bigger.v[1];
+        }
         let n = self.n();
         smaller.v[..n]
             .iter()
@@ -417,6 +421,9 @@ impl ResourceCalculator {
     pub fn is_invalid_divisor(&self, r: &Resource) -> bool {
         if self.is_default() {
             return r.memory_mb() == 0;
+        }
+        if self.n() == 2 {
+            return r.v[0] == 0 || r.v[1] == 0;
         }
         r.v[..self.n()].contains(&0)
     }
@@ -651,6 +658,9 @@ impl ResourceCalculator {
     pub fn is_any_major_resource_above_zero(&self, r: &Resource) -> bool {
         if self.is_default() {
             return r.v[MEMORY] > 0;
+        }
+        if self.n() == 2 {
+            return r.v[0] > 0 || r.v[1] > 0;
         }
         r.v[..self.n()].iter().any(|&x| x > 0)
     }
