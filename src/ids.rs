@@ -127,7 +127,11 @@ impl<I: GenId, T> GenSlab<I, T> {
             index < MAX_SLOTS,
             "more than {MAX_SLOTS} live values of one kind: the id space is exhausted"
         );
-        if index >= self.generations.len() {
+        // A slot never used before is the next one (the slab fills its vacancies first): a
+        // push, not a call to `resize`.
+        if index == self.generations.len() {
+            self.generations.push(0);
+        } else if index > self.generations.len() {
             self.generations.resize(index + 1, 0);
         }
         let generation = self.generations[index];

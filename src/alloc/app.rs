@@ -8,6 +8,7 @@ use crate::resource::Resource;
 use crate::scheduler::types::{NodeType, SchedulerKey};
 use crate::scheduler::CapacityScheduler;
 use crate::state::partition::DEFAULT_PARTITION;
+use crate::state::queue::QueueId;
 
 /// The allocator's per-key result (`AllocationState` + what to do).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -17,6 +18,9 @@ enum KeyResult {
         unreserve: Option<ContainerId>,
         /// Lazy preemption: killable containers on the node make the room (killed at commit).
         kill_for_room: bool,
+        /// The ask's capability and outstanding count as `try_key` read them: the commit
+        /// takes them instead of looking the key up again.
+        ask: (Resource, i32),
     },
     Reserve {
         node_type: NodeType,
@@ -38,42 +42,41 @@ impl CapacityScheduler {
         reserved: Option<ContainerId>,
     ) -> Outcome {
         self.apps_tried += 1;
-        if let Some(rc) = reserved {
-            let key = self.containers[rc].key;
-            let result = self.try_key(app, key, ctx, limits, Some(rc));
-            return self.apply_key_result(now_ms, app, key, ctx, result, Some(rc), None);
-        }
-        let mut next = match self.apps[app].attempt.as_ref() {
-            Some(t) if !t.requests.pending_total().is_zero() => t.requests.first_key(),
-            _ => return Outcome::AppSkipped,
+        // A reservation is fulfilled at its own key only (its outcome, whatever it is, is
+        // the application's); otherwise the keys in order, one look-up each instead of
+        // collecting them: `try_key` changes no request (only the key's counters), so the
+        // key after a skipped one is the one the collected list would give. (One call of
+        // `try_key` and of `apply_key_result`, so that both are inlined here.)
+        let mut next = match reserved {
+            Some(rc) => Some(self.containers[rc].key),
+            None => match self.apps[app].attempt.as_ref() {
+                Some(t) if !t.requests.pending_total().is_zero() => t.requests.first_key(),
+                _ => return Outcome::AppSkipped,
+            },
         };
-        // The keys in order, one look-up each instead of collecting them: `try_key` changes
-        // no request (only the key's counters), so the key after a skipped one is the one the
-        // collected list would give.
+        let user_checked_at = if reserved.is_some() {
+            None
+        } else {
+            limits.user_checked_at
+        };
         while let Some(key) = next {
-            let result = self.try_key(app, key, ctx, limits, None);
-            if result == KeyResult::PrioritySkipped {
+            let result = self.try_key(app, key, ctx, limits, reserved);
+            if result == KeyResult::PrioritySkipped && reserved.is_none() {
                 next = self.apps[app]
                     .attempt
                     .as_ref()
                     .and_then(|t| t.requests.key_after(&key));
                 continue;
             }
-            return self.apply_key_result(
-                now_ms,
-                app,
-                key,
-                ctx,
-                result,
-                None,
-                limits.user_checked_at,
-            );
+            return self.apply_key_result(now_ms, app, key, ctx, result, reserved, user_checked_at);
         }
         // Every key skipped: the application is skipped (SkippedType.OTHER), not the leaf.
         Outcome::AppSkipped
     }
 
     /// `user_checked_at`: as `Limits::user_checked_at`, for the commit's re-check.
+    // Always inlined into its one caller (as `try_key`): a call's frame less per allocation.
+    #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn apply_key_result(
         &mut self,
@@ -90,20 +93,23 @@ impl CapacityScheduler {
                 node_type,
                 unreserve,
                 kill_for_room,
+                ask,
             } => {
-                if kill_for_room {
-                    let capability = self.capability_of(app, key);
-                    match self.room_by_killing(ctx.node, capability) {
-                        Some(victims) if self.accepts_after_kills(app, capability, &victims) => {
-                            self.kill_for_room(now_ms, victims)
-                        }
-                        _ => return Outcome::Null,
+                // (Kills complete other containers, which may give asks back: the commit then
+                // reads the key afresh.)
+                let ask = if kill_for_room {
+                    if !self.make_room_by_killing(now_ms, app, key, ctx) {
+                        return Outcome::Null;
                     }
-                }
+                    None
+                } else {
+                    Some(ask)
+                };
                 match self.commit_allocation(
                     now_ms,
                     app,
                     key,
+                    ask,
                     ctx,
                     node_type,
                     user_checked_at,
@@ -128,6 +134,28 @@ impl CapacityScheduler {
             },
             KeyResult::PrioritySkipped => Outcome::AppSkipped,
             KeyResult::LocalitySkipped => Outcome::Null,
+        }
+    }
+
+    /// Lazy preemption at commit: kills the killable containers that make room for the key's
+    /// ask on the node, if they do and the queues accept the container after the kills;
+    /// whether it did. (Out of line: rare, and the allocation path's code is large enough.)
+    #[cold]
+    #[inline(never)]
+    fn make_room_by_killing(
+        &mut self,
+        now_ms: i64,
+        app: AppId,
+        key: SchedulerKey,
+        ctx: &NodeCtx,
+    ) -> bool {
+        let capability = self.capability_of(app, key);
+        match self.room_by_killing(ctx.node, capability) {
+            Some(victims) if self.accepts_after_kills(app, capability, &victims) => {
+                self.kill_for_room(now_ms, victims);
+                true
+            }
+            _ => false,
         }
     }
 
@@ -162,6 +190,7 @@ impl CapacityScheduler {
     }
 
     /// One key on one node: pre-checks, delay scheduling, placement.
+    #[inline(always)]
     fn try_key(
         &mut self,
         app: AppId,
@@ -187,9 +216,16 @@ impl CapacityScheduler {
         // Everything else the key's entries tell, read in this one look-up: nothing below
         // changes the request table (only the key's counters).
         let unique_locations = k.unique_locations();
+        // With no reservation held, `shouldAllocOrReserveNewContainer` is "something is
+        // outstanding" (no starvation, no reserved containers): answered here, not by a look-up.
+        let holds_reservations = !t.reservations.is_empty();
+        // 6. (below) Blacklisted node or rack: read here too, with the attempt at hand.
+        let blacklisted = t.blacklist.contains(&ctx.host) || t.blacklist.contains(&ctx.rack);
+        let leaf = a.queue;
+        // (Only the fields read below: an entry copied whole is 48 bytes.)
         let host_count = k.location(ctx.host).map(|r| r.count).unwrap_or(0);
-        let rack_req = k.location(ctx.rack).copied();
-        let any_req = k.any;
+        let rack_req = k.location(ctx.rack).map(|r| (r.count, r.relax_locality));
+        let any_req = k.any.map(|r| (r.count, r.relax_locality));
         if reserved.is_none() {
             // 1. Nothing outstanding at this key.
             if outstanding <= 0 {
@@ -205,6 +241,7 @@ impl CapacityScheduler {
             }
             // 4. Without continue-looking, no new container beyond what reservations cover.
             if !continue_looking
+                && holds_reservations
                 && !self.should_alloc_or_reserve_new(app, &key, &capability, outstanding)
             {
                 return KeyResult::PrioritySkipped;
@@ -229,14 +266,13 @@ impl CapacityScheduler {
                 }
             }
         }
-        let t = self.apps[app].attempt.as_ref().expect("an active attempt");
         // 6. Blacklisted node or rack (checked for reservations too).
-        if t.blacklist.contains(&ctx.host) || t.blacklist.contains(&ctx.rack) {
+        if blacklisted {
             return KeyResult::AppSkipped;
         }
         // The visit counts as a scheduling opportunity for this key.
         let missed = self.count_chance(app, key, |c| &mut c.missed_opportunities);
-        let rack_count = rack_req.map(|r| r.count).unwrap_or(0);
+        let rack_count = rack_req.map(|(count, _)| count).unwrap_or(0);
 
         let mut result = KeyResult::PrioritySkipped;
         // Node-local: a host entry here (and the rack still needs containers).
@@ -245,7 +281,7 @@ impl CapacityScheduler {
                 result = self.place(
                     app,
                     key,
-                    (capability, outstanding),
+                    (capability, outstanding, holds_reservations, leaf),
                     ctx,
                     limits,
                     NodeType::NodeLocal,
@@ -262,7 +298,7 @@ impl CapacityScheduler {
         }
         // Rack-local: delayed by node-locality-delay missed opportunities.
         if rack_count > 0 {
-            if !rack_req.is_some_and(|r| r.relax_locality) {
+            if !rack_req.is_some_and(|(_, relax_locality)| relax_locality) {
                 return self.undo_opportunity(app, key, reserved, KeyResult::PrioritySkipped);
             }
             if node_locality_delay.min(num_nodes as i32) as i64 >= missed {
@@ -271,7 +307,7 @@ impl CapacityScheduler {
                 result = self.place(
                     app,
                     key,
-                    (capability, outstanding),
+                    (capability, outstanding, holds_reservations, leaf),
                     ctx,
                     limits,
                     NodeType::RackLocal,
@@ -286,8 +322,8 @@ impl CapacityScheduler {
             }
         }
         // Off-switch.
-        if let Some(any) = any_req.filter(|r| r.count > 0) {
-            if !any.relax_locality {
+        if let Some((any_count, any_relax_locality)) = any_req.filter(|&(count, _)| count > 0) {
+            if !any_relax_locality {
                 return self.undo_opportunity(app, key, reserved, KeyResult::PrioritySkipped);
             }
             let allowed = reserved.is_some()
@@ -299,13 +335,13 @@ impl CapacityScheduler {
                                     .min(node_locality_delay as i64 + rack_additional_delay as i64)
                         } else {
                             let lwf = ((unique_locations as f32 - 1.0) / num_nodes as f32).min(1.0);
-                            (num_nodes as f32).min(any.count as f32 * lwf) < missed as f32
+                            (num_nodes as f32).min(any_count as f32 * lwf) < missed as f32
                         }));
             let placed = if allowed {
                 self.place(
                     app,
                     key,
-                    (capability, outstanding),
+                    (capability, outstanding, holds_reservations, leaf),
                     ctx,
                     limits,
                     NodeType::OffSwitch,
@@ -358,13 +394,14 @@ impl CapacityScheduler {
     }
 
     /// `assignContainer` (spec §4.7 "Placing the container"); the ask's capability and
-    /// outstanding count as `try_key` read them.
+    /// outstanding count as `try_key` read them, whether the attempt holds reservations, and
+    /// its leaf.
     #[allow(clippy::too_many_arguments)]
     fn place(
         &self,
         app: AppId,
         key: SchedulerKey,
-        (capability, outstanding): (Resource, i32),
+        (capability, outstanding, holds_reservations, leaf): (Resource, i32, bool, QueueId),
         ctx: &NodeCtx,
         limits: &Limits,
         node_type: NodeType,
@@ -377,14 +414,20 @@ impl CapacityScheduler {
             return KeyResult::LocalitySkipped;
         }
         // Asked only where the answer matters (it reads nothing it could change).
-        let should_new = || self.should_alloc_or_reserve_new(app, &key, &capability, outstanding);
-        let leaf = self.apps[app].queue;
+        let should_new = || {
+            if holds_reservations {
+                self.should_alloc_or_reserve_new(app, &key, &capability, outstanding)
+            } else {
+                outstanding > 0
+            }
+        };
         // Room preemption freed for queues below their guarantee is not this queue's
         // (capsched's protection; nothing held when it is off or the queue is below its own).
         let held =
             self.held_from(ctx.node, leaf) + self.opportunistic_room_spared(ctx, &capability);
+        // (Only compared with 0 below: a count known to be at least 1 is not divided out.)
         let available =
-            rc.compute_available_containers(&(ctx.unallocated - held).non_negative(), &capability);
+            rc.available_containers_or_one(&(ctx.unallocated - held).non_negative(), &capability);
         // Lazy preemption: a queue below its guarantee may count killable containers' room.
         let kill_for_room = available == 0
             && s.lazy_preemption_enabled
@@ -414,6 +457,7 @@ impl CapacityScheduler {
                 node_type,
                 unreserve,
                 kill_for_room,
+                ask: (capability, outstanding),
             };
         }
         // Nor does it reserve a node where such room is held.

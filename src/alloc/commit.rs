@@ -22,10 +22,17 @@ impl CapacityScheduler {
     /// partition the pass serves (the whole partition when its exclusivity is ignored).
     /// `user_checked_at`: the usage epoch at which the leaf's walk found the user within its
     /// limit (`Limits::user_checked_at`).
+    /// `unallocated`: the node's unallocated room now.
+    // Inlined, with the queue-maxima walk: a few comparisons on every allocation's path,
+    // where two calls saved and restored two large frames.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn accept(
         &self,
         app: AppId,
+        leaf: QueueId,
         ctx: &NodeCtx,
+        unallocated: Resource,
         capability: Resource,
         released: Resource,
         from_reservation: bool,
@@ -33,14 +40,13 @@ impl CapacityScheduler {
     ) -> bool {
         let s = self.tree.settings();
         let rc = s.resource_calculator;
-        let node = &self.nodes[ctx.node];
-        if !rc.fits_in(&capability, &(node.unallocated() + released)) {
+        if !rc.fits_in(&capability, &(unallocated + released)) {
             return false;
         }
         if from_reservation {
             return true;
         }
-        if !self.fits_queue_maxima(self.apps[app].queue, ctx, capability - released) {
+        if !self.fits_queue_maxima(leaf, ctx, capability - released) {
             return false;
         }
         // The walk found the user within its limit in the default partition at this usage
@@ -116,25 +122,43 @@ impl CapacityScheduler {
         delta: Resource,
     ) -> bool {
         let ctx = self.node_ctx(node);
-        self.accept(app, &ctx, delta, Resource::ZERO, false, None)
+        self.accept(
+            app,
+            self.apps[app].queue,
+            &ctx,
+            ctx.unallocated,
+            delta,
+            Resource::ZERO,
+            false,
+            None,
+        )
     }
 
     /// Every queue from the leaf up stays within its maximum in the pass's partition (the
     /// whole partition when its exclusivity is ignored).
+    // Inlined for the default partition (a walk up the tree); the labelled case out of line.
+    #[inline(always)]
     fn fits_queue_maxima(&self, leaf: QueueId, ctx: &NodeCtx, delta: Resource) -> bool {
+        if ctx.partition != DEFAULT_PARTITION {
+            return self.fits_queue_maxima_in(leaf, ctx, delta);
+        }
+        let rc = self.tree.settings().resource_calculator;
+        let mut at = Some(leaf);
+        while let Some(q) = at {
+            let queue = self.tree.queue(q);
+            if !rc.fits_in(&(queue.used + delta), &queue.capacities.effective_max) {
+                return false;
+            }
+            at = self.tree.parent(q);
+        }
+        true
+    }
+
+    /// `fits_queue_maxima` on a labelled node.
+    #[inline(never)]
+    fn fits_queue_maxima_in(&self, leaf: QueueId, ctx: &NodeCtx, delta: Resource) -> bool {
         let rc = self.tree.settings().resource_calculator;
         let p = ctx.partition;
-        if p == DEFAULT_PARTITION {
-            let mut at = Some(leaf);
-            while let Some(q) = at {
-                let queue = self.tree.queue(q);
-                if !rc.fits_in(&(queue.used + delta), &queue.capacities.effective_max) {
-                    return false;
-                }
-                at = self.tree.parent(q);
-            }
-            return true;
-        }
         let whole = ctx.ignore.then(|| self.partition_resource(p));
         let mut at = Some(leaf);
         while let Some(q) = at {
@@ -147,33 +171,56 @@ impl CapacityScheduler {
         true
     }
 
+    /// `ask`: the key's capability and outstanding count as the placement read them (nothing
+    /// changed them since), or `None` to read them here.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn commit_allocation(
         &mut self,
         now_ms: i64,
         app: AppId,
         key: SchedulerKey,
+        ask: Option<(Resource, i32)>,
         ctx: &NodeCtx,
         node_type: NodeType,
         user_checked_at: Option<u64>,
         unreserve: Option<ContainerId>,
         from_reservation: Option<ContainerId>,
     ) -> Option<ContainerId> {
-        let leaf = self.apps[app].queue;
         // `asked`: the containers the key still wants, this one included: the attempt's
         // container set, preemption view and new-container list make room for them at once
-        // (`reserve_when_full`).
-        let (capability, asked) = {
-            let k = self.apps[app].attempt.as_ref()?.requests.get(&key)?;
-            (k.capability(), k.outstanding().max(1) as usize)
+        // (`reserve_when_full`). (All read in one look-up of the application.)
+        let (leaf, capability, asked, is_am) = {
+            let a = &self.apps[app];
+            let t = a.attempt.as_ref()?;
+            let (capability, outstanding) = match ask {
+                Some(ask) => ask,
+                None => {
+                    let k = t.requests.get(&key)?;
+                    (k.capability(), k.outstanding())
+                }
+            };
+            debug_assert_eq!(
+                t.requests
+                    .get(&key)
+                    .map(|k| (k.capability(), k.outstanding())),
+                Some((capability, outstanding)),
+                "the ask handed to the commit is the key's"
+            );
+            let is_am = key == Self::AM_KEY && t.am_pending && !t.unmanaged_am;
+            (a.queue, capability, outstanding.max(1) as usize, is_am)
         };
         let released = unreserve
             .and_then(|r| self.containers.get(r))
             .map(|c| c.resource)
             .unwrap_or(Resource::ZERO);
+        // What was free before it (for the freed-space accounting), read once for the
+        // re-check too.
+        let mut unallocated = self.nodes[ctx.node].unallocated();
         if !self.accept(
             app,
+            leaf,
             ctx,
+            unallocated,
             capability,
             released,
             from_reservation.is_some(),
@@ -183,36 +230,19 @@ impl CapacityScheduler {
         }
         if let Some(r) = unreserve {
             self.unreserve(now_ms, r);
+            // (The reservation released is on another node; read again all the same.)
+            unallocated = self.nodes[ctx.node].unallocated();
         }
-        // What was free before it, for the freed-space accounting.
-        let unallocated = self.nodes[ctx.node].unallocated();
-        let is_am = {
-            let t = self.apps[app].attempt.as_ref().expect("attempt");
-            key == Self::AM_KEY && t.am_pending && !t.unmanaged_am
-        };
         let id = match from_reservation {
             Some(rid) => {
-                // Same container id; the reservation's charge becomes an allocation's.
-                let (old, old_partition) = {
-                    let c = &self.containers[rid];
-                    (c.resource, c.partition)
-                };
-                self.add_queue_reserved(leaf, old_partition, -old);
-                self.add_app_used(app, old_partition, -old);
-                self.add_app_used(app, ctx.partition, capability);
-                let t = self.apps[app].attempt.as_mut().expect("attempt");
-                t.reserved -= old;
-                t.reservations.retain(|r| *r != rid);
-                t.counters_mut(key).re_reservations = 0;
-                let c = &mut self.containers[rid];
-                c.state = ContainerState::Allocated;
-                c.partition = ctx.partition;
-                c.ignore_exclusivity = ctx.ignore_exclusivity();
-                c.resource = capability;
-                c.node_type = node_type;
-                c.created_ms = now_ms;
-                c.is_am = is_am;
-                self.nodes[ctx.node].reserved = None;
+                self.allocate_reserved(
+                    now_ms,
+                    app,
+                    key,
+                    ctx,
+                    node_type,
+                    (rid, leaf, capability, is_am),
+                );
                 rid
             }
             None => {
@@ -252,7 +282,12 @@ impl CapacityScheduler {
         t.used += capability;
         t.live_containers.reserve_when_full(asked);
         t.live_containers.insert(id);
-        view_add_expecting(t, id, &mut self.containers[id], asked);
+        // The entries it satisfies are taken here, before the view is added to, so the
+        // container is looked up once for both (the view's entry does not show them).
+        let (delta, satisfied) = t.requests.allocate(&key, node_type, ctx.host, ctx.rack);
+        let c = &mut self.containers[id];
+        c.satisfied = satisfied;
+        view_add_expecting(t, id, c, asked);
         crate::state::container::reserve_when_full(&mut t.newly_allocated, asked);
         t.newly_allocated.push(id);
         if is_am {
@@ -272,8 +307,6 @@ impl CapacityScheduler {
                 _ => {}
             }
         }
-        let (delta, satisfied) = t.requests.allocate(&key, node_type, ctx.host, ctx.rack);
-        self.containers[id].satisfied = satisfied;
         self.apply_pending_delta(app, delta);
         // A reservation fulfilled from freed room takes it as surely as a new container.
         self.consume_freed(ctx.node, leaf, capability, unallocated);
@@ -289,7 +322,46 @@ impl CapacityScheduler {
         Some(id)
     }
 
+    /// The commit's fulfilment of reservation `rid` (`allocate_from_reserved`): the same
+    /// container id; the reservation's charge becomes an allocation's. (Out of line: the new
+    /// container is the usual case.)
+    #[inline(never)]
+    fn allocate_reserved(
+        &mut self,
+        now_ms: i64,
+        app: AppId,
+        key: SchedulerKey,
+        ctx: &NodeCtx,
+        node_type: NodeType,
+        (rid, leaf, capability, is_am): (ContainerId, QueueId, Resource, bool),
+    ) {
+        // Same container id; the reservation's charge becomes an allocation's.
+        let (old, old_partition) = {
+            let c = &self.containers[rid];
+            (c.resource, c.partition)
+        };
+        self.add_queue_reserved(leaf, old_partition, -old);
+        self.add_app_used(app, old_partition, -old);
+        self.add_app_used(app, ctx.partition, capability);
+        let t = self.apps[app].attempt.as_mut().expect("attempt");
+        t.reserved -= old;
+        t.reservations.retain(|r| *r != rid);
+        t.counters_mut(key).re_reservations = 0;
+        let c = &mut self.containers[rid];
+        c.state = ContainerState::Allocated;
+        c.partition = ctx.partition;
+        c.ignore_exclusivity = ctx.ignore_exclusivity();
+        c.resource = capability;
+        c.node_type = node_type;
+        c.created_ms = now_ms;
+        c.is_am = is_am;
+        self.nodes[ctx.node].reserved = None;
+    }
+
     /// Reserves the node for `app`'s key, or counts a re-reservation (spec §4.9).
+    // Out of line: kept apart from the allocation's commit, whose code is on every
+    // allocation's path.
+    #[inline(never)]
     pub(crate) fn commit_reservation(
         &mut self,
         now_ms: i64,

@@ -16,7 +16,7 @@ use crate::scheduler::types::NodeType;
 use crate::scheduler::CapacityScheduler;
 use crate::state::partition::{Partition, DEFAULT_PARTITION};
 use crate::state::queue::QueueId;
-use crate::state::users::UserCheck;
+use crate::state::users::{QueueLimitInputs, UserCheck};
 
 /// What one descent produced (`CSAssignment`).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -133,7 +133,7 @@ impl CapacityScheduler {
         let mut assigned = if self.opportunistic.pending_increases.is_empty() {
             0
         } else {
-            self.apply_pending_increases(node)
+            self.pending_increases_first(node)
         };
         if let Some(reserved) = self.nodes[node].reserved {
             // The reservation is served first. If the node is still reserved afterwards nothing
@@ -152,8 +152,7 @@ impl CapacityScheduler {
         let mut offswitch = 0i32;
         loop {
             let ctx = self.node_ctx(node);
-            if self.nodes[node].reserved.is_some()
-                || rc.compute_available_containers(&self.assignable(&ctx), &min) == 0
+            if self.nodes[node].reserved.is_some() || !rc.has_room_for(&self.assignable(&ctx), &min)
             {
                 break;
             }
@@ -262,6 +261,7 @@ impl CapacityScheduler {
 
     /// Whether the queue has asks worth a visit (`hasPendingResourceRequest`): asks for the
     /// partition this pass serves.
+    #[inline]
     fn has_pending(&self, q: QueueId, ctx: &NodeCtx) -> bool {
         let rc = self.tree.settings().resource_calculator;
         let p = ctx.request_partition();
@@ -287,7 +287,62 @@ impl CapacityScheduler {
 
     /// `canAssignToThisQueue` (spec §4.4): sets the headroom; denies when the queue is at its
     /// current limit, unless releasing `could_unreserve` would bring it under (continue-looking).
+    // Inlined for a default-partition visit (every visit of an unlabelled cluster, twice per
+    // allocated container): a few comparisons, where the call with the labelled cases in it
+    // saved and restored a large frame. The labelled cases stay out of line. (`#[inline]`
+    // alone left it a call.)
+    #[inline(always)]
     pub(crate) fn can_assign_to_queue(
+        &self,
+        q: QueueId,
+        ctx: &NodeCtx,
+        limits: &mut Limits,
+        could_unreserve: Resource,
+    ) -> bool {
+        if ctx.ignore || ctx.partition != DEFAULT_PARTITION {
+            return self.can_assign_to_queue_in(q, ctx, limits, could_unreserve);
+        }
+        let s = self.tree.settings();
+        let rc = s.resource_calculator;
+        let cluster = self.tree.cluster_resource();
+        let queue = self.tree.queue(q);
+        // getCurrentLimitResource: the queue's maximum within its parent's limit.
+        let current_limit = rc.min(&cluster, &queue.capacities.effective_max, &limits.limit);
+        // A parent counts its killable containers (lazy preemption) as room it can give; a
+        // leaf cannot preempt itself.
+        let used = if s.lazy_preemption_enabled && !self.tree.is_leaf(q) {
+            queue.used - self.queue_killable[q]
+        } else {
+            queue.used
+        };
+        limits.headroom = current_limit - used;
+        if rc.greater_than_or_equal(&cluster, &used, &current_limit) {
+            return self.under_by_unreserving(used, current_limit, could_unreserve);
+        }
+        true
+    }
+
+    /// A queue at its current limit may still be assigned to when continue-looking is on and
+    /// releasing `could_unreserve` would bring its usage under the limit.
+    #[cold]
+    #[inline(never)]
+    fn under_by_unreserving(
+        &self,
+        used: Resource,
+        current_limit: Resource,
+        could_unreserve: Resource,
+    ) -> bool {
+        let s = self.tree.settings();
+        let rc = s.resource_calculator;
+        let cluster = self.tree.cluster_resource();
+        s.reservations_continue_look_all_nodes
+            && rc.greater_than(&cluster, &could_unreserve, &Resource::ZERO)
+            && rc.less_than(&cluster, &(used - could_unreserve), &current_limit)
+    }
+
+    /// `can_assign_to_queue` on a labelled node, or when exclusivity is ignored.
+    #[inline(never)]
+    fn can_assign_to_queue_in(
         &self,
         q: QueueId,
         ctx: &NodeCtx,
@@ -314,9 +369,7 @@ impl CapacityScheduler {
         };
         limits.headroom = current_limit - used;
         if rc.greater_than_or_equal(&cluster, &used, &current_limit) {
-            return s.reservations_continue_look_all_nodes
-                && rc.greater_than(&cluster, &could_unreserve, &Resource::ZERO)
-                && rc.less_than(&cluster, &(used - could_unreserve), &current_limit);
+            return self.under_by_unreserving(used, current_limit, could_unreserve);
         }
         true
     }
@@ -382,7 +435,14 @@ impl CapacityScheduler {
                 amount_needed_unreserve: Resource::ZERO,
                 user_checked_at: None,
             };
-            match self.assign_to_queue(now_ms, child, ctx, &mut child_limits) {
+            // A leaf child is visited directly: through `assign_to_queue` it took a second
+            // frame of the parent's visit (inlined there) for one test.
+            let out = if self.tree.is_leaf(child) {
+                self.assign_leaf(now_ms, child, ctx, &mut child_limits)
+            } else {
+                self.assign_to_queue(now_ms, child, ctx, &mut child_limits)
+            };
+            match out {
                 out if out.assigned() => return out,
                 Outcome::QueueLimit { headroom } => {
                     blocked += rc.max(&cluster, &headroom, &Resource::ZERO);
@@ -433,7 +493,7 @@ impl CapacityScheduler {
         let s = self.tree.settings();
         let continue_looking = s.reservations_continue_look_all_nodes;
         let cluster = self.tree.cluster_resource();
-        let (p, asked) = (ctx.partition, ctx.request_partition());
+        let asked = ctx.request_partition();
         // FIFO walks the active list in place; the fair policy sorts a copy.
         let fair_order = self.fair_application_order(q);
         // The usage epoch the visit's user limit is computed at.
@@ -442,13 +502,12 @@ impl CapacityScheduler {
         let inputs = if default_visit {
             self.limit_inputs(q)
         } else {
-            self.limit_inputs_in(q, p, ctx.ignore)
+            self.labelled_limit_inputs(q, ctx)
         };
         let queue_user_limit = if default_visit {
             self.cached_queue_user_limit(q, &inputs)
         } else {
-            let users = &self.leaf(q).expect("a leaf").users;
-            users.compute_queue_user_limit(&inputs)
+            self.labelled_queue_user_limit(q, &inputs)
         };
         let mut check_queue = true;
         // Whether an application was tried (its outcome may depend on the node and the time).
@@ -531,6 +590,20 @@ impl CapacityScheduler {
             self.leaf_mut(q).found_nothing = inputs_now;
         }
         Outcome::Null
+    }
+
+    /// The user-limit inputs of a labelled visit (`limit_inputs_in`). (Out of line, as the
+    /// next: the default partition's visit is the allocation path's.)
+    #[inline(never)]
+    fn labelled_limit_inputs(&self, q: QueueId, ctx: &NodeCtx) -> QueueLimitInputs {
+        self.limit_inputs_in(q, ctx.partition, ctx.ignore)
+    }
+
+    /// The queue-wide user limit of a labelled visit, computed afresh.
+    #[inline(never)]
+    fn labelled_queue_user_limit(&self, q: QueueId, inputs: &QueueLimitInputs) -> Resource {
+        let users = &self.leaf(q).expect("a leaf").users;
+        users.compute_queue_user_limit(inputs)
     }
 
     /// The walk above, for its most common step, in one tight loop: from place `from` of a
@@ -687,7 +760,16 @@ impl CapacityScheduler {
         apps
     }
 
+    /// `apply_pending_increases`, kept out of the node loop's code (rarely any).
+    #[cold]
+    #[inline(never)]
+    fn pending_increases_first(&mut self, node: NodeId) -> u32 {
+        self.apply_pending_increases(node)
+    }
+
     /// §4.10: a node holding a reservation serves only the reserving application's key.
+    // Out of line: the node loop's code is on every heartbeat's path, a reserved node is not.
+    #[inline(never)]
     fn allocate_from_reserved(&mut self, now_ms: i64, node: NodeId, reserved: ContainerId) -> bool {
         let Some(c) = self.containers.get(reserved) else {
             self.nodes[node].reserved = None;

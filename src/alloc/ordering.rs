@@ -117,6 +117,8 @@ impl ChildOrder {
     }
 
     /// `cmp` with `b`'s key already read (a binary search reads it once, not at every probe).
+    // Inlined: `put_back` makes two comparisons per assignment, each a call otherwise.
+    #[inline]
     fn cmp_to(&self, policy: QueueOrderingPolicy, a: u32, b_key: &Candidate, b: u32) -> Ordering {
         compare(policy, &self.keyed[a as usize].key, b_key).then(a.cmp(&b))
     }
@@ -154,6 +156,14 @@ impl ChildOrder {
             }
             return;
         }
+        self.rekey_moved(tree, policy);
+    }
+
+    /// `bring_up_to_date` for several moved children (or all): each re-keyed, then put back
+    /// in place, or all re-sorted. (Out of line, so that the usual single child's re-key and
+    /// `put_back` are inlined in `bring_up_to_date`.)
+    #[inline(never)]
+    fn rekey_moved(&mut self, tree: &QueueTree, policy: QueueOrderingPolicy) {
         let candidates: SmallVec<[u32; 4]> = if std::mem::take(&mut self.all_moved) {
             (0..self.keyed.len() as u32).collect()
         } else {
@@ -171,7 +181,7 @@ impl ChildOrder {
         if moved.len() > 4 {
             self.sort(policy);
         } else if let [x] = moved[..] {
-            self.put_back(policy, x);
+            self.put_back_out_of_line(policy, x);
         } else if !moved.is_empty() {
             for &x in &moved {
                 if let Some(i) = self.order.iter().position(|&e| e == x) {
@@ -189,7 +199,7 @@ impl ChildOrder {
     }
 
     /// Re-keys the child at place `pos` if its usage moved; whether it did.
-    #[inline]
+    #[inline(always)]
     fn rekey(&mut self, tree: &QueueTree, pos: u32) -> bool {
         let e = &mut self.keyed[pos as usize];
         let used = tree.queue(e.key.id).used;
@@ -218,6 +228,8 @@ impl ChildOrder {
     /// (the least used) and now, one container more, the most used: its neighbour tells the
     /// side, and the last child is compared before searching, so it goes to the back after
     /// two comparisons instead of a removal, a binary search and an insertion.
+    // Always inlined into `bring_up_to_date`'s usual case (one call per assignment).
+    #[inline(always)]
     fn put_back(&mut self, policy: QueueOrderingPolicy, x: u32) {
         let Some(i) = self.order.iter().position(|&e| e == x) else {
             return;
@@ -243,6 +255,12 @@ impl ChildOrder {
             self.order.copy_within(j..i, j + 1);
             self.order[j] = x;
         }
+    }
+
+    /// `put_back`, as a call (for the general path).
+    #[inline(never)]
+    fn put_back_out_of_line(&mut self, policy: QueueOrderingPolicy, x: u32) {
+        self.put_back(policy, x);
     }
 
     fn sort(&mut self, policy: QueueOrderingPolicy) {

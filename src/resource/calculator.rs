@@ -354,6 +354,10 @@ impl ResourceCalculator {
         if self.is_default() {
             return smaller.memory_mb() <= bigger.memory_mb();
         }
+        // (Two types, the usual case, without the slices' loop: a dozen fits per container.)
+        if self.n() == 2 {
+            return smaller.v[0] <= bigger.v[0] && smaller.v[1] <= bigger.v[1];
+        }
         let n = self.n();
         smaller.v[..n]
             .iter()
@@ -418,6 +422,9 @@ impl ResourceCalculator {
         if self.is_default() {
             return r.memory_mb() == 0;
         }
+        if self.n() == 2 {
+            return r.v[0] == 0 || r.v[1] == 0;
+        }
         r.v[..self.n()].contains(&0)
     }
 
@@ -480,6 +487,28 @@ impl ResourceCalculator {
         }
     }
 
+    /// `computeAvailableContainers(available, required)` for callers that only compare it
+    /// with 0: 1 without dividing when `available` holds `required` in every component it
+    /// asks for (each quotient is then at least 1, so their minimum, capped to
+    /// `Integer.MAX_VALUE`, is at least 1 too), else the count itself.
+    #[inline]
+    pub fn available_containers_or_one(&self, available: &Resource, required: &Resource) -> i64 {
+        if !self.is_default() && self.n() == 2 {
+            let (a, r) = (&available.v, &required.v);
+            let holds = |i: usize| r[i] == 0 || (r[i] > 0 && a[i] >= r[i]);
+            if holds(0) && holds(1) {
+                return 1;
+            }
+        }
+        self.compute_available_containers(available, required)
+    }
+
+    /// `computeAvailableContainers(available, required) != 0`.
+    #[inline]
+    pub fn has_room_for(&self, available: &Resource, required: &Resource) -> bool {
+        self.available_containers_or_one(available, required) != 0
+    }
+
     // ---------------------------------------------------------------------------------------
     // Rounding and normalisation
     // ---------------------------------------------------------------------------------------
@@ -506,7 +535,9 @@ impl ResourceCalculator {
     /// negative values round toward zero, as in Java). Dominant: a zero step leaves the
     /// component unchanged. Default: memory only → `createResource`; a zero memory step throws
     /// `ArithmeticException` in YARN — here it leaves memory unchanged.
-    #[inline]
+    // Always inlined: a parent's visit rounds each child's limit with it at every
+    // assignment, where the call cost as much as the rounding (five callers).
+    #[inline(always)]
     pub fn round_down(&self, r: &Resource, step: &Resource) -> Resource {
         if self.is_default() {
             let s = step.memory_mb();
@@ -627,6 +658,9 @@ impl ResourceCalculator {
     pub fn is_any_major_resource_above_zero(&self, r: &Resource) -> bool {
         if self.is_default() {
             return r.v[MEMORY] > 0;
+        }
+        if self.n() == 2 {
+            return r.v[0] > 0 || r.v[1] > 0;
         }
         r.v[..self.n()].iter().any(|&x| x > 0)
     }
@@ -1225,5 +1259,51 @@ mod tests {
         let _ = DRC.compute_available_containers(&r(i64::MIN, 1), &r(-1, 1));
         let _ = DEF.compute_available_containers(&r(i64::MIN, 1), &r(-1, 1));
         let _ = DRC.multiply_and_normalize_up(&unbounded, 2.0, &step);
+    }
+
+    /// `available_containers_or_one` is `compute_available_containers` or 1 where that is at
+    /// least 1, and `has_room_for` is `compute_available_containers(..) != 0`, in both
+    /// calculators, for every sign and size of the components.
+    #[test]
+    fn has_room_for_is_a_nonzero_count() {
+        let vals = [
+            i64::MIN,
+            -(1 << 40),
+            -5,
+            -1,
+            0,
+            1,
+            2,
+            3,
+            1023,
+            1024,
+            1025,
+            (1 << 40) + 7,
+            i64::MAX,
+        ];
+        for rc in [DEF, DRC, DRC3] {
+            for &a0 in &vals {
+                for &a1 in &vals {
+                    for &r0 in &vals {
+                        for &r1 in &vals {
+                            let (a, q) = (r(a0, a1), r(r0, r1));
+                            let (n, n_or_one) = (
+                                rc.compute_available_containers(&a, &q),
+                                rc.available_containers_or_one(&a, &q),
+                            );
+                            assert!(
+                                n_or_one == n || (n_or_one == 1 && n >= 1),
+                                "{rc:?} {a:?} {q:?}"
+                            );
+                            assert_eq!(
+                                rc.has_room_for(&a, &q),
+                                rc.compute_available_containers(&a, &q) != 0,
+                                "{rc:?} {a:?} {q:?}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
     }
 }

@@ -61,10 +61,21 @@ impl CapacityScheduler {
     /// The room on `node` an allocation for `leaf` may not use: the freed space held there,
     /// for a leaf at or above its guarantee while the protection is on and the space is
     /// wanted; nothing otherwise.
+    // Inlined: asked at every placement, and almost always answered by the node holding no
+    // freed space; the rest stays out of line.
+    #[inline]
     pub(crate) fn held_from(&self, node: NodeId, leaf: QueueId) -> Resource {
+        if self.nodes[node].freed().is_empty() {
+            return Resource::ZERO;
+        }
+        self.held_from_freed(node, leaf)
+    }
+
+    /// `held_from` on a node holding freed space.
+    #[inline(never)]
+    fn held_from_freed(&self, node: NodeId, leaf: QueueId) -> Resource {
         let n = &self.nodes[node];
-        if n.freed().is_empty()
-            || !self.tree.settings().freed_space_protect
+        if !self.tree.settings().freed_space_protect
             || self.below_guarantee(leaf)
             || !self.under_served_demand()
         {

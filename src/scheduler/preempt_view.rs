@@ -36,13 +36,19 @@ pub(crate) fn view_add(t: &mut Attempt, id: ContainerId, c: &mut RmContainer) {
 
 /// `view_add`, with room made for `expected` containers (this one included) when the view
 /// is full (`reserve_when_full`): the allocation path knows how many its ask still wants.
+// Inlined, and the view taken without `make_mut`'s call when no snapshot shares it (the
+// usual case): once per allocated container.
+#[inline]
 pub(crate) fn view_add_expecting(
     t: &mut Attempt,
     id: ContainerId,
     c: &mut RmContainer,
     expected: usize,
 ) {
-    let view = Arc::make_mut(&mut t.preempt_view);
+    let view = match Arc::get_mut(&mut t.preempt_view) {
+        Some(view) => view,
+        None => Arc::make_mut(&mut t.preempt_view),
+    };
     crate::state::container::reserve_when_full(view, expected);
     c.view_pos = view.len() as u32;
     view.push(container_snap(id, c));

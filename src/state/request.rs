@@ -160,6 +160,9 @@ impl RequestTable {
     }
 
     /// Outstanding asks for partition `p`.
+    // (These small readers are inlined: the leaf's walk and the key walk call them for every
+    // application they look at, each a call into another codegen unit otherwise.)
+    #[inline]
     pub fn pending_in(&self, p: Partition) -> Resource {
         get_in(self.pending, &self.labelled_pending, p)
     }
@@ -170,6 +173,7 @@ impl RequestTable {
     }
 
     /// Outstanding asks for every partition together.
+    #[inline]
     pub fn pending_total(&self) -> Resource {
         self.pending + self.labelled_pending.sum()
     }
@@ -188,6 +192,7 @@ impl RequestTable {
     }
 
     /// The first key in key order (the order `keys` walks).
+    #[inline]
     pub fn first_key(&self) -> Option<SchedulerKey> {
         self.keys.keys().next().copied()
     }
@@ -202,6 +207,7 @@ impl RequestTable {
             .map(|(k, _)| *k)
     }
 
+    #[inline]
     pub fn get(&self, key: &SchedulerKey) -> Option<&KeyRequests> {
         self.keys.get(key)
     }

@@ -361,9 +361,11 @@ impl QueueTree {
     }
 
     /// The used capacity of a queue using `used` whose base is `base`.
-    #[inline]
+    // Always inlined, with the division: the kept children's order re-keys a child with it
+    // at every assignment (`#[inline]` alone left `divide_or_zero` a call).
+    #[inline(always)]
     pub fn used_capacity_over(&self, used: Resource, base: Resource) -> f32 {
-        divide_or_zero(
+        divide_or_zero_inlined(
             self.settings().resource_calculator,
             self.cluster,
             used,
@@ -412,9 +414,21 @@ impl QueueTree {
 
 /// `rc.divide(cluster, a, b)`, 0 when the divisor is empty (no nodes yet) or the result is
 /// not finite: a derived capacity is never NaN.
-// Inlined: the kept children's order re-keys a child with it at every assignment.
+// (`used_capacity_over`, with which the kept children's order re-keys a child at every
+// assignment, always inlines the body below.)
 #[inline]
 pub(crate) fn divide_or_zero(
+    rc: crate::resource::ResourceCalculator,
+    cluster: Resource,
+    a: Resource,
+    b: Resource,
+) -> f32 {
+    divide_or_zero_inlined(rc, cluster, a, b)
+}
+
+/// `divide_or_zero`, always inlined (for `used_capacity_over`).
+#[inline(always)]
+fn divide_or_zero_inlined(
     rc: crate::resource::ResourceCalculator,
     cluster: Resource,
     a: Resource,
