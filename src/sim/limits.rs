@@ -62,11 +62,35 @@ impl Tally {
         self.tasks = tasks;
         Ok(())
     }
+
+    /// Adds `tasks` task containers to a job already counted (a reader that samples a job's
+    /// task classes one by one), or says that it breaks the task limit. `add(0, n)` would add
+    /// nothing: no copies of n tasks.
+    pub fn add_tasks(&mut self, tasks: u64) -> Result<(), String> {
+        let total = self.tasks.saturating_add(tasks);
+        if total > MAX_TASKS {
+            return Err(too_many("task containers", total, MAX_TASKS));
+        }
+        self.tasks = total;
+        Ok(())
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tasks_added_to_a_counted_job_count_against_the_task_limit() {
+        let mut t = Tally::default();
+        t.add(1, 0).unwrap();
+        t.add_tasks(MAX_TASKS - 1).unwrap();
+        let e = t.add_tasks(2).unwrap_err();
+        assert!(e.contains("limit of 10000000 task containers"), "{e}");
+        assert_eq!((t.jobs, t.tasks), (1, MAX_TASKS - 1));
+        t.add_tasks(1).unwrap();
+        assert!(t.add_tasks(u64::MAX).is_err());
+    }
 
     #[test]
     fn tally_refuses_past_either_limit_and_keeps_its_count() {

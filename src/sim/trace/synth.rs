@@ -667,8 +667,10 @@ pub fn parse_synth(
         let mut tasks = Vec::new();
         for t in &mut class.tasks {
             let count = t.count.int(&mut master, &at)?;
+            // Counted before the tasks are built: a sampled count in the billions is refused
+            // here, not after filling memory with its tasks.
             tally
-                .add(0, count.max(0) as u64)
+                .add_tasks(count.max(0) as u64)
                 .map_err(|m| at.err(&t.count.key, m))?;
             let memory_mb = t.max_memory.long(&mut master).max(MIN_MEMORY_MB);
             let vcores = t.max_vcores.long(&mut master).max(MIN_VCORES);
@@ -1039,6 +1041,41 @@ mod tests {
                 r#"s.json: job 0: key "workloads[0].job_classes[0].tasks[0].time": sampled"#
             ),
             "{e}"
+        );
+    }
+
+    /// A sampled task count past the simulator's task limit is refused before its tasks are
+    /// built, naming the count's key (a fuzzed old-format class asking ~1.16 billion maps per
+    /// job once filled 24 GB: the tally was asked for 0 jobs of that many tasks, which is 0).
+    #[test]
+    fn task_counts_past_the_limit_are_refused_before_the_tasks_are_built() {
+        let task = class_with_task(
+            r#"{"type": "map", "count": {"val": 20000000}, "time": {"val": 5}, "max_memory": {"val": 1}, "max_vcores": {"val": 1}}"#,
+        );
+        let e = err(&one_class(&task, TIMES));
+        assert_eq!(
+            e.key.as_deref(),
+            Some("workloads[0].job_classes[0].tasks[0].count")
+        );
+        assert!(
+            e.message
+                .contains("is more than the simulator's limit of 10000000 task containers"),
+            "{e}"
+        );
+        // Three jobs of 4,000,000 each: the third passes the limit.
+        let task = class_with_task(
+            r#"{"type": "map", "count": {"val": 4000000}, "time": {"val": 5}, "max_memory": {"val": 1}, "max_vcores": {"val": 1}}"#,
+        );
+        let e = err(&one_class(&task, TIMES));
+        assert!(e.message.contains("12000000 task containers"), "{e}");
+        let old = r#"{"class_name": "c", "class_weight": 1, "mtasks_avg": 1158879680, "mtasks_stddev": 1,
+                      "rtasks_avg": 5, "dur_avg": 60, "mtime_avg": 10, "rtime_avg": 20,
+                      "map_max_memory_avg": 1024, "map_max_vcores_avg": 1,
+                      "reduce_max_memory_avg": 2048, "reduce_max_vcores_avg": 2, "deadline_factor_avg": 2}"#;
+        let e = err(&one_class(old, TIMES));
+        assert_eq!(
+            e.key.as_deref(),
+            Some("workloads[0].job_classes[0].mtasks_avg")
         );
     }
 
