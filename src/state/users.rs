@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use slab::Slab;
 
-use crate::resource::{Resource, ResourceCalculator};
+use crate::resource::{CalculatorKind, Resource, ResourceCalculator, MAX_RESOURCE_TYPES};
 use crate::state::partition::{get_in, Partition, DEFAULT_PARTITION};
 
 #[derive(Debug, Clone, Default)]
@@ -75,6 +75,8 @@ pub struct UsersManager {
     /// The last limit `compute_queue_user_limit_kept` worked out, with everything it was
     /// worked out from besides the kept parts' inputs (`LimitKey`).
     last_limit: Option<(LimitKey, Resource)>,
+    /// The limit's thresholds for the queue's inputs and active weight (`SteadyLimit`).
+    steady: Option<SteadyLimit>,
     /// The slots whose user's usage changed (any partition) or that got another user since
     /// `take_changed` last ran: the leaf's walk forgets what it remembered of those users
     /// (`state::walk_marks::WalkMarks`). `None` once more than `CHANGED_KEPT` did (the walk
@@ -140,6 +142,178 @@ fn by_percent(q: &QueueLimitInputs, current_capacity: Resource) -> Resource {
         &current_capacity.multiply_and_round_down(q.user_limit_percent as f64),
         100,
     )
+}
+
+/// The active users' limit while it is steady: in a queue whose users take less than its
+/// capacity and whose active users' equal share stays below the user-limit percent's share, the
+/// limit is `roundUp(min(byPercent, maxUserLimit))` whatever the exact usage, yet
+/// `compute_limit_with` works it out afresh (some 300 instructions) whenever a user's usage
+/// moves. Both conditions are thresholds, worked out once per queue inputs and active weight:
+/// the consumed capacity grows with the ratio sum, and the users' share grows with each
+/// component of the active usage, so a sum up to `share_max` and a usage up to `used_max`
+/// decide both comparisons exactly as `compute_limit_with` would (debug builds re-check).
+#[derive(Debug, Clone, Copy)]
+struct SteadyLimit {
+    generation: u64,
+    weight_bits: u32,
+    /// The largest ratio sum (from 0) whose consumed capacity the dominant calculator finds
+    /// below the queue capacity without dividing (componentwise at most, not equal); −1 when
+    /// none is, which turns the fast path off.
+    share_max: f32,
+    /// Per configured type, the largest `activeUsed + minimumAllocation` whose share among the
+    /// active weight is at most the percent's share (and no smallest); beyond the configured
+    /// types the slot must be 0 (as everything keeps it), so that `max` returns the percent's
+    /// share whole even when the two are equal.
+    used_min: [i64; MAX_RESOURCE_TYPES],
+    used_max: [i64; MAX_RESOURCE_TYPES],
+    limit: Resource,
+}
+
+/// Values the threshold search stays monotone over: below 2^60, a product with a ratio sum
+/// up to `SHARE_SEARCH_MAX` plus a rounding step cannot wrap.
+const STEADY_VALUE_MAX: i64 = 1 << 60;
+const SHARE_SEARCH_MAX: f32 = 4.0;
+
+impl SteadyLimit {
+    const OFF: f32 = -1.0;
+
+    /// The thresholds for `q` at `generation` with active weight `weight`; `share_max` is
+    /// `OFF` where the reasoning does not hold (another calculator, a cluster missing a type,
+    /// extreme values, a weight that is not a positive number). Out of line: it runs once per
+    /// change of the queue's inputs or active weight, and inlined it would burden the hit path.
+    #[cold]
+    #[inline(never)]
+    fn build(q: &QueueLimitInputs, parts: &LimitParts, weight: f32, generation: u64) -> Self {
+        let mut steady = SteadyLimit {
+            generation,
+            weight_bits: weight.to_bits(),
+            share_max: Self::OFF,
+            used_min: [i64::MIN; MAX_RESOURCE_TYPES],
+            used_max: [i64::MIN; MAX_RESOURCE_TYPES],
+            limit: Resource::ZERO,
+        };
+        let rc = q.rc;
+        let n = rc.types();
+        let (total, required) = (q.partition_total, q.minimum_allocation);
+        let bp = parts.by_percent_at_queue_capacity;
+        let usable = rc.kind() == CalculatorKind::Dominant
+            && (2..=MAX_RESOURCE_TYPES).contains(&n)
+            && weight.is_finite()
+            && weight > 0.0
+            && (0..n).all(|i| {
+                (1..=STEADY_VALUE_MAX).contains(&total.get(i))
+                    && (0..=STEADY_VALUE_MAX).contains(&required.get(i))
+            })
+            && (n..MAX_RESOURCE_TYPES).all(|i| bp.get(i) == 0);
+        if !usable {
+            return steady;
+        }
+        // Below the queue capacity by the calculator's division-free case: every type at most,
+        // not all equal (the cluster has every type, checked above).
+        let qc = parts.queue_capacity;
+        let below = |s: f32| {
+            let c = rc.multiply_and_normalize_up(&total, s as f64, &required);
+            (0..n).all(|i| c.get(i) <= qc.get(i)) && (0..n).any(|i| c.get(i) != qc.get(i))
+        };
+        // Non-negative floats order as their bits do; consumed grows with the sum over
+        // [0, SHARE_SEARCH_MAX] (no product there wraps), so `below` holds up to a threshold.
+        let estimate = (0..n)
+            .map(|i| (qc.get(i) as f64 / total.get(i) as f64) as f32)
+            .fold(SHARE_SEARCH_MAX, f32::min)
+            .max(0.0);
+        let share_bits = last_fitting(
+            estimate.to_bits() as i64,
+            (0, SHARE_SEARCH_MAX.to_bits() as i64),
+            |b| below(f32::from_bits(b as u32)),
+        );
+        let Some(share_bits) = share_bits else {
+            return steady;
+        };
+        let share_max = f32::from_bits(share_bits as u32);
+        // `divideAndCeil(x, weight)` grows with x for a positive weight: the largest x whose
+        // share is at most the percent's, per type.
+        for i in 0..n {
+            let fits = |x: i64| {
+                rc.divide_and_ceil(&Resource::from_values(&[x]), weight)
+                    .get(0)
+                    <= bp.get(i)
+            };
+            let estimate = (bp.get(i) as f64 * weight as f64) as i64;
+            let Some(max) = last_fitting(estimate, (i64::MIN, i64::MAX), fits) else {
+                return steady;
+            };
+            steady.used_max[i] = max;
+        }
+        for i in n..MAX_RESOURCE_TYPES {
+            (steady.used_min[i], steady.used_max[i]) = (0, 0);
+        }
+        steady.share_max = share_max;
+        steady.limit = rc.round_up(&rc.min(&total, &bp, &parts.max_user_limit), &required);
+        steady
+    }
+
+    /// The limit for ratio sum `share` and `used` = `activeUsed + minimumAllocation`, when
+    /// both are within the thresholds.
+    #[inline]
+    fn get(&self, share: f32, used: &Resource) -> Option<Resource> {
+        let within = share >= 0.0
+            && share <= self.share_max
+            && (0..MAX_RESOURCE_TYPES)
+                .all(|i| self.used_min[i] <= used.get(i) && used.get(i) <= self.used_max[i]);
+        within.then_some(self.limit)
+    }
+}
+
+/// The largest `x` in `bounds` with `fits(x)`, for a `fits` that holds up to some point of
+/// `bounds` and not after it (`None` if it holds nowhere), searched from `estimate`: doubling
+/// steps away from it, then halving, so a good estimate costs a few calls.
+fn last_fitting(estimate: i64, bounds: (i64, i64), fits: impl Fn(i64) -> bool) -> Option<i64> {
+    let (min, max) = (bounds.0 as i128, bounds.1 as i128);
+    let estimate = (estimate as i128).clamp(min, max);
+    // `fits(lo)` (or lo = min − 1) and not `fits(hi)` (or hi = max + 1).
+    let (mut lo, mut hi);
+    let mut step = 1i128;
+    if fits(estimate as i64) {
+        lo = estimate;
+        loop {
+            let probe = lo + step;
+            if probe > max {
+                hi = max + 1;
+                break;
+            }
+            if fits(probe as i64) {
+                lo = probe;
+                step *= 2;
+            } else {
+                hi = probe;
+                break;
+            }
+        }
+    } else {
+        hi = estimate;
+        loop {
+            let probe = hi - step;
+            if probe < min {
+                lo = min - 1;
+                break;
+            }
+            if fits(probe as i64) {
+                lo = probe;
+                break;
+            }
+            hi = probe;
+            step *= 2;
+        }
+    }
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if fits(mid as i64) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    (lo >= min).then_some(lo as i64)
 }
 
 /// How many changed slots `UsersManager::changed` lists before it gives up listing (a leaf
@@ -534,9 +708,20 @@ impl UsersManager {
             let parts = self.kept_parts(q, generation);
             return self.compute_limit(q, true, &parts);
         }
+        let share = self.kept_share();
+        // Checked before the remembered limit: in a steady queue it answers every call, and
+        // then the key need not even be built.
+        if let Some(limit) = self.steady_limit(q, generation, share) {
+            debug_assert_eq!(
+                limit,
+                self.compute_limit(q, true, &LimitParts::of(q)),
+                "the steady user limit is wrong"
+            );
+            return limit;
+        }
         let key = LimitKey {
             generation,
-            share_bits: self.kept_share().to_bits(),
+            share_bits: share.to_bits(),
             active_used: self.active_used,
             active_weight_bits: self.active_weight.to_bits(),
         };
@@ -552,11 +737,35 @@ impl UsersManager {
             }
         }
         let parts = self.kept_parts(q, generation);
-        let share = f32::from_bits(key.share_bits);
         let limit = self.compute_limit_with(q, &parts, true, share, self.active_used);
         self.last_limit = Some((key, limit));
         debug_assert_eq!(limit, self.compute_limit(q, true, &parts));
         limit
+    }
+
+    /// The limit when the ratio sum `share` and the active usage are within the thresholds
+    /// (`SteadyLimit`) for `q` at `generation` and the active weight, worked out again when
+    /// either changed.
+    #[inline]
+    fn steady_limit(
+        &mut self,
+        q: &QueueLimitInputs,
+        generation: u64,
+        share: f32,
+    ) -> Option<Resource> {
+        let used = self.active_used + q.minimum_allocation;
+        let weight_bits = self.active_weight.to_bits();
+        match &self.steady {
+            Some(s) if s.generation == generation && s.weight_bits == weight_bits => {
+                s.get(share, &used)
+            }
+            _ => {
+                let parts = self.kept_parts(q, generation);
+                let s = SteadyLimit::build(q, &parts, self.active_weight, generation);
+                self.steady = Some(s);
+                s.get(share, &used)
+            }
+        }
     }
 
     /// The parts of the limit that depend only on `q`, kept from the last call at the queue
@@ -740,5 +949,164 @@ mod tests {
         let distinct: std::collections::BTreeSet<_> =
             limits.iter().map(|l| (l.memory_mb(), l.vcores())).collect();
         assert!(distinct.len() > 3, "the limit moved: {limits:?}");
+    }
+}
+
+#[cfg(test)]
+mod steady_tests {
+    use super::*;
+
+    /// xorshift64*: enough randomness for the comparison, and the same cases every run.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+        fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
+            xs[(self.next() % xs.len() as u64) as usize]
+        }
+        fn value(&mut self) -> i64 {
+            match self.next() % 4 {
+                0 => self.pick(&[0, 1, 7, 512, 1024, 100 * 1024, -5, 1 << 60, (1 << 60) + 1]),
+                1 => (self.next() % 200_000) as i64,
+                2 => (self.next() >> 20) as i64,
+                _ => self.next() as i64,
+            }
+        }
+    }
+
+    fn resource(rng: &mut Rng, n: usize, f: impl Fn(&mut Rng) -> i64) -> Resource {
+        let mut r = Resource::ZERO;
+        for i in 0..n {
+            r.set(i, f(rng));
+        }
+        r
+    }
+
+    /// Wherever the thresholds answer, they answer what `compute_limit_with` works out, over
+    /// random and edge inputs (zero and negative totals, zero steps, extreme values, weights
+    /// that are zero, negative or not a number), at and around the thresholds themselves.
+    #[test]
+    fn the_steady_limit_agrees_with_the_full_computation() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let (mut hits, mut misses) = (0u32, 0u32);
+        for case in 0..20_000 {
+            let n = if case % 5 == 0 { 3 } else { 2 };
+            let kind = if case % 11 == 0 {
+                CalculatorKind::Default
+            } else {
+                CalculatorKind::Dominant
+            };
+            let total = resource(&mut rng, n, |r| {
+                if r.next() % 3 == 0 {
+                    r.value()
+                } else {
+                    1 + (r.next() % 1_000_000) as i64
+                }
+            });
+            let share_of = |r: &mut Rng, t: i64| {
+                let f = r.pick(&[0.0, 0.1, 0.25, 0.5, 0.9, 1.0, 1.5]);
+                (t as f64 * f) as i64
+            };
+            let effective_min = resource(&mut rng, n, |r| {
+                if r.next() % 4 == 0 {
+                    r.value()
+                } else {
+                    share_of(r, total.get(0).max(1))
+                }
+            });
+            let effective_max = resource(&mut rng, n, |r| r.value());
+            let minimum_allocation = resource(&mut rng, n, |r| {
+                r.pick(&[0, 1, 2, 128, 1024, 3000, -1, 1 << 59])
+            });
+            let q = QueueLimitInputs {
+                rc: ResourceCalculator::new(kind, n),
+                partition_total: total,
+                effective_min,
+                effective_max,
+                minimum_allocation,
+                user_limit_percent: rng.pick(&[100.0, 25.0, 33.3, 0.0, 1.0, 150.0]),
+                user_limit_factor: rng.pick(&[1.0, 2.0, -1.0, 0.5, 10.0]),
+                partition: DEFAULT_PARTITION,
+                ignore_exclusivity: rng.next() % 13 == 0,
+            };
+            let weight = rng.pick(&[1.0, 25.0, 101.0, 0.5, 3.7, 0.0, -1.0, f32::NAN, 1e-30, 1e30]);
+            let parts = LimitParts::of(&q);
+            let steady = SteadyLimit::build(&q, &parts, weight, 7);
+            let m = UsersManager {
+                active_weight: weight,
+                ..Default::default()
+            };
+            for _ in 0..20 {
+                let share = match rng.next() % 6 {
+                    0 => steady.share_max,
+                    1 => f32::from_bits(steady.share_max.to_bits().wrapping_add(1)),
+                    2 => f32::from_bits(steady.share_max.to_bits().wrapping_sub(1)),
+                    3 => rng.pick(&[0.0, -0.0, -1e-3, 4.0, 5.0, f32::NAN]),
+                    _ => (rng.next() % 1_000_000) as f32 / 400_000.0,
+                };
+                let mut used = Resource::ZERO;
+                for i in 0..MAX_RESOURCE_TYPES {
+                    let near = steady.used_max[i];
+                    let v = match rng.next() % 5 {
+                        0 => near,
+                        1 => near.wrapping_add(1),
+                        2 => near.wrapping_sub((rng.next() % 1000) as i64),
+                        3 => rng.value(),
+                        _ => (rng.next() % 1_000_000) as i64,
+                    };
+                    // Beyond the configured types usage is 0, but for the odd case.
+                    let v = if i >= n && rng.next() % 8 != 0 { 0 } else { v };
+                    used.set(i, v);
+                }
+                let active_used = used - minimum_allocation;
+                let full = m.compute_limit_with(&q, &parts, true, share, active_used);
+                match steady.get(share, &(active_used + minimum_allocation)) {
+                    Some(limit) => {
+                        hits += 1;
+                        assert_eq!(limit, full, "{q:?} weight {weight} share {share} {used:?}");
+                    }
+                    None => misses += 1,
+                }
+            }
+        }
+        // Both answers were exercised, the shortcut often.
+        assert!(
+            hits > 5_000 && misses > 5_000,
+            "{hits} hits, {misses} misses"
+        );
+    }
+
+    /// `last_fitting` finds the last point of every prefix-shaped predicate from any estimate.
+    #[test]
+    fn last_fitting_finds_the_boundary() {
+        let mut rng = Rng(42);
+        for _ in 0..20_000 {
+            let bound = match rng.next() % 4 {
+                0 => i64::MIN,
+                1 => i64::MAX,
+                2 => 0,
+                _ => rng.next() as i64,
+            };
+            let bounds = match rng.next() % 3 {
+                0 => (i64::MIN, i64::MAX),
+                1 => (0, 1 << 30),
+                _ => (-100, 100),
+            };
+            let estimate = match rng.next() % 3 {
+                0 => bound,
+                1 => bound.wrapping_add((rng.next() % 7) as i64 - 3),
+                _ => rng.next() as i64,
+            };
+            let expected = if bound < bounds.0 {
+                None
+            } else {
+                Some(bound.min(bounds.1))
+            };
+            assert_eq!(last_fitting(estimate, bounds, |x| x <= bound), expected);
+        }
     }
 }
