@@ -674,6 +674,9 @@ pub fn parse_synth(
                 .map_err(|m| at.err(&t.count.key, m))?;
             let memory_mb = t.max_memory.long(&mut master).max(MIN_MEMORY_MB);
             let vcores = t.max_vcores.long(&mut master).max(MIN_VCORES);
+            // Sized once (the tally bounds it): a class of millions of tasks does not pass
+            // through the doublings' copies, which held old and new vectors at once.
+            tasks.reserve_exact(count.max(0) as usize);
             for _ in 0..count.max(0) {
                 let duration = t.time.long(&mut master);
                 if duration <= 0 {
