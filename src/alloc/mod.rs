@@ -622,10 +622,11 @@ impl CapacityScheduler {
         user_check: &UserCheck<'_>,
     ) -> (usize, Option<Resource>) {
         let epoch = Some(self.usage_epoch);
+        let generation = self.tree.generation();
         let apps = &self.apps;
         let lr = self.leaves[q].as_mut().expect("a leaf queue");
         lr.walk_marks
-            .begin(user_check, &mut lr.users, lr.active.len());
+            .begin(user_check, generation, &mut lr.users, lr.active.len());
         let mut i = from;
         loop {
             let next = lr.walk_marks.next_unmarked(i, lr.active.len());

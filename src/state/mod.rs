@@ -1,6 +1,7 @@
 //! The scheduler's state: pure data, no threads, no clocks.
 
 pub mod app;
+pub(crate) mod capped_limit;
 pub mod container;
 pub mod labels;
 pub mod leaf;

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use slab::Slab;
 
 use crate::resource::{CalculatorKind, Resource, ResourceCalculator, MAX_RESOURCE_TYPES};
+use crate::state::capped_limit::{over_the_cap, CapCounts};
 use crate::state::partition::{get_in, Partition, DEFAULT_PARTITION};
 
 #[derive(Debug, Clone, Default)]
@@ -77,6 +78,9 @@ pub struct UsersManager {
     last_limit: Option<(LimitKey, Resource)>,
     /// The limit's thresholds for the queue's inputs and active weight (`SteadyLimit`).
     steady: Option<SteadyLimit>,
+    /// The amounts past which the active users' share is above the cap, for the queue's
+    /// inputs (`CapCounts`; `SteadyLimit` holds them as usage thresholds for the weight).
+    cap_counts: Option<CapCounts>,
     /// The slots whose user's usage changed (any partition) or that got another user since
     /// `take_changed` last ran: the leaf's walk forgets what it remembered of those users
     /// (`state::walk_marks::WalkMarks`). `None` once more than `CHANGED_KEPT` did (the walk
@@ -167,6 +171,14 @@ struct SteadyLimit {
     used_min: [i64; MAX_RESOURCE_TYPES],
     used_max: [i64; MAX_RESOURCE_TYPES],
     limit: Resource,
+    /// The amounts of each type past which the active users' share is above the user cap,
+    /// whatever the ratio sum (`CapCounts`), and per type the usage below which the share
+    /// cannot be (`CapCounts::near`).
+    cap: CapCounts,
+    cap_near: [i64; MAX_RESOURCE_TYPES],
+    /// The counts as usage thresholds for the weight (`CapCounts::thresholds`), worked out
+    /// the first time a usage comes near them.
+    cap_from: Option<[i64; MAX_RESOURCE_TYPES]>,
 }
 
 /// Values the threshold search stays monotone over: below 2^60, a product with a ratio sum
@@ -183,7 +195,13 @@ impl SteadyLimit {
     /// change of the queue's inputs or active weight, and inlined it would burden the hit path.
     #[cold]
     #[inline(never)]
-    fn build(q: &QueueLimitInputs, parts: &LimitParts, weight: f32, generation: u64) -> Self {
+    fn build(
+        q: &QueueLimitInputs,
+        parts: &LimitParts,
+        weight: f32,
+        generation: u64,
+        cap: &CapCounts,
+    ) -> Self {
         let mut steady = SteadyLimit {
             generation,
             weight_bits: weight.to_bits(),
@@ -191,6 +209,9 @@ impl SteadyLimit {
             used_min: [i64::MIN; MAX_RESOURCE_TYPES],
             used_max: [i64::MIN; MAX_RESOURCE_TYPES],
             limit: Resource::ZERO,
+            cap: *cap,
+            cap_near: cap.near(weight),
+            cap_from: None,
         };
         let rc = q.rc;
         let n = rc.types();
@@ -252,6 +273,22 @@ impl SteadyLimit {
         steady
     }
 
+    /// The limit for `used` = `activeUsed + minimumAllocation` when the active users' share
+    /// is above the cap: the ratio sum does not matter then.
+    #[inline]
+    fn capped(&mut self, rc: ResourceCalculator, used: &Resource) -> Option<Resource> {
+        if !(0..MAX_RESOURCE_TYPES).any(|i| used.get(i) >= self.cap_near[i]) {
+            return None;
+        }
+        let from = match &self.cap_from {
+            Some(from) => from,
+            None => self
+                .cap_from
+                .insert(self.cap.thresholds(rc, f32::from_bits(self.weight_bits))),
+        };
+        over_the_cap(from, used).then_some(self.cap.limit())
+    }
+
     /// The limit for ratio sum `share` and `used` = `activeUsed + minimumAllocation`, when
     /// both are within the thresholds.
     #[inline]
@@ -267,7 +304,11 @@ impl SteadyLimit {
 /// The largest `x` in `bounds` with `fits(x)`, for a `fits` that holds up to some point of
 /// `bounds` and not after it (`None` if it holds nowhere), searched from `estimate`: doubling
 /// steps away from it, then halving, so a good estimate costs a few calls.
-fn last_fitting(estimate: i64, bounds: (i64, i64), fits: impl Fn(i64) -> bool) -> Option<i64> {
+pub(crate) fn last_fitting(
+    estimate: i64,
+    bounds: (i64, i64),
+    fits: impl Fn(i64) -> bool,
+) -> Option<i64> {
     let (min, max) = (bounds.0 as i128, bounds.1 as i128);
     let estimate = (estimate as i128).clamp(min, max);
     // `fits(lo)` (or lo = min − 1) and not `fits(hi)` (or hi = max + 1).
@@ -708,10 +749,32 @@ impl UsersManager {
             let parts = self.kept_parts(q, generation);
             return self.compute_limit(q, true, &parts);
         }
+        let used = self.active_used + q.minimum_allocation;
+        let weight_bits = self.active_weight.to_bits();
+        if !matches!(&self.steady,
+            Some(s) if s.generation == generation && s.weight_bits == weight_bits)
+        {
+            self.rebuild_steady(q, generation);
+        }
+        // Checked before the remembered limit: in a steady or capped queue they answer every
+        // call, and then the key need not even be built; a capped one needs not even the
+        // ratio sum.
+        let capped = self
+            .steady
+            .as_mut()
+            .expect("just built")
+            .capped(q.rc, &used);
+        if let Some(limit) = capped {
+            debug_assert_eq!(
+                limit,
+                self.compute_limit(q, true, &LimitParts::of(q)),
+                "the capped user limit is wrong"
+            );
+            return limit;
+        }
         let share = self.kept_share();
-        // Checked before the remembered limit: in a steady queue it answers every call, and
-        // then the key need not even be built.
-        if let Some(limit) = self.steady_limit(q, generation, share) {
+        let steady = self.steady.as_ref().expect("just built");
+        if let Some(limit) = steady.get(share, &used) {
             debug_assert_eq!(
                 limit,
                 self.compute_limit(q, true, &LimitParts::of(q)),
@@ -743,29 +806,29 @@ impl UsersManager {
         limit
     }
 
-    /// The limit when the ratio sum `share` and the active usage are within the thresholds
-    /// (`SteadyLimit`) for `q` at `generation` and the active weight, worked out again when
-    /// either changed.
-    #[inline]
-    fn steady_limit(
-        &mut self,
-        q: &QueueLimitInputs,
-        generation: u64,
-        share: f32,
-    ) -> Option<Resource> {
-        let used = self.active_used + q.minimum_allocation;
-        let weight_bits = self.active_weight.to_bits();
-        match &self.steady {
-            Some(s) if s.generation == generation && s.weight_bits == weight_bits => {
-                s.get(share, &used)
-            }
+    /// Works out the thresholds (`SteadyLimit`) for `q` at `generation` and the active
+    /// weight, with the cap's counts for `generation`. Out of line: it runs once per change of
+    /// either, and inlined it would burden the hit path.
+    #[cold]
+    #[inline(never)]
+    fn rebuild_steady(&mut self, q: &QueueLimitInputs, generation: u64) {
+        let parts = self.kept_parts(q, generation);
+        let counts = match self.cap_counts {
+            Some(c) if c.generation == generation => c,
             _ => {
-                let parts = self.kept_parts(q, generation);
-                let s = SteadyLimit::build(q, &parts, self.active_weight, generation);
-                self.steady = Some(s);
-                s.get(share, &used)
+                let c = CapCounts::build(
+                    q.rc,
+                    q.partition_total,
+                    parts.max_user_limit,
+                    q.minimum_allocation,
+                    generation,
+                );
+                self.cap_counts = Some(c);
+                c
             }
-        }
+        };
+        let steady = SteadyLimit::build(q, &parts, self.active_weight, generation, &counts);
+        self.steady = Some(steady);
     }
 
     /// The parts of the limit that depend only on `q`, kept from the last call at the queue
@@ -986,13 +1049,15 @@ mod steady_tests {
         r
     }
 
-    /// Wherever the thresholds answer, they answer what `compute_limit_with` works out, over
+    /// Wherever the thresholds answer (the steady ones, and the cap's counts), they answer
+    /// what `compute_limit_with` works out, over
     /// random and edge inputs (zero and negative totals, zero steps, extreme values, weights
     /// that are zero, negative or not a number), at and around the thresholds themselves.
     #[test]
     fn the_steady_limit_agrees_with_the_full_computation() {
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
         let (mut hits, mut misses) = (0u32, 0u32);
+        let (mut capped, mut not_capped) = (0u32, 0u32);
         for case in 0..20_000 {
             let n = if case % 5 == 0 { 3 } else { 2 };
             let kind = if case % 11 == 0 {
@@ -1035,7 +1100,8 @@ mod steady_tests {
             };
             let weight = rng.pick(&[1.0, 25.0, 101.0, 0.5, 3.7, 0.0, -1.0, f32::NAN, 1e-30, 1e30]);
             let parts = LimitParts::of(&q);
-            let steady = SteadyLimit::build(&q, &parts, weight, 7);
+            let counts = CapCounts::build(q.rc, total, parts.max_user_limit, minimum_allocation, 7);
+            let steady = SteadyLimit::build(&q, &parts, weight, 7, &counts);
             let m = UsersManager {
                 active_weight: weight,
                 ..Default::default()
@@ -1050,12 +1116,19 @@ mod steady_tests {
                 };
                 let mut used = Resource::ZERO;
                 for i in 0..MAX_RESOURCE_TYPES {
-                    let near = steady.used_max[i];
-                    let v = match rng.next() % 5 {
+                    // Near the steady thresholds, or where the share reaches a cap count.
+                    let near = if rng.next() % 2 == 0 {
+                        steady.used_max[i]
+                    } else {
+                        let count = counts.counts()[i];
+                        (count.saturating_sub(1) as f64 * weight as f64) as i64
+                    };
+                    let v = match rng.next() % 6 {
                         0 => near,
                         1 => near.wrapping_add(1),
                         2 => near.wrapping_sub((rng.next() % 1000) as i64),
-                        3 => rng.value(),
+                        3 => near.wrapping_add((rng.next() % 1000) as i64),
+                        4 => rng.value(),
                         _ => (rng.next() % 1_000_000) as i64,
                     };
                     // Beyond the configured types usage is 0, but for the odd case.
@@ -1064,19 +1137,36 @@ mod steady_tests {
                 }
                 let active_used = used - minimum_allocation;
                 let full = m.compute_limit_with(&q, &parts, true, share, active_used);
-                match steady.get(share, &(active_used + minimum_allocation)) {
+                let used = active_used + minimum_allocation;
+                match steady.get(share, &used) {
                     Some(limit) => {
                         hits += 1;
                         assert_eq!(limit, full, "{q:?} weight {weight} share {share} {used:?}");
                     }
                     None => misses += 1,
                 }
+                match steady.clone().capped(q.rc, &used) {
+                    Some(limit) => {
+                        capped += 1;
+                        assert_eq!(
+                            limit,
+                            full,
+                            "capped: {q:?} weight {weight} share {share} {used:?} counts {:?}",
+                            counts.counts()
+                        );
+                    }
+                    None => not_capped += 1,
+                }
             }
         }
-        // Both answers were exercised, the shortcut often.
+        // Every answer was exercised, the shortcuts often.
         assert!(
             hits > 5_000 && misses > 5_000,
             "{hits} hits, {misses} misses"
+        );
+        assert!(
+            capped > 5_000 && not_capped > 5_000,
+            "{capped} capped, {not_capped} not"
         );
     }
 

@@ -12,17 +12,16 @@
 //! and the same outcome, without the arithmetic. Debug builds check the user anyway at every
 //! mark they rely on.
 
-use crate::resource::{Resource, ResourceCalculator};
+use crate::resource::Resource;
 use crate::state::users::{UserCheck, UsersManager};
 
 /// Everything but the user's own usage and weight that its over-the-limit check reads. The
-/// weights are covered by their version.
+/// calculator, the minimum allocation and the cluster are covered by the queue tree's
+/// generation (any change to them makes a new one), the weights by their version.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct CheckInputs {
-    rc: ResourceCalculator,
-    minimum_allocation: Resource,
+    generation: u64,
     queue_user_limit: Resource,
-    cluster: Resource,
     weights_version: u64,
 }
 
@@ -55,14 +54,19 @@ impl WalkMarks {
     }
 
     /// Starts a default-partition FIFO visit of a leaf with `active` applications, checking
-    /// users as `check` says: forgets every mark if an input of the check changed since the
-    /// last visit or the active list did, and the marks of the users whose usage changed.
-    pub fn begin(&mut self, check: &UserCheck<'_>, users: &mut UsersManager, active: usize) {
+    /// users as `check` says at queue tree `generation` (whose cluster, calculator and minimum
+    /// allocation the check reads): forgets every mark if an input of the check changed since
+    /// the last visit or the active list did, and the marks of the users whose usage changed.
+    pub fn begin(
+        &mut self,
+        check: &UserCheck<'_>,
+        generation: u64,
+        users: &mut UsersManager,
+        active: usize,
+    ) {
         let inputs = CheckInputs {
-            rc: check.inputs.rc,
-            minimum_allocation: check.inputs.minimum_allocation,
+            generation,
             queue_user_limit: check.queue_user_limit,
-            cluster: check.cluster,
             weights_version: users.weights_version(),
         };
         let mut forget_all = self.inputs != Some(inputs);
