@@ -93,7 +93,7 @@ pub trait GenId: Copy + Eq {
 /// `memcpy`; inlined here, the value is written into its slot.
 #[derive(Debug, Clone)]
 pub struct GenSlab<I: GenId, T> {
-    slots: Vec<Slot<T>>,
+    slots: Vec<Slot<I, T>>,
     /// The first free slot: the one freed last, or `slots.len()` when none is free.
     next: usize,
     len: usize,
@@ -101,16 +101,12 @@ pub struct GenSlab<I: GenId, T> {
 }
 
 #[derive(Debug, Clone)]
-enum Slot<T> {
+enum Slot<I, T> {
     /// `next`: the free slot after this one. `generation`: that of the next value stored.
-    Vacant {
-        next: usize,
-        generation: u32,
-    },
-    Occupied {
-        generation: u32,
-        value: T,
-    },
+    Vacant { next: usize, generation: u32 },
+    /// The value's whole id is kept: a look-up compares it with the id it is given, instead
+    /// of putting one together from the slot and its generation.
+    Occupied { id: I, value: T },
 }
 
 impl<I: GenId, T> Default for GenSlab<I, T> {
@@ -138,44 +134,37 @@ impl<I: GenId, T> GenSlab<I, T> {
             index < MAX_SLOTS,
             "more than {MAX_SLOTS} live values of one kind: the id space is exhausted"
         );
-        let generation = if index == self.slots.len() {
-            self.slots.push(Slot::Occupied {
-                generation: 0,
-                value,
-            });
+        let id = if index == self.slots.len() {
+            let id = I::new(index, 0);
+            self.slots.push(Slot::Occupied { id, value });
             self.next = index + 1;
-            0
+            id
         } else {
             let slot = &mut self.slots[index];
             let Slot::Vacant { next, generation } = *slot else {
                 unreachable!("the free list holds free slots only")
             };
+            let id = I::new(index, generation);
             self.next = next;
-            *slot = Slot::Occupied { generation, value };
-            generation
+            *slot = Slot::Occupied { id, value };
+            id
         };
         self.len += 1;
-        I::new(index, generation)
+        id
     }
 
     /// The live value `id` names: its slot holds a value of exactly that generation (and
     /// the id has no other bits set).
     pub fn get(&self, id: I) -> Option<&T> {
-        let index = id.index();
-        match self.slots.get(index) {
-            Some(Slot::Occupied { generation, value }) if I::new(index, *generation) == id => {
-                Some(value)
-            }
+        match self.slots.get(id.index()) {
+            Some(Slot::Occupied { id: held, value }) if *held == id => Some(value),
             _ => None,
         }
     }
 
     pub fn get_mut(&mut self, id: I) -> Option<&mut T> {
-        let index = id.index();
-        match self.slots.get_mut(index) {
-            Some(Slot::Occupied { generation, value }) if I::new(index, *generation) == id => {
-                Some(value)
-            }
+        match self.slots.get_mut(id.index()) {
+            Some(Slot::Occupied { id: held, value }) if *held == id => Some(value),
             _ => None,
         }
     }
@@ -225,20 +214,17 @@ impl<I: GenId, T> GenSlab<I, T> {
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (I, &T)> {
-        self.slots.iter().enumerate().filter_map(|(i, s)| match s {
-            Slot::Occupied { generation, value } => Some((I::new(i, *generation), value)),
+        self.slots.iter().filter_map(|s| match s {
+            Slot::Occupied { id, value } => Some((*id, value)),
             Slot::Vacant { .. } => None,
         })
     }
 
     pub fn iter_mut(&mut self) -> impl Iterator<Item = (I, &mut T)> {
-        self.slots
-            .iter_mut()
-            .enumerate()
-            .filter_map(|(i, s)| match s {
-                Slot::Occupied { generation, value } => Some((I::new(i, *generation), &mut *value)),
-                Slot::Vacant { .. } => None,
-            })
+        self.slots.iter_mut().filter_map(|s| match s {
+            Slot::Occupied { id, value } => Some((*id, value)),
+            Slot::Vacant { .. } => None,
+        })
     }
 }
 
@@ -454,6 +440,15 @@ mod tests {
             assert!(!s.contains(tagged));
         }
         assert_eq!(s.get(b), Some(&2));
+    }
+
+    /// A container's slot takes its id and the container, no more than the `slab` crate's
+    /// took with the generation (the slot's tag sits in a spare value of the container's).
+    #[test]
+    fn a_container_slot_is_its_id_and_the_container() {
+        use crate::state::container::RmContainer;
+        let slot = std::mem::size_of::<Slot<ContainerId, RmContainer>>();
+        assert_eq!(slot, 8 + std::mem::size_of::<RmContainer>());
     }
 
     #[test]
