@@ -11,8 +11,6 @@
 
 use std::fmt;
 
-use slab::Slab;
-
 /// Bits of a core id that hold the slab slot.
 pub const INDEX_BITS: u32 = 24;
 /// Bits of a core id that hold the slot's generation (above the slot).
@@ -88,71 +86,85 @@ pub trait GenId: Copy + Eq {
 }
 
 /// A slab whose keys carry a generation: removing and reusing a slot changes the id.
+///
+/// Its own slots rather than the `slab` crate's, with the same allocation of slots (a free
+/// slot is reused before the vector grows, the last freed first): the crate's insertion, a
+/// call, moved a value built at the call (a container, 184 bytes) once more, with a
+/// `memcpy`; inlined here, the value is written into its slot.
 #[derive(Debug, Clone)]
 pub struct GenSlab<I: GenId, T> {
-    slab: Slab<(u32, T)>,
-    /// Generation of the next value stored in each slot ever used.
-    generations: Vec<u32>,
+    slots: Vec<Slot<I, T>>,
+    /// The first free slot: the one freed last, or `slots.len()` when none is free.
+    next: usize,
+    len: usize,
     _id: std::marker::PhantomData<I>,
+}
+
+#[derive(Debug, Clone)]
+enum Slot<I, T> {
+    /// `next`: the free slot after this one. `generation`: that of the next value stored.
+    Vacant { next: usize, generation: u32 },
+    /// The value's whole id is kept: a look-up compares it with the id it is given, instead
+    /// of putting one together from the slot and its generation.
+    Occupied { id: I, value: T },
 }
 
 impl<I: GenId, T> Default for GenSlab<I, T> {
     fn default() -> Self {
-        GenSlab {
-            slab: Slab::new(),
-            generations: Vec::new(),
-            _id: std::marker::PhantomData,
-        }
+        GenSlab::with_capacity(0)
     }
 }
 
 impl<I: GenId, T> GenSlab<I, T> {
     pub fn with_capacity(n: usize) -> Self {
         GenSlab {
-            slab: Slab::with_capacity(n),
-            generations: Vec::with_capacity(n),
+            slots: Vec::with_capacity(n),
+            next: 0,
+            len: 0,
             _id: std::marker::PhantomData,
         }
     }
 
-    // Inlined: a value built at the call (a container, 184 bytes) is then moved into the slab
-    // without the two copies out of line took (~60 instructions per allocated container).
     #[inline]
     pub fn insert(&mut self, value: T) -> I {
-        let entry = self.slab.vacant_entry();
-        let index = entry.key();
+        let index = self.next;
         // 16.7 million live nodes, applications or containers at once: far beyond any
         // cluster, and beyond the id layout.
         assert!(
             index < MAX_SLOTS,
             "more than {MAX_SLOTS} live values of one kind: the id space is exhausted"
         );
-        // A slot never used before is the next one (the slab fills its vacancies first): a
-        // push, not a call to `resize`.
-        if index == self.generations.len() {
-            self.generations.push(0);
-        } else if index > self.generations.len() {
-            self.generations.resize(index + 1, 0);
-        }
-        let generation = self.generations[index];
-        entry.insert((generation, value));
-        I::new(index, generation)
+        let id = if index == self.slots.len() {
+            let id = I::new(index, 0);
+            self.slots.push(Slot::Occupied { id, value });
+            self.next = index + 1;
+            id
+        } else {
+            let slot = &mut self.slots[index];
+            let Slot::Vacant { next, generation } = *slot else {
+                unreachable!("the free list holds free slots only")
+            };
+            let id = I::new(index, generation);
+            self.next = next;
+            *slot = Slot::Occupied { id, value };
+            id
+        };
+        self.len += 1;
+        id
     }
 
     /// The live value `id` names: its slot holds a value of exactly that generation (and
     /// the id has no other bits set).
     pub fn get(&self, id: I) -> Option<&T> {
-        let index = id.index();
-        match self.slab.get(index) {
-            Some((g, v)) if I::new(index, *g) == id => Some(v),
+        match self.slots.get(id.index()) {
+            Some(Slot::Occupied { id: held, value }) if *held == id => Some(value),
             _ => None,
         }
     }
 
     pub fn get_mut(&mut self, id: I) -> Option<&mut T> {
-        let index = id.index();
-        match self.slab.get_mut(index) {
-            Some((g, v)) if I::new(index, *g) == id => Some(v),
+        match self.slots.get_mut(id.index()) {
+            Some(Slot::Occupied { id: held, value }) if *held == id => Some(value),
             _ => None,
         }
     }
@@ -167,39 +179,52 @@ impl<I: GenId, T> GenSlab<I, T> {
     /// calls per completed container).
     #[inline]
     pub fn discard(&mut self, id: I) -> bool {
-        if !self.contains(id) {
-            return false;
-        }
-        let index = id.index();
-        let removed = self.slab.try_remove(index).is_some();
-        self.generations[index] = self.generations[index].wrapping_add(1) & GENERATION_MASK;
-        removed
+        self.take(id, |_| ()).is_some()
     }
 
     pub fn remove(&mut self, id: I) -> Option<T> {
+        self.take(id, |v| v)
+    }
+
+    /// Frees `id`'s slot (the next one reused), its value given to `f`.
+    #[inline(always)]
+    fn take<R>(&mut self, id: I, f: impl FnOnce(T) -> R) -> Option<R> {
         if !self.contains(id) {
             return None;
         }
-        let (_, v) = self.slab.remove(id.index());
-        self.generations[id.index()] =
-            self.generations[id.index()].wrapping_add(1) & GENERATION_MASK;
-        Some(v)
+        let index = id.index();
+        let vacant = Slot::Vacant {
+            next: self.next,
+            generation: id.generation().wrapping_add(1) & GENERATION_MASK,
+        };
+        let Slot::Occupied { value, .. } = std::mem::replace(&mut self.slots[index], vacant) else {
+            unreachable!("checked above")
+        };
+        self.next = index;
+        self.len -= 1;
+        Some(f(value))
     }
 
     pub fn len(&self) -> usize {
-        self.slab.len()
+        self.len
     }
 
     pub fn is_empty(&self) -> bool {
-        self.slab.is_empty()
+        self.len == 0
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (I, &T)> {
-        self.slab.iter().map(|(i, (g, v))| (I::new(i, *g), v))
+        self.slots.iter().filter_map(|s| match s {
+            Slot::Occupied { id, value } => Some((*id, value)),
+            Slot::Vacant { .. } => None,
+        })
     }
 
     pub fn iter_mut(&mut self) -> impl Iterator<Item = (I, &mut T)> {
-        self.slab.iter_mut().map(|(i, (g, v))| (I::new(i, *g), v))
+        self.slots.iter_mut().filter_map(|s| match s {
+            Slot::Occupied { id, value } => Some((*id, value)),
+            Slot::Vacant { .. } => None,
+        })
     }
 }
 
@@ -417,10 +442,23 @@ mod tests {
         assert_eq!(s.get(b), Some(&2));
     }
 
+    /// A container's slot takes its id and the container, no more than the `slab` crate's
+    /// took with the generation (the slot's tag sits in a spare value of the container's).
+    #[test]
+    fn a_container_slot_is_its_id_and_the_container() {
+        use crate::state::container::RmContainer;
+        let slot = std::mem::size_of::<Slot<ContainerId, RmContainer>>();
+        assert_eq!(slot, 8 + std::mem::size_of::<RmContainer>());
+    }
+
     #[test]
     fn generations_wrap_within_their_bits() {
+        // One free slot, its next value's generation the last.
         let mut s: GenSlab<ContainerId, u8> = GenSlab {
-            generations: vec![GENERATION_MASK],
+            slots: vec![Slot::Vacant {
+                next: 1,
+                generation: GENERATION_MASK,
+            }],
             ..GenSlab::default()
         };
         let last = s.insert(1);

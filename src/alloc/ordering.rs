@@ -90,8 +90,18 @@ struct Keyed {
 
 impl ChildOrder {
     /// The usage of the child at `pos` (its place in the parent's list) moved.
+    // Inlined for the test: an only child's place never changes (its stale key is never
+    // compared; a second child changes the list's length, and `bring_up_to_date` re-keys
+    // all), so a single-child parent such as a one-queue root notes nothing.
+    #[inline]
     pub(crate) fn moved(&mut self, pos: u32) {
-        if self.all_moved || self.moved.contains(&pos) {
+        if self.keyed.len() > 1 && !self.all_moved {
+            self.note_moved(pos);
+        }
+    }
+
+    fn note_moved(&mut self, pos: u32) {
+        if self.moved.contains(&pos) {
             return;
         }
         if self.moved.len() == self.moved.inline_size() {
@@ -126,7 +136,6 @@ impl ChildOrder {
     /// Re-keys the children whose usage moved and puts them back in place (re-sorts all on a
     /// new generation).
     fn bring_up_to_date(&mut self, tree: &QueueTree, parent: QueueId) {
-        let policy = ordering_policy(tree, parent);
         let generation = tree.generation();
         let children = tree.children(parent);
         if self.generation != generation || self.keyed.len() != children.len() {
@@ -140,23 +149,29 @@ impl ChildOrder {
                 });
             }
             self.order = (0..children.len() as u32).collect();
-            self.sort(policy);
+            self.sort(ordering_policy(tree, parent));
             self.moved.clear();
             self.all_moved = false;
             return;
         }
         // Re-key the children whose usage moved (usually the one just assigned to: usage
         // changes mark their parent's order)...
-        if !self.all_moved && self.moved.len() == 1 {
-            // (The usual case, without the lists below.)
-            let pos = self.moved[0];
-            self.moved.clear();
-            if self.rekey(tree, pos) {
-                self.put_back(policy, pos);
+        if !self.all_moved {
+            match self.moved[..] {
+                // (Nothing moved, as for an only child: no call.)
+                [] => return,
+                // (The usual case, without the lists below.)
+                [pos] => {
+                    self.moved.clear();
+                    if self.rekey(tree, pos) {
+                        self.put_back(ordering_policy(tree, parent), pos);
+                    }
+                    return;
+                }
+                _ => {}
             }
-            return;
         }
-        self.rekey_moved(tree, policy);
+        self.rekey_moved(tree, ordering_policy(tree, parent));
     }
 
     /// `bring_up_to_date` for several moved children (or all): each re-keyed, then put back

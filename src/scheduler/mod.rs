@@ -526,17 +526,12 @@ impl CapacityScheduler {
     /// active only if the user has an active app at the moment the asks appear (spec §4.6).
     pub(crate) fn apply_pending_delta(&mut self, app: AppId, delta: PendingDelta) {
         let (leaf, slot) = (self.apps[app].queue, self.apps[app].user_slot);
-        // The labelled changes, usually none, read once (each look into the small vector
-        // asks where it lives).
-        let labelled = delta.labelled.as_slice();
         // More asked: an attempt the leaf's visits passed over may ask now.
-        let more = delta.default.any_positive() || labelled.iter().any(|(_, r)| r.any_positive());
-        debug_assert_eq!(more, delta.any_more());
-        if more {
+        if delta.default.any_positive() {
             self.leaf_mut(leaf).asking_nothing = 0;
         }
         // The default partition's change, the usual one, added directly (adding zero changes
-        // nothing); then the labelled partitions'.
+        // nothing); then the labelled partitions', usually none (out of line).
         if !delta.default.is_zero() {
             let mut at = Some(leaf);
             while let Some(q) = at {
@@ -545,13 +540,8 @@ impl CapacityScheduler {
             }
             self.leaf_mut(leaf).pending_resource += delta.default;
         }
-        for &(p, change) in labelled {
-            let mut at = Some(leaf);
-            while let Some(q) = at {
-                self.queue_labelled_pending[q].add(p, change);
-                at = self.tree.parent(q);
-            }
-            self.leaf_mut(leaf).labelled_pending.add(p, change);
+        if !delta.labelled.is_empty() {
+            self.apply_labelled_pending(leaf, &delta.labelled);
         }
         self.demand_version += 1;
         let (had, has) = (delta.had_demand, delta.has_demand);
@@ -576,6 +566,22 @@ impl CapacityScheduler {
             t.demand_registered = register;
         }
         self.usage_epoch += 1;
+    }
+
+    /// `apply_pending_delta`'s labelled partitions' changes.
+    #[inline(never)]
+    fn apply_labelled_pending(&mut self, leaf: QueueId, labelled: &[(Partition, Resource)]) {
+        if labelled.iter().any(|(_, r)| r.any_positive()) {
+            self.leaf_mut(leaf).asking_nothing = 0;
+        }
+        for &(p, change) in labelled {
+            let mut at = Some(leaf);
+            while let Some(q) = at {
+                self.queue_labelled_pending[q].add(p, change);
+                at = self.tree.parent(q);
+            }
+            self.leaf_mut(leaf).labelled_pending.add(p, change);
+        }
     }
 
     /// The inputs of the user-limit formula for a leaf, in the default partition.

@@ -129,12 +129,6 @@ impl PendingDelta {
         }
     }
 
-    /// Whether some partition is asked more of than before (an attempt passed over as asking
-    /// for nothing may ask now).
-    pub fn any_more(&self) -> bool {
-        self.default.any_positive() || self.labelled.iter().any(|(_, r)| r.any_positive())
-    }
-
     /// The table's whole outstanding ask leaving (`withdraw`) or coming back (`restore`):
     /// an attempt moved between queues.
     pub fn whole(table: &RequestTable, arriving: bool) -> PendingDelta {
