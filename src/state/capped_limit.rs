@@ -88,9 +88,7 @@ impl CapCounts {
         }
         capped
     }
-}
 
-impl CapCounts {
     /// `roundUp(maxUserLimit, minimumAllocation)`: the limit past the counts.
     pub(crate) fn limit(&self) -> Resource {
         self.limit
@@ -100,13 +98,16 @@ impl CapCounts {
     /// count, for active weight `weight` (a quick first look: most calls in a queue that is
     /// not capped end there). The share is `ceil((float) used / weight)`, so reaching count
     /// `k` takes a usage above `(k − 1) × weight` less the float's rounding, which the margin
-    /// covers; a weight below 1 (or not a number) gets no bound.
+    /// covers. A weight below 1 (or not a number) has no `thresholds`, so nothing is near.
     pub(crate) fn near(&self, weight: f32) -> [i64; MAX_RESOURCE_TYPES] {
-        let mut near = [i64::MIN; MAX_RESOURCE_TYPES];
+        let mut near = [i64::MAX; MAX_RESOURCE_TYPES];
+        if !(weight.is_finite() && weight >= 1.0) {
+            return near;
+        }
         for (i, &count) in self.counts.iter().enumerate() {
             near[i] = if count == i64::MAX {
                 i64::MAX
-            } else if count <= 1 || !(weight.is_finite() && weight >= 1.0) {
+            } else if count <= 1 {
                 i64::MIN
             } else {
                 ((count - 1) as f64 * weight as f64 * (1.0 - 1.0 / (1u64 << 20) as f64)) as i64 - 2
