@@ -221,6 +221,95 @@ fn a_snapshot_is_unchanged_by_later_events() {
     }
 }
 
+/// The attempts' containers as the snapshot gives them, each application's in id order.
+fn live_by_app(snap: &capsched::preempt::snapshot::PreemptionSnapshot) -> Vec<Vec<u64>> {
+    snap.apps
+        .iter()
+        .map(|a| {
+            let mut ids: Vec<u64> = a.live.iter().map(|x| x.id).collect();
+            ids.sort_unstable();
+            ids
+        })
+        .collect()
+}
+
+#[test]
+fn views_are_kept_only_while_the_policy_runs_and_a_refresh_builds_or_drops_them() {
+    // Without the monitor no attempt keeps a preemption view (the invariants check each
+    // step that they are empty), yet a snapshot shows every live container: it builds the
+    // views it needs. A refresh that turns the policy on builds them all, and its rounds
+    // preempt from them; one that turns it off drops them again.
+    let without = TWO_HALVES.replace("yarn.resourcemanager.scheduler.monitor.enable=true\n", "");
+    let conf = |p: &str| {
+        std::sync::Arc::new(
+            capsched::config::CapacitySchedulerConfiguration::from_properties_str(p).unwrap(),
+        )
+    };
+    let mut c = Cluster::new(&without);
+    let n = c.node("h0", "/r", 16 * GB, 16);
+    let app1 = c.app("a", "alice", GB);
+    c.heartbeat(n);
+    c.ask(app1, 1, GB, 15);
+    for _ in 0..15 {
+        c.heartbeat(n);
+    }
+    // Two of App1's tasks end: the kept views would now be out of id order (swap-remove).
+    let off = c.cs.preemption_snapshot();
+    let victims: Vec<ContainerId> = off.apps[0].live[2..4]
+        .iter()
+        .map(|x| ContainerId::from_u64(x.id))
+        .collect();
+    c.allocate(app1, vec![], victims.clone());
+    let app2 = c.unmanaged_app("b", "bob");
+    c.ask(app2, 1, GB, 8);
+    c.heartbeat(n);
+    c.heartbeat(n);
+    c.check();
+    assert_eq!(c.queue_used_mb("a"), 14 * GB);
+    assert_eq!(c.queue_used_mb("b"), 2 * GB);
+    let off = c.cs.preemption_snapshot();
+    assert_eq!(
+        live_by_app(&off).iter().map(Vec::len).collect::<Vec<_>>(),
+        vec![14, 2],
+        "the snapshot built each attempt's running containers"
+    );
+    assert!(off
+        .apps
+        .iter()
+        .flat_map(|a| a.live.iter())
+        .all(|x| !victims.iter().any(|v| v.as_u64() == x.id)));
+
+    // The policy on: every view built, consistent with its containers (checked), the same
+    // containers as the views built for the snapshot, and a round preempts from them.
+    c.cs.refresh_queues(c.now, conf(TWO_HALVES)).unwrap();
+    c.check();
+    let on = c.cs.preemption_snapshot();
+    assert_eq!(live_by_app(&on), live_by_app(&off));
+    let apps_used = |s: &capsched::preempt::snapshot::PreemptionSnapshot| {
+        s.apps.iter().map(|a| a.live_used).collect::<Vec<_>>()
+    };
+    assert_eq!(apps_used(&on), apps_used(&off));
+    let mut policy = PreemptionPolicy::new(c.cs.configuration().preemption().clone());
+    let events = policy.edit_schedule(&on, c.now);
+    assert!(
+        !events.is_empty(),
+        "queue a is over its guarantee and b asks"
+    );
+    c.cs.apply_preemption(c.now, &events);
+    c.check();
+    // Containers end and start while the views are kept: still consistent (checked).
+    let ended = ContainerId::from_u64(on.apps[0].live[5].id);
+    c.allocate(app1, vec![], vec![ended]);
+    c.heartbeat(n);
+    c.check();
+
+    // The policy off again: the views go, the snapshot still shows every container.
+    let before = live_by_app(&c.cs.preemption_snapshot());
+    c.cs.refresh_queues(c.now, conf(&without)).unwrap();
+    c.check();
+    assert_eq!(live_by_app(&c.cs.preemption_snapshot()), before);
+}
+
 #[test]
 fn pending_with_and_without_reserved_each_use_the_users_full_headroom() {
     // LeafQueue.getTotalPendingResourcesConsideringUserLimit is called twice, each call with

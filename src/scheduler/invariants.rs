@@ -311,14 +311,25 @@ impl CapacityScheduler {
                         ));
                     }
                 }
-                // The preemption view holds exactly the live containers, each where its
-                // `view_pos` says, with the container's current figures.
-                if t.preempt_view.len() != t.live_containers.len() {
+                // The preemption view is kept while the policy runs, and then holds exactly
+                // the live containers, each where its `view_pos` says, with the container's
+                // current figures; otherwise it is empty.
+                if t.keeps_preempt_view != self.preemption_views_kept {
                     v.push(format!(
-                        "{}: preemption view has {} containers, live {}",
+                        "{}: keeps its preemption view: {}, the scheduler: {}",
+                        a.application_id, t.keeps_preempt_view, self.preemption_views_kept
+                    ));
+                }
+                let expected = if t.keeps_preempt_view {
+                    t.live_containers.len()
+                } else {
+                    0
+                };
+                if t.preempt_view.len() != expected {
+                    v.push(format!(
+                        "{}: preemption view has {} containers, expected {expected}",
                         a.application_id,
                         t.preempt_view.len(),
-                        t.live_containers.len()
                     ));
                 }
                 for (pos, snap) in t.preempt_view.iter().enumerate() {

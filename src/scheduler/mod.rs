@@ -137,6 +137,9 @@ pub struct CapacityScheduler {
     /// The last default-partition descent from root that tried no application, with what it
     /// depended on (`alloc::found_nothing`).
     pub(crate) root_found_nothing: Option<crate::state::leaf::NothingFound>,
+    /// Whether each attempt keeps its preemption view (`preempt_view`): while the
+    /// configuration runs `ProportionalCapacityPreemptionPolicy`, whose rounds read them.
+    pub(crate) preemption_views_kept: bool,
 }
 
 impl CapacityScheduler {
@@ -149,6 +152,7 @@ impl CapacityScheduler {
     ) -> Self {
         let opportunistic = opportunistic::OpportunisticState::new(conf.opportunistic());
         let asynchronous = conf.settings().async_scheduling.enabled;
+        let preemption_views_kept = conf.preemption().proportional_policy_enabled();
         let tree = QueueTree::new(conf);
         let n = tree.len();
         let leaves = (0..n)
@@ -192,6 +196,7 @@ impl CapacityScheduler {
             demand_version: 0,
             apps_tried: 0,
             root_found_nothing: None,
+            preemption_views_kept,
         }
     }
 

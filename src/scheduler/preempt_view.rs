@@ -3,7 +3,16 @@
 //! snapshot shares it in O(1) per application. Every path that adds or ends a running
 //! container (allocation, recovery, adoption, promotion and demotion, completion) goes
 //! through here.
+//!
+//! The views exist for `ProportionalCapacityPreemptionPolicy`'s rounds, and are kept only
+//! while the configuration runs it (`yarn.resourcemanager.scheduler.monitor.enable` with the
+//! policy among `.policies`; off by default, as in YARN). Without it an attempt's view stays
+//! empty: 88 bytes less per running container, and no copy of each container made at its
+//! allocation and dropped at its end. A snapshot taken then builds the views it needs from
+//! the live containers (`live_view`); a refresh that turns the policy on builds them all
+//! (`keep_preemption_views`), one that turns it off drops them.
 
+use super::CapacityScheduler;
 use crate::ids::ContainerId;
 use crate::preempt::snapshot::ContainerSnap;
 use crate::state::app::Attempt;
@@ -45,6 +54,9 @@ pub(crate) fn view_add_expecting(
     c: &mut RmContainer,
     expected: usize,
 ) {
+    if !t.keeps_preempt_view {
+        return;
+    }
     let view = match Arc::get_mut(&mut t.preempt_view) {
         Some(view) => view,
         None => Arc::make_mut(&mut t.preempt_view),
@@ -57,6 +69,9 @@ pub(crate) fn view_add_expecting(
 /// Removes the entry at `pos` (swap-remove); returns the container moved into `pos`, whose
 /// `view_pos` the caller updates.
 pub(crate) fn view_remove(t: &mut Attempt, pos: u32) -> Option<ContainerId> {
+    if !t.keeps_preempt_view {
+        return None;
+    }
     let view = Arc::make_mut(&mut t.preempt_view);
     let pos = pos as usize;
     if pos >= view.len() {
@@ -64,4 +79,42 @@ pub(crate) fn view_remove(t: &mut Attempt, pos: u32) -> Option<ContainerId> {
     }
     view.swap_remove(pos);
     view.get(pos).map(|m| ContainerId::from_u64(m.id))
+}
+
+impl CapacityScheduler {
+    /// Keeps every attempt's preemption view (`on`), building each from its live containers
+    /// in id order, or drops them all; nothing happens when they already are as asked.
+    pub(crate) fn keep_preemption_views(&mut self, on: bool) {
+        if self.preemption_views_kept == on {
+            return;
+        }
+        self.preemption_views_kept = on;
+        for (_, a) in self.apps.iter_mut() {
+            let Some(t) = a.attempt.as_mut() else {
+                continue;
+            };
+            t.keeps_preempt_view = on;
+            t.preempt_view = Arc::default();
+            if on {
+                let live: Vec<ContainerId> = t.live_containers.iter().copied().collect();
+                for id in live {
+                    view_add(t, id, &mut self.containers[id]);
+                }
+            }
+        }
+    }
+
+    /// The attempt's running containers in the policy's form: its view, shared, when views
+    /// are kept; else built now from its live containers, in id order.
+    pub(crate) fn live_view(&self, t: &Attempt) -> Arc<Vec<ContainerSnap>> {
+        if t.keeps_preempt_view {
+            return Arc::clone(&t.preempt_view);
+        }
+        Arc::new(
+            t.live_containers
+                .iter()
+                .filter_map(|&id| Some(container_snap(id, self.containers.get(id)?)))
+                .collect(),
+        )
+    }
 }

@@ -31,7 +31,8 @@ pub struct PreemptionOutcome {
     pub killed_ids: Vec<ContainerId>,
 }
 
-/// An application in leaf `q` with its containers (the attempt's shared view); its pending
+/// An application in leaf `q` with its containers (`live`: the attempt's own, its shared
+/// view, when `own_containers`; none for an application not yet active); its pending
 /// demand and user only when the intra-queue selector reads them. Its user's name is shared
 /// with the leaf's users manager when the user is there, and `user_index` (by user slot) says
 /// where that user is in the snapshot's list of the leaf's users.
@@ -47,6 +48,7 @@ fn app_snap(
     with_pending: bool,
     partitions: usize,
     live: Arc<Vec<ContainerSnap>>,
+    own_containers: bool,
     reserved: Vec<ContainerSnap>,
 ) -> AppSnap {
     // Only the intra-queue selector reads the user: without it, the shared empty name (no
@@ -83,7 +85,7 @@ fn app_snap(
         am: am_snap(t),
         // Without labelled partitions every container is in the default one, and the
         // attempt's `used` is the sum of its live containers (when they are the ones given).
-        live_used: (partitions == 1 && Arc::ptr_eq(&live, &t.preempt_view)).then_some(t.used),
+        live_used: (partitions == 1 && own_containers).then_some(t.used),
         live,
         reserved,
     }
@@ -281,7 +283,7 @@ impl CapacityScheduler {
                             reserved.push(container_snap(cid, c));
                         }
                     }
-                    let live = Arc::clone(&t.preempt_view);
+                    let live = self.live_view(t);
                     apps.push(app_snap(
                         app,
                         a,
@@ -293,6 +295,7 @@ impl CapacityScheduler {
                         intra_queue,
                         np,
                         live,
+                        true,
                         reserved,
                     ));
                     leaf_apps.push(idx);
@@ -319,6 +322,7 @@ impl CapacityScheduler {
                             true,
                             np,
                             live,
+                            false,
                             Vec::new(),
                         ));
                     }

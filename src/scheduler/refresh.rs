@@ -223,6 +223,12 @@ impl CapacityScheduler {
         if !self.tree.settings().lazy_preemption_enabled {
             self.unmark_all_killable();
         }
+        // The preemption policy switched on or off: the attempts' views are built or dropped.
+        let views = self
+            .configuration()
+            .preemption()
+            .proportional_policy_enabled();
+        self.keep_preemption_views(views);
         self.rebuild_queue_aggregates();
         self.cluster_resource_changed(now_ms);
         self.drain_stopped_queues();
