@@ -895,3 +895,61 @@ fn acquired_containers_expire_after_the_interval_unless_launched() {
     );
     assert_eq!(c.queue_used_mb("a"), GB);
 }
+
+#[test]
+fn a_reused_heartbeat_response_answers_as_a_fresh_one() {
+    // A host that keeps one response for all its heartbeats (`node_update_into`) reads what
+    // `node_update` returns each time: every field replaced, nothing left from the heartbeat
+    // before (the containers allocated, those to kill).
+    let (mut fresh, mut reused) = (Cluster::new(AB), Cluster::new(AB));
+    let mut response = capsched::scheduler::types::NodeUpdateResponse::default();
+    let mut steps = Vec::new();
+    for c in [&mut fresh, &mut reused] {
+        let n = c.node("h0", "/r", 8 * GB, 8);
+        let app = c.unmanaged_app("a", "alice");
+        c.ask(app, 1, GB, 3);
+        steps.push((n, app));
+    }
+    let (n, app) = steps[0];
+    let mut heartbeat = |fresh: &mut Cluster, reused: &mut Cluster, what: &str| {
+        fresh.now += 1;
+        reused.now += 1;
+        let expected = fresh
+            .cs
+            .node_update(fresh.now, n, &NodeStatus::default())
+            .unwrap();
+        reused
+            .cs
+            .node_update_into(reused.now, n, &NodeStatus::default(), &mut response)
+            .unwrap();
+        fresh.check();
+        reused.check();
+        assert_eq!(response, expected, "{what}");
+        expected
+    };
+    // (One off-switch container per heartbeat.)
+    for _ in 0..3 {
+        let r = heartbeat(&mut fresh, &mut reused, "a container allocated");
+        assert_eq!(r.allocated_containers.len(), 1);
+    }
+    // The AM takes them, then releases one: the NM is told to kill it at the next heartbeat.
+    let taken = fresh.allocate(app, vec![], vec![]);
+    reused.allocate(app, vec![], vec![]);
+    let victim = taken.allocated[0].id;
+    fresh.allocate(app, vec![], vec![victim]);
+    reused.allocate(app, vec![], vec![victim]);
+    let second = heartbeat(&mut fresh, &mut reused, "one container to kill");
+    assert_eq!((second.to_kill, second.allocated), (vec![victim], 0));
+    assert!(second.allocated_containers.is_empty());
+    let third = heartbeat(&mut fresh, &mut reused, "nothing");
+    assert_eq!(third, Default::default());
+    // An unknown node fails the call and leaves the response as it was.
+    reused.cs.remove_node(reused.now, n).unwrap();
+    response.allocated = 7;
+    let before = response.clone();
+    let err = reused
+        .cs
+        .node_update_into(reused.now, n, &NodeStatus::default(), &mut response);
+    assert!(err.is_err());
+    assert_eq!(response, before);
+}

@@ -14,7 +14,8 @@ use capsched::resource::Resource;
 use capsched::scheduler::apps::AppSubmission;
 use capsched::scheduler::nodes::NodeSpec;
 use capsched::scheduler::types::{
-    AllocateRequest, CompletedContainer, ContainerReport, NodeStatus, ResourceRequest, SchedulerKey,
+    AllocateRequest, CompletedContainer, ContainerReport, NodeStatus, NodeUpdateResponse,
+    ResourceRequest, SchedulerKey,
 };
 use capsched::scheduler::CapacityScheduler;
 
@@ -242,14 +243,15 @@ fn alloc(
     let started = Instant::now();
     let (mut allocated, mut updates, mut now) = (0usize, 0usize, 0i64);
     let status = NodeStatus::default();
+    // One response for every heartbeat, as a host's loop keeps it (`node_update_into`).
+    let mut response = NodeUpdateResponse::default();
     while allocated < target {
         let before = allocated;
         for &n in &node_ids {
             now += 1;
-            allocated += cs
-                .node_update(now, n, &status)
-                .expect("node update")
-                .allocated as usize;
+            cs.node_update_into(now, n, &status, &mut response)
+                .expect("node update");
+            allocated += response.allocated as usize;
             updates += 1;
             if allocated >= target {
                 break;
@@ -360,6 +362,7 @@ fn heartbeat(updates: usize, churn: bool, json: bool) {
         }
     }
     let mut status = NodeStatus::default();
+    let mut r = NodeUpdateResponse::default();
     let started = Instant::now();
     let mut allocated = 0;
     for i in 0..updates {
@@ -372,8 +375,7 @@ fn heartbeat(updates: usize, churn: bool, json: bool) {
                 diagnostics: String::new(),
             });
         }
-        let r = cs
-            .node_update(i as i64, node_ids[n], &status)
+        cs.node_update_into(i as i64, node_ids[n], &status, &mut r)
             .expect("update");
         allocated += r.allocated;
         if churn {

@@ -244,6 +244,23 @@ impl CapacityScheduler {
         node: NodeId,
         status: &NodeStatus,
     ) -> Result<NodeUpdateResponse, SchedulerError> {
+        let mut response = NodeUpdateResponse::default();
+        self.node_update_into(now_ms, node, status, &mut response)?;
+        Ok(response)
+    }
+
+    /// `node_update`, its answer written into `response` (every field replaced), whose
+    /// vectors keep their room from one heartbeat to the next: a host that loops over
+    /// heartbeats (the simulator, the benches) does not allocate and free a response per
+    /// heartbeat, which was a twentieth of a heartbeat that completes one container and
+    /// allocates one. An unknown node fails the call with `response` left as it was.
+    pub fn node_update_into(
+        &mut self,
+        now_ms: i64,
+        node: NodeId,
+        status: &NodeStatus,
+        response: &mut NodeUpdateResponse,
+    ) -> Result<(), SchedulerError> {
         self.node_or_err(node)?;
         self.nodes[node].last_heartbeat_ms = now_ms;
         self.killed_for_room.clear();
@@ -289,44 +306,43 @@ impl CapacityScheduler {
             self.allocate_containers_to_node(now_ms, node, true)
         };
         let n = &mut self.nodes[node];
-        let (to_kill, orphans) = match n.extras.as_deref_mut() {
-            Some(e) => (
-                std::mem::take(&mut e.to_kill),
-                std::mem::take(&mut e.orphans),
-            ),
-            None => Default::default(),
-        };
-        // Whatever else the node kept aside may have emptied since the last heartbeat.
-        n.release_extras_if_empty();
-        let least_loaded = if self.opportunistic_settings().distributed_enabled {
-            self.least_loaded_nodes(now_ms)
-        } else {
-            Vec::new()
-        };
-        // The ids' buffer goes back for the next heartbeat (a taken one would grow again, a
-        // reallocation at every doubling); the response's list is sized once.
-        let mut ids = std::mem::take(&mut self.allocated_now);
-        let mut allocated_containers = Vec::with_capacity(ids.len());
-        for &id in &ids {
-            if let Some(c) = self.allocated_container(id) {
-                allocated_containers.push(c);
+        // (What the node kept aside is rare: its lists are handed over whole.)
+        match n.extras.as_deref_mut() {
+            Some(e) => {
+                response.to_kill = std::mem::take(&mut e.to_kill);
+                response.orphans = std::mem::take(&mut e.orphans);
+            }
+            None => {
+                response.to_kill.clear();
+                response.orphans.clear();
             }
         }
-        ids.clear();
-        self.allocated_now = ids;
-        let decommissioned = self.decommissioning_done(now_ms, node, true);
-        if decommissioned {
+        // Whatever else the node kept aside may have emptied since the last heartbeat.
+        n.release_extras_if_empty();
+        if self.opportunistic_settings().distributed_enabled {
+            response.least_loaded = self.least_loaded_nodes(now_ms);
+        } else {
+            response.least_loaded.clear();
+        }
+        // The ids' buffer stays for the next heartbeat, as the response's lists do.
+        response.allocated_containers.clear();
+        response
+            .allocated_containers
+            .reserve(self.allocated_now.len());
+        for &id in &self.allocated_now {
+            if let Some(c) = self.allocated_container(id) {
+                response.allocated_containers.push(c);
+            }
+        }
+        self.allocated_now.clear();
+        response.preempted.clear();
+        response.preempted.append(&mut self.killed_for_room);
+        response.allocated = allocated;
+        response.queuing_limit = self.container_queuing_limit();
+        response.decommissioned = self.decommissioning_done(now_ms, node, true);
+        if response.decommissioned {
             self.remove_node(now_ms, node)?;
         }
-        Ok(NodeUpdateResponse {
-            to_kill,
-            allocated,
-            orphans,
-            queuing_limit: self.container_queuing_limit(),
-            least_loaded,
-            preempted: std::mem::take(&mut self.killed_for_room),
-            allocated_containers,
-            decommissioned,
-        })
+        Ok(())
     }
 }

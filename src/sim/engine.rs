@@ -265,6 +265,7 @@ pub fn simulate_with(
     let container_log = opts.container_log;
     let mut sim = Sim {
         cs,
+        node_response: Default::default(),
         periodic: super::queue::EventQueue::new(),
         work: super::queue::EventQueue::new(),
         seq: 0,
@@ -604,12 +605,16 @@ fn node_heartbeat(sim: &mut Sim, now: i64, i: usize) {
         sim.active(now);
     }
     let t = Instant::now();
-    let response = match sim.cs.node_update(now, sim.nms[i].id, &status) {
-        Ok(r) => r,
+    // (The response's lists are kept from one heartbeat to the next.)
+    let mut response = std::mem::take(&mut sim.node_response);
+    if let Err(e) = sim
+        .cs
+        .node_update_into(now, sim.nms[i].id, &status, &mut response)
+    {
         // Only a node the scheduler does not know fails, and the simulator registered every
         // NodeManager it runs.
-        Err(e) => unreachable!("a registered node's heartbeat: {e}"),
-    };
+        unreachable!("a registered node's heartbeat: {e}");
+    }
     sim.nu_ns += t.elapsed().as_nanos();
     sim.nu_calls += 1;
     sim.node_updates += 1;
@@ -621,6 +626,7 @@ fn node_heartbeat(sim: &mut Sim, now: i64, i: usize) {
     if let Some(limit) = response.queuing_limit {
         started.extend(sim.nms[i].shed_to(now, limit.max_queue_length));
     }
+    sim.node_response = response;
     schedule_ends(sim, i, started);
 }
 
