@@ -233,11 +233,14 @@ impl CapacityScheduler {
         let num_cluster_nodes = self.nodes.len() as u32;
 
         let t = self.apps[app].attempt.as_mut().expect("checked above");
-        let newly = std::mem::take(&mut t.newly_allocated);
+        let mut newly = std::mem::take(&mut t.newly_allocated);
         let completed = std::mem::take(&mut t.completed);
+        // The response takes the completed list; the next is likely as long, so it gets that
+        // room at once rather than growing by doublings in the heartbeats until the next call.
+        t.completed = Vec::with_capacity(completed.len());
         let updates = std::mem::take(&mut t.updated);
         let mut allocated = Vec::with_capacity(newly.len() + fresh.len());
-        for id in newly {
+        for &id in &newly {
             let Some(c) = self.containers.get_mut(id) else {
                 continue;
             };
@@ -246,6 +249,13 @@ impl CapacityScheduler {
                 c.acquired_ms = MaybeMs::at(now_ms);
             }
             allocated.extend(self.allocated_container(id));
+        }
+        // The list's buffer goes back to the attempt for the allocations to come.
+        newly.clear();
+        if let Some(t) = self.apps[app].attempt.as_mut() {
+            if t.newly_allocated.is_empty() {
+                t.newly_allocated = newly;
+            }
         }
         allocated.extend(
             fresh
