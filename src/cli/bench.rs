@@ -62,8 +62,9 @@ pub enum Bench {
     },
     /// Node updates per second that find nothing to allocate: 1 queue, 101 apps each at its
     /// user limit, 2 nodes. With `--churn`, each update instead reports one of the node's
-    /// containers completed and allocates one in its place (to the user whose completion put it
-    /// within its limit).
+    /// containers completed and the one allocated there by its previous update launched, and
+    /// allocates one in its place (to the user whose completion put it within its limit); the
+    /// AMs take their containers between timed runs of 1,000 updates.
     Heartbeat {
         #[arg(long, default_value_t = 2_000_000)]
         updates: usize,
@@ -323,13 +324,14 @@ fn heartbeat(updates: usize, churn: bool, json: bool) {
             cs.add_node(0, &spec).expect("node")
         })
         .collect();
+    let mut response_ids = Vec::with_capacity(apps.len());
     for &app in &apps {
         let req = AllocateRequest {
             // Enough asks that churn never runs out of them.
             asks: vec![ResourceRequest::any(1, Resource::new(GB, 1), 1_000_000_000)],
             ..Default::default()
         };
-        cs.allocate(0, app, &req).expect("asks");
+        response_ids.push(cs.allocate(0, app, &req).expect("asks").response_id);
     }
     // The workload must reach the leaf: room on both nodes, demand in the queue, users blocked.
     for &n in &node_ids {
@@ -361,33 +363,60 @@ fn heartbeat(updates: usize, churn: bool, json: bool) {
                 .collect();
         }
     }
+    // As YARN's side does (`scripts/yarn-bench churn`): each update's report also has the
+    // containers the node's previous update allocated, now launched, and the AMs take their
+    // new containers and hear of the finished ones outside the timing, here between timed
+    // runs of `AM_EVERY` updates (YARN's harness does it after each update). Without the AMs,
+    // the lists the scheduler keeps for them would grow for the whole run, and with them the
+    // process: page faults YARN's loop does not have.
+    const AM_EVERY: usize = 1000;
+    let mut launched: [Vec<ContainerId>; 2] = Default::default();
     let mut status = NodeStatus::default();
     let mut r = NodeUpdateResponse::default();
-    let started = Instant::now();
+    let mut timed = std::time::Duration::ZERO;
     let mut allocated = 0;
-    for i in 0..updates {
-        let n = i % 2;
-        if churn {
-            status.completed.clear();
-            status.completed.push(CompletedContainer {
-                id: running[n].pop_front().expect("the node runs containers"),
-                exit_status: 0,
-                diagnostics: String::new(),
-            });
+    for from in (0..updates).step_by(AM_EVERY) {
+        let started = Instant::now();
+        for i in from..updates.min(from + AM_EVERY) {
+            let n = i % 2;
+            if churn {
+                status.completed.clear();
+                status.completed.push(CompletedContainer {
+                    id: running[n].pop_front().expect("the node runs containers"),
+                    exit_status: 0,
+                    diagnostics: String::new(),
+                });
+                std::mem::swap(&mut status.launched, &mut launched[n]);
+                launched[n].clear();
+            }
+            cs.node_update_into(i as i64, node_ids[n], &status, &mut r)
+                .expect("update");
+            allocated += r.allocated;
+            if churn {
+                // (One at a time: `extend` through an iterator adapter cost this loop about
+                // 50 instructions per update for its one container, harness work that YARN's
+                // side keeps outside its timing.)
+                for c in &r.allocated_containers {
+                    running[n].push_back(c.id);
+                    launched[n].push(c.id);
+                }
+            }
         }
-        cs.node_update_into(i as i64, node_ids[n], &status, &mut r)
-            .expect("update");
-        allocated += r.allocated;
+        timed += started.elapsed();
         if churn {
-            // (One at a time: `extend` through an iterator adapter cost this loop about 50
-            // instructions per update for its one container, harness work that YARN's side
-            // keeps outside its timing.)
-            for c in &r.allocated_containers {
-                running[n].push_back(c.id);
+            for (&app, id) in apps.iter().zip(&mut response_ids) {
+                let req = AllocateRequest {
+                    response_id: *id,
+                    ..Default::default()
+                };
+                *id = cs
+                    .allocate(updates.min(from + AM_EVERY) as i64, app, &req)
+                    .expect("AM")
+                    .response_id;
             }
         }
     }
-    let secs = started.elapsed().as_secs_f64();
+    let secs = timed.as_secs_f64();
     let rate = updates as f64 / secs;
     if !churn && allocated != 0 {
         eprintln!("bench heartbeat: {allocated} containers were allocated; the workload is wrong");
