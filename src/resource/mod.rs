@@ -104,9 +104,13 @@ impl Resource {
     }
 
     /// All slots 0 (`Resources.isNone`).
+    // Slot by slot: an array comparison reads the value in 16-byte halves, and a value just
+    // written in other pieces (a callee's answer, the allocation path's) cannot be forwarded
+    // from the stores to such a read, which then waits for them to reach the cache.
     #[inline]
     pub fn is_zero(&self) -> bool {
-        self.v == [0; MAX_RESOURCE_TYPES]
+        let v = &self.v;
+        (v[0] | v[1] | v[2] | v[3]) == 0
     }
 
     /// Any slot below 0 (usage bookkeeping gone wrong, or a deliberately negative delta).

@@ -504,7 +504,7 @@ impl UsersManager {
         if active {
             self.active_used += delta;
         }
-        if self.ratios_for != Some((rc, default_total)) {
+        if !self.ratios_are_for(rc, &default_total) {
             self.recompute_ratios(rc, default_total);
         } else {
             self.ratios[slot] = summand(rc.ratio(&used, &default_total));
@@ -514,6 +514,15 @@ impl UsersManager {
     /// The version the users' weights were read at (see `weights_version`).
     pub fn weights_version(&self) -> u64 {
         self.weights_version
+    }
+
+    /// Whether the kept ratios are over `total` with `rc`. (Compared in place: building the
+    /// `Option` of a pair to compare with `ratios_for` copied the resource through the stack
+    /// in misaligned halves, and reading them back stalled on the stores, at every usage
+    /// change.)
+    #[inline]
+    fn ratios_are_for(&self, rc: ResourceCalculator, total: &Resource) -> bool {
+        matches!(&self.ratios_for, Some((kept_rc, kept_total)) if *kept_rc == rc && kept_total == total)
     }
 
     /// Notes that the user in `slot` changed (see `changed`).
@@ -849,7 +858,7 @@ impl UsersManager {
     /// Whether the kept usage ratios are the ones `q`'s limit sums: the default partition's,
     /// for its calculator and resource.
     fn kept_ratios_apply(&self, q: &QueueLimitInputs) -> bool {
-        q.partition == DEFAULT_PARTITION && self.ratios_for == Some((q.rc, q.partition_total))
+        q.partition == DEFAULT_PARTITION && self.ratios_are_for(q.rc, &q.partition_total)
     }
 
     /// The kept ratios summed in slot order, as the slow path sums the users' ratios: the same
