@@ -24,9 +24,9 @@ yarn.scheduler.capacity.root.b.user-limit-factor=2
 yarn.scheduler.capacity.maximum-am-resource-percent=1
 ";
 
-/// App1 in `a` holds all 16 GB (AM + 15 tasks); App2 in `b` asks for 8 × 1 GB.
-fn a_fills_then_b_asks() -> (Cluster, capsched::ids::AppId, capsched::ids::AppId) {
-    let mut c = Cluster::new(TWO_HALVES);
+/// With `properties`, App1 in `a` holds all of a 16 GB node (AM + 15 tasks).
+fn a_fills(properties: &str) -> (Cluster, capsched::ids::NodeId, capsched::ids::AppId) {
+    let mut c = Cluster::new(properties);
     let n = c.node("h0", "/r", 16 * GB, 16);
     let app1 = c.app("a", "alice", GB);
     c.heartbeat(n);
@@ -36,6 +36,12 @@ fn a_fills_then_b_asks() -> (Cluster, capsched::ids::AppId, capsched::ids::AppId
         c.heartbeat(n);
     }
     assert_eq!(c.queue_used_mb("a"), 16 * GB);
+    (c, n, app1)
+}
+
+/// App1 in `a` holds all 16 GB (AM + 15 tasks); App2 in `b` asks for 8 × 1 GB.
+fn a_fills_then_b_asks() -> (Cluster, capsched::ids::AppId, capsched::ids::AppId) {
+    let (mut c, n, app1) = a_fills(TWO_HALVES);
     let app2 = c.unmanaged_app("b", "bob");
     c.ask(app2, 1, GB, 8);
     assert_eq!(c.heartbeat(n), 0, "the cluster is full");
@@ -245,14 +251,7 @@ fn views_are_kept_only_while_the_policy_runs_and_a_refresh_builds_or_drops_them(
             capsched::config::CapacitySchedulerConfiguration::from_properties_str(p).unwrap(),
         )
     };
-    let mut c = Cluster::new(&without);
-    let n = c.node("h0", "/r", 16 * GB, 16);
-    let app1 = c.app("a", "alice", GB);
-    c.heartbeat(n);
-    c.ask(app1, 1, GB, 15);
-    for _ in 0..15 {
-        c.heartbeat(n);
-    }
+    let (mut c, n, app1) = a_fills(&without);
     // Two of App1's tasks end: the kept views would now be out of id order (swap-remove).
     let off = c.cs.preemption_snapshot();
     let victims: Vec<ContainerId> = off.apps[0].live[2..4]
