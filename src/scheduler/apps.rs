@@ -520,7 +520,9 @@ impl CapacityScheduler {
             let a = &mut self.apps[app];
             a.attempts_made += 1;
             let mut at = Attempt::new(a.attempts_made, am_resource, attempt.unmanaged);
-            at.keeps_preempt_view = self.preemption_views_kept;
+            if !self.preemption_views_kept {
+                at.preempt_view = None;
+            }
             at.am_partition = a.am_partition;
             at.state = if runnable {
                 AttemptState::Pending

@@ -174,7 +174,7 @@ impl CapacityScheduler {
             return;
         }
         c.killable = true;
-        let (app, node, resource, pos) = (c.app, c.node, c.resource, c.view_pos as usize);
+        let (app, node, resource, pos) = (c.app, c.node, c.resource, c.view_pos);
         if let Some(n) = self.nodes.get_mut(node) {
             let e = n.extras_mut();
             e.killable.insert(id);
@@ -182,7 +182,7 @@ impl CapacityScheduler {
         }
         if let Some(a) = self.apps.get_mut(app) {
             if let Some(t) = a.attempt.as_mut() {
-                if let Some(snap) = crate::sync::Arc::make_mut(&mut t.preempt_view).get_mut(pos) {
+                if let Some(snap) = super::preempt_view::view_entry_mut(t, pos) {
                     snap.killable = true;
                 }
             }
@@ -215,9 +215,9 @@ impl CapacityScheduler {
                 continue;
             };
             c.killable = false;
-            let (app, pos) = (c.app, c.view_pos as usize);
+            let (app, pos) = (c.app, c.view_pos);
             if let Some(t) = self.apps.get_mut(app).and_then(|a| a.attempt.as_mut()) {
-                if let Some(snap) = crate::sync::Arc::make_mut(&mut t.preempt_view).get_mut(pos) {
+                if let Some(snap) = super::preempt_view::view_entry_mut(t, pos) {
                     snap.killable = false;
                 }
             }

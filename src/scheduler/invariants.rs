@@ -313,26 +313,25 @@ impl CapacityScheduler {
                 }
                 // The preemption view is kept while the policy runs, and then holds exactly
                 // the live containers, each where its `view_pos` says, with the container's
-                // current figures; otherwise it is empty.
-                if t.keeps_preempt_view != self.preemption_views_kept {
+                // current figures.
+                if t.preempt_view.is_some() != self.preemption_views_kept {
                     v.push(format!(
-                        "{}: keeps its preemption view: {}, the scheduler: {}",
-                        a.application_id, t.keeps_preempt_view, self.preemption_views_kept
-                    ));
-                }
-                let expected = if t.keeps_preempt_view {
-                    t.live_containers.len()
-                } else {
-                    0
-                };
-                if t.preempt_view.len() != expected {
-                    v.push(format!(
-                        "{}: preemption view has {} containers, expected {expected}",
+                        "{}: has a preemption view: {}, views kept: {}",
                         a.application_id,
-                        t.preempt_view.len(),
+                        t.preempt_view.is_some(),
+                        self.preemption_views_kept
                     ));
                 }
-                for (pos, snap) in t.preempt_view.iter().enumerate() {
+                let view = t.preempt_view.as_deref().map_or(&[][..], |v| &v[..]);
+                if t.preempt_view.is_some() && view.len() != t.live_containers.len() {
+                    v.push(format!(
+                        "{}: preemption view has {} containers, live {}",
+                        a.application_id,
+                        view.len(),
+                        t.live_containers.len()
+                    ));
+                }
+                for (pos, snap) in view.iter().enumerate() {
                     let cid = ContainerId::from_u64(snap.id);
                     let ok = t.live_containers.contains(&cid)
                         && self.containers.get(cid).is_some_and(|c| {

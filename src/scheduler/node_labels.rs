@@ -182,8 +182,7 @@ impl CapacityScheduler {
             // The preemption view charges the container to its node's partition too.
             if let Some(t) = self.apps[app].attempt.as_mut() {
                 if t.live_containers.contains(&id) {
-                    let view = crate::sync::Arc::make_mut(&mut t.preempt_view);
-                    if let Some(v) = view.get_mut(pos as usize) {
+                    if let Some(v) = super::preempt_view::view_entry_mut(t, pos) {
                         v.partition = to as usize;
                     }
                 }

@@ -6,8 +6,8 @@
 //!
 //! The views exist for `ProportionalCapacityPreemptionPolicy`'s rounds, and are kept only
 //! while the configuration runs it (`yarn.resourcemanager.scheduler.monitor.enable` with the
-//! policy among `.policies`; off by default, as in YARN). Without it an attempt's view stays
-//! empty: 88 bytes less per running container, and no copy of each container made at its
+//! policy among `.policies`; off by default, as in YARN). Without it an attempt has no view
+//! (`None`): 88 bytes less per running container, and no copy of each container made at its
 //! allocation and dropped at its end. A snapshot taken then builds the views it needs from
 //! the live containers (`live_view`); a refresh that turns the policy on builds them all
 //! (`keep_preemption_views`), one that turns it off drops them.
@@ -54,12 +54,12 @@ pub(crate) fn view_add_expecting(
     c: &mut RmContainer,
     expected: usize,
 ) {
-    if !t.keeps_preempt_view {
+    let Some(shared) = t.preempt_view.as_mut() else {
         return;
-    }
-    let view = match Arc::get_mut(&mut t.preempt_view) {
+    };
+    let view = match Arc::get_mut(shared) {
         Some(view) => view,
-        None => Arc::make_mut(&mut t.preempt_view),
+        None => Arc::make_mut(shared),
     };
     crate::state::container::reserve_when_full(view, expected);
     c.view_pos = view.len() as u32;
@@ -69,16 +69,19 @@ pub(crate) fn view_add_expecting(
 /// Removes the entry at `pos` (swap-remove); returns the container moved into `pos`, whose
 /// `view_pos` the caller updates.
 pub(crate) fn view_remove(t: &mut Attempt, pos: u32) -> Option<ContainerId> {
-    if !t.keeps_preempt_view {
-        return None;
-    }
-    let view = Arc::make_mut(&mut t.preempt_view);
+    let view = Arc::make_mut(t.preempt_view.as_mut()?);
     let pos = pos as usize;
     if pos >= view.len() {
         return None;
     }
     view.swap_remove(pos);
     view.get(pos).map(|m| ContainerId::from_u64(m.id))
+}
+
+/// The entry at `pos` of the attempt's view, for a change to the container it copies (its
+/// partition, its killable mark); `None` when the attempt keeps no view.
+pub(crate) fn view_entry_mut(t: &mut Attempt, pos: u32) -> Option<&mut ContainerSnap> {
+    Arc::make_mut(t.preempt_view.as_mut()?).get_mut(pos as usize)
 }
 
 impl CapacityScheduler {
@@ -93,8 +96,7 @@ impl CapacityScheduler {
             let Some(t) = a.attempt.as_mut() else {
                 continue;
             };
-            t.keeps_preempt_view = on;
-            t.preempt_view = Arc::default();
+            t.preempt_view = on.then(Arc::default);
             if on {
                 let live: Vec<ContainerId> = t.live_containers.iter().copied().collect();
                 for id in live {
@@ -107,8 +109,8 @@ impl CapacityScheduler {
     /// The attempt's running containers in the policy's form: its view, shared, when views
     /// are kept; else built now from its live containers, in id order.
     pub(crate) fn live_view(&self, t: &Attempt) -> Arc<Vec<ContainerSnap>> {
-        if t.keeps_preempt_view {
-            return Arc::clone(&t.preempt_view);
+        if let Some(view) = &t.preempt_view {
+            return Arc::clone(view);
         }
         Arc::new(
             t.live_containers

@@ -47,11 +47,9 @@ pub struct Attempt {
     /// The live containers again, in the preemption policy's form, copy-on-write: a policy
     /// snapshot shares it (O(1) per app) and the scheduler copies it only if it changes while
     /// a snapshot still holds it. `RmContainer::view_pos` is each container's place here.
-    /// Empty, and left so, while no preemption monitor reads the views
-    /// (`keeps_preempt_view` false: see `preempt_view.rs`).
-    pub preempt_view: Arc<Vec<ContainerSnap>>,
-    /// Whether `preempt_view` is kept (the scheduler's `preemption_views_kept`).
-    pub keeps_preempt_view: bool,
+    /// `None` while no preemption policy reads the views (the scheduler's
+    /// `preemption_views_kept`; see `preempt_view.rs`).
+    pub preempt_view: Option<Arc<Vec<ContainerSnap>>>,
     pub reservations: Vec<ContainerId>,
     /// Allocated since the last allocate call, handed out by the next.
     pub newly_allocated: Vec<ContainerId>,
@@ -111,8 +109,7 @@ impl Attempt {
             used: Resource::ZERO,
             reserved: Resource::ZERO,
             live_containers: Default::default(),
-            preempt_view: Arc::default(),
-            keeps_preempt_view: true,
+            preempt_view: Some(Arc::default()),
             reservations: Vec::new(),
             newly_allocated: Vec::new(),
             completed: Vec::new(),
