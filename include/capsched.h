@@ -97,6 +97,13 @@
 // (RMAppLifetimeMonitor). Told once; the engine keeps the application until it is removed.
 #define CAPSCHED_EVENT_APP_LIFETIME_EXPIRED 15
 
+// `capsched_queue_status.state`: YARN's `QueueState`.
+#define CAPSCHED_QUEUE_RUNNING 0
+
+#define CAPSCHED_QUEUE_STOPPED 1
+
+#define CAPSCHED_QUEUE_DRAINING 2
+
 // `capsched_check_access`'s rights (YARN's `QueueACL`).
 #define CAPSCHED_ACL_SUBMIT_APPLICATIONS 0
 
@@ -567,6 +574,74 @@ typedef struct capsched_node_response {
   struct capsched_container *allocated_containers;
   size_t allocated_container_count;
 } capsched_node_response;
+
+// One queue's figures, in the default partition (YARN's plain figures are that
+// partition's). Library-owned, in a `capsched_queue_status_list`; later versions may add
+// fields at its end.
+typedef struct capsched_queue_status {
+  // The full path ("root.a.b"), owned by the list.
+  struct capsched_str path;
+  // The parent's index in the list (always before the child); -1 for root.
+  int32_t parent;
+  // Non-zero for a leaf.
+  int32_t is_leaf;
+  // CAPSCHED_QUEUE_RUNNING, _STOPPED or _DRAINING, as `getState()` has it now.
+  int32_t state;
+  // Fractions, 0 to 1: of the parent (`getCapacity`, `getMaximumCapacity`), of the cluster.
+  float capacity;
+  float maximum_capacity;
+  float absolute_capacity;
+  float absolute_maximum_capacity;
+  // Used over the guarantee (at least the minimum allocation): `getUsedCapacity`, the
+  // `QueueInfo`'s current capacity; and used over the partition.
+  float used_capacity;
+  float absolute_used_capacity;
+  // The guaranteed and maximum resources for the current cluster (`getEffectiveCapacity`,
+  // `getEffectiveMaxCapacity`).
+  struct capsched_resource guaranteed;
+  struct capsched_resource maximum;
+  // The subtree's containers, reservations included.
+  struct capsched_resource used;
+  struct capsched_resource reserved;
+  // Reservations beneath (`QueueMetrics.reservedContainers`).
+  int64_t reserved_containers;
+  // What the subtree's attempts still ask for.
+  struct capsched_resource pending;
+  // The configured maximum allocation (the queue's `maximum-allocation-*`, else the
+  // scheduler's): YARN's `getMaximumResourceCapability(queue)` is its component-wise
+  // minimum with the cluster's node-aware maximum.
+  struct capsched_resource maximum_allocation;
+  // YARN's `getNumApplications`: a leaf's attempts, a parent's applications beneath.
+  int32_t num_applications;
+  // Leaves only, 0 for a parent: attempts active, and pending (the AM limit or
+  // max-parallel-apps holds them back).
+  int32_t num_active_applications;
+  int32_t num_pending_applications;
+  // Leaves only: the AM resource limit and the AM containers' resource now.
+  struct capsched_resource am_limit;
+  struct capsched_resource am_used;
+  // Leaves only: `getMaxApplications`, `getMaxApplicationsPerUser`.
+  int32_t max_applications;
+  int32_t max_applications_per_user;
+  // Leaves only: `minimum-user-limit-percent` (0 to 100) and `user-limit-factor`.
+  float user_limit_percent;
+  float user_limit_factor;
+  // Leaves only: `default-application-priority`.
+  int32_t default_application_priority;
+  // Non-zero: `getPreemptionDisabled()`, `getIntraQueuePreemptionDisabled()` (with the
+  // preemption monitor off both are set, as YARN's are).
+  int32_t preemption_disabled;
+  int32_t intra_queue_preemption_disabled;
+} capsched_queue_status;
+
+// Every queue's figures (library-owned; free with `capsched_queue_status_list_free`).
+typedef struct capsched_queue_status_list {
+  // Pre-order: root first, each parent before its children.
+  struct capsched_queue_status *queues;
+  size_t count;
+  // The figures version these belong to (`capsched_engine_figures_version`).
+  uint64_t figures_version;
+} capsched_queue_status_list;
 
 // A submission with everything the RM knows of it. Growable: set `struct_size =
 // sizeof(capsched_submission)`.
@@ -1073,6 +1148,30 @@ capsched_status capsched_node_update(const struct capsched_engine *engine,
 // # Safety
 // `r` must be NULL or from `capsched_node_update`, not freed before.
 void capsched_node_response_free(struct capsched_node_response *r);
+
+// Every queue's figures now, root first. Free with `capsched_queue_status_list_free`.
+//
+// # Safety
+// `engine` live; `out` writable.
+capsched_status capsched_engine_queue_statuses(const struct capsched_engine *engine,
+                                               struct capsched_queue_status_list **out);
+
+// Frees a status list; NULL is fine.
+//
+// # Safety
+// `list` must be NULL or from `capsched_engine_queue_statuses`, not freed before.
+void capsched_queue_status_list_free(struct capsched_queue_status_list *list);
+
+// Writes the queue figures version as the engine's last finished call or pass left it: it
+// moves whenever a figure of `capsched_engine_queue_statuses` may have changed (usage,
+// reservations, asks, activations, nodes, the configuration). Read without a call into the
+// engine (no hand-off to its thread), so a host that mirrors the figures can check it after
+// every event and read the statuses only when it moved.
+//
+// # Safety
+// `engine` live; `out` writable.
+capsched_status capsched_engine_figures_version(const struct capsched_engine *engine,
+                                                uint64_t *out);
 
 // NODE_RESOURCE_UPDATE (`rmadmin -updateNodeResource`): the node's total becomes `resource`.
 // A node may shrink below what it runs; then `overcommit_timeout_ms` decides, as YARN's

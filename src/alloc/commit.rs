@@ -340,7 +340,7 @@ impl CapacityScheduler {
             let c = &self.containers[rid];
             (c.resource, c.partition)
         };
-        self.add_queue_reserved(leaf, old_partition, -old);
+        self.add_queue_reserved(leaf, old_partition, -old, -1);
         self.add_app_used(app, old_partition, -old);
         self.add_app_used(app, ctx.partition, capability);
         let t = self.apps[app].attempt.as_mut().expect("attempt");
@@ -418,7 +418,7 @@ impl CapacityScheduler {
         });
         self.nodes[ctx.node].reserved = Some(id);
         self.add_app_used(app, ctx.partition, capability);
-        self.add_queue_reserved(leaf, ctx.partition, capability);
+        self.add_queue_reserved(leaf, ctx.partition, capability, 1);
         let t = self.apps[app].attempt.as_mut().expect("attempt");
         t.reserved += capability;
         t.reservations.push(id);

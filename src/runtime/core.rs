@@ -49,6 +49,7 @@ impl EngineCore {
     pub fn new(mut cs: CapacityScheduler, events: Arc<EventQueue>, async_scheduling: bool) -> Self {
         cs.set_asynchronous(async_scheduling);
         cs.record_notices(true);
+        events.publish_figures_version(cs.figures_version());
         EngineCore {
             cs,
             events,
@@ -319,7 +320,8 @@ impl EngineCore {
     }
 
     /// Turns what the core recorded during the last call into events, after the events that
-    /// call pushed itself (so a container's "why" comes before its completion).
+    /// call pushed itself (so a container's "why" comes before its completion), and publishes
+    /// the queue figures version as that call left it.
     pub fn flush_notices(&mut self) {
         for n in self.cs.take_notices() {
             let attempt = |cs: &CapacityScheduler, app: AppId| {
@@ -380,6 +382,8 @@ impl EngineCore {
             };
             self.events.push(e);
         }
+        self.events
+            .publish_figures_version(self.cs.figures_version());
     }
 
     pub fn snapshot(&self, now_ms: i64, dropped_events: u64) -> EngineSnapshot {

@@ -112,6 +112,8 @@ pub struct EventQueue {
     events: Mutex<VecDeque<EngineEvent>>,
     capacity: usize,
     dropped: AtomicU64,
+    /// The core's `figures_version` as of its last finished call or pass.
+    figures: AtomicU64,
     sink: Mutex<Option<crate::sync::Arc<EventSink>>>,
 }
 
@@ -130,6 +132,7 @@ impl EventQueue {
             events: Mutex::new(VecDeque::new()),
             capacity,
             dropped: AtomicU64::new(0),
+            figures: AtomicU64::new(0),
             sink: Mutex::new(None),
         }
     }
@@ -166,6 +169,17 @@ impl EventQueue {
     /// Events dropped because the queue was full, since the engine started.
     pub fn dropped(&self) -> u64 {
         self.dropped.load(Ordering::Relaxed)
+    }
+
+    /// Publishes the core's queue figures version (after each call and pass, with its
+    /// events): a host mirroring the figures sees that they moved without a call.
+    pub fn publish_figures_version(&self, v: u64) {
+        self.figures.store(v, Ordering::Release);
+    }
+
+    /// The queue figures version last published ([`Self::publish_figures_version`]).
+    pub fn figures_version(&self) -> u64 {
+        self.figures.load(Ordering::Acquire)
     }
 
     pub fn len(&self) -> usize {

@@ -613,6 +613,20 @@ impl Engine {
         })
     }
 
+    /// Every queue's figures now, root first (`CapacityScheduler::queue_statuses`), and the
+    /// figures version they belong to.
+    pub fn queue_statuses(
+        &self,
+    ) -> Result<(u64, Vec<crate::scheduler::queue_status::QueueStatus>), EngineError> {
+        self.read_core(|c, _| (c.cs.figures_version(), c.cs.queue_statuses()))
+    }
+
+    /// The queue figures version as the last finished call or pass left it, read without a
+    /// call into the engine: when it has not moved, the figures are those last read.
+    pub fn figures_version(&self) -> u64 {
+        self.shared.events.figures_version()
+    }
+
     /// The invariant checker over the live core (tests and audits).
     pub fn check_invariants(&self) -> Result<Result<(), Vec<String>>, EngineError> {
         self.read_core(|c, _| c.cs.check_invariants())

@@ -351,6 +351,7 @@ impl CapacityScheduler {
             self.num_applications[q] += 1;
             at = self.tree.parent(q);
         }
+        self.attempts_epoch += 1;
         // RMAppImpl registers the application with its lifetime monitor at submission: the
         // leaf's answer to what it asked for, counted from now. A recovered application's
         // deadline is the host's (it knows the original submission time).
@@ -561,6 +562,7 @@ impl CapacityScheduler {
             lr.non_runnable.push(app);
         }
         self.apps[app].user_slot = slot;
+        self.attempts_epoch += 1;
         if !runnable {
             self.set_pending_reason(app, PendingReason::MaxParallelApps);
         } else if self.tree.cluster_resource().is_zero() {
@@ -856,6 +858,7 @@ impl CapacityScheduler {
                 t.state = AttemptState::Pending;
                 t.pending_reason = None;
             }
+            self.attempts_epoch += 1;
             let lr = self.leaf_mut(leaf);
             lr.non_runnable.retain(|a| *a != app);
             lr.insert_pending(entry);
@@ -898,6 +901,7 @@ impl CapacityScheduler {
             self.num_applications[q] -= 1;
             at = self.tree.parent(q);
         }
+        self.attempts_epoch += 1;
         if let Some(lr) = self.leaves[leaf].as_mut() {
             lr.users.remove_if_empty(&a.user);
         }
@@ -982,9 +986,9 @@ impl CapacityScheduler {
             })
             .unwrap_or_default();
         self.add_queue_killable(source, -killable);
-        for &(p, used, reserved) in &usage {
+        for &(p, used, reserved, count) in &usage {
             self.add_app_used(app, p, -used);
-            self.add_queue_reserved(source, p, -reserved);
+            self.add_queue_reserved(source, p, -reserved, -count);
         }
         if let Some(d) = withdrawn {
             self.apply_pending_delta(app, d);
@@ -1035,9 +1039,9 @@ impl CapacityScheduler {
             None => {}
         }
         self.apps[app].user_slot = slot;
-        for &(p, used, reserved) in &usage {
+        for &(p, used, reserved, count) in &usage {
             self.add_app_used(app, p, used);
-            self.add_queue_reserved(dest, p, reserved);
+            self.add_queue_reserved(dest, p, reserved, count);
         }
         self.add_queue_killable(dest, killable);
         if had_demand {

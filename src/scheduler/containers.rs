@@ -129,7 +129,7 @@ impl CapacityScheduler {
         }
         self.add_app_used(app, c.partition, -c.resource);
         if reserved {
-            self.add_queue_reserved(leaf, c.partition, -c.resource);
+            self.add_queue_reserved(leaf, c.partition, -c.resource, -1);
         }
         let mut restore = None;
         if let Some(t) = self.apps[app].attempt.as_mut() {

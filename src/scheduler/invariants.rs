@@ -249,6 +249,18 @@ impl CapacityScheduler {
         let mut queue_labelled_reserved = vec![ByPartition::default(); n];
         let mut queue_labelled_pending = vec![ByPartition::default(); n];
         let mut queue_killable = vec![Resource::ZERO; n];
+        // Reservations counted from the containers themselves (the default partition's).
+        let mut queue_reservations = vec![0i64; n];
+        for (_, c) in self.containers.iter() {
+            if !c.is_reserved() || c.partition != crate::state::partition::DEFAULT_PARTITION {
+                continue;
+            }
+            let mut at = self.apps.get(c.app).map(|a| a.queue);
+            while let Some(q) = at {
+                queue_reservations[q] += 1;
+                at = self.tree.parent(q);
+            }
+        }
         for (cid, c) in self.containers.iter().filter(|(_, c)| c.killable) {
             if !self
                 .nodes
@@ -429,6 +441,14 @@ impl CapacityScheduler {
                     self.tree.path(q),
                     self.queue_killable[q],
                     queue_killable[q]
+                ));
+            }
+            if self.queue_reserved_containers[q] != queue_reservations[q] {
+                v.push(format!(
+                    "queue {}: counts {} reservations but holds {}",
+                    self.tree.path(q),
+                    self.queue_reserved_containers[q],
+                    queue_reservations[q]
                 ));
             }
             if self.queue_reserved[q] != queue_reserved[q] {

@@ -27,6 +27,7 @@ pub mod partition_report;
 pub mod placement;
 pub(crate) mod preempt_view;
 pub mod preemption;
+pub mod queue_status;
 mod refresh;
 pub mod report;
 mod request_labels;
@@ -67,6 +68,8 @@ pub struct CapacityScheduler {
     pub(crate) queue_pending: Vec<Resource>,
     /// Reserved resources per queue subtree (also included in `Queue::used`).
     pub(crate) queue_reserved: Vec<Resource>,
+    /// Reservations per queue subtree in the default partition (`QueueMetrics.reservedContainers`).
+    pub(crate) queue_reserved_containers: Vec<i64>,
     /// The same two in the labelled partitions (the plain ones are the default partition's).
     pub(crate) queue_labelled_pending: Vec<ByPartition>,
     pub(crate) queue_labelled_reserved: Vec<ByPartition>,
@@ -131,6 +134,9 @@ pub struct CapacityScheduler {
     /// epoch and the tree's generation, what a visit depends on before it tries an
     /// application (`alloc::found_nothing`).
     pub(crate) demand_version: u64,
+    /// Bumped whenever an application or attempt is counted in or out of a queue
+    /// (`figures_version`, with the usage epoch and the demand version).
+    pub(crate) attempts_epoch: u64,
     /// How many times an application was tried on a node (`assign_app`): a visit that did not
     /// move it tried none.
     pub(crate) apps_tried: u64,
@@ -172,6 +178,7 @@ impl CapacityScheduler {
             dynamic_queues: Default::default(),
             queue_pending: vec![Resource::ZERO; n],
             queue_reserved: vec![Resource::ZERO; n],
+            queue_reserved_containers: vec![0; n],
             queue_labelled_pending: vec![ByPartition::default(); n],
             queue_labelled_reserved: vec![ByPartition::default(); n],
             labels: NodeLabelsManager::default(),
@@ -194,6 +201,7 @@ impl CapacityScheduler {
             asynchronous,
             child_orders: Vec::new(),
             demand_version: 0,
+            attempts_epoch: 0,
             apps_tried: 0,
             root_found_nothing: None,
             preemption_views_kept,
@@ -479,12 +487,12 @@ impl CapacityScheduler {
     }
 
     /// What an application holds per partition — (partition, used with reservations,
-    /// reserved) — from its containers, those kept across attempts included.
+    /// reserved, reservations) — from its containers, those kept across attempts included.
     pub(crate) fn app_usage_by_partition(
         &self,
         app: AppId,
-    ) -> smallvec::SmallVec<[(Partition, Resource, Resource); 1]> {
-        let mut out: smallvec::SmallVec<[(Partition, Resource, Resource); 1]> =
+    ) -> smallvec::SmallVec<[(Partition, Resource, Resource, i64); 1]> {
+        let mut out: smallvec::SmallVec<[(Partition, Resource, Resource, i64); 1]> =
             smallvec::SmallVec::new();
         let t = self.apps[app].attempt.as_ref();
         let ids = t
@@ -492,28 +500,33 @@ impl CapacityScheduler {
             .flat_map(|t| t.live_containers.iter().chain(&t.reservations))
             .chain(self.kept_containers.get(&app).into_iter().flatten());
         for c in ids.filter_map(|c| self.containers.get(*c)) {
-            let reserved = if c.is_reserved() {
-                c.resource
+            let (reserved, count) = if c.is_reserved() {
+                (c.resource, 1)
             } else {
-                Resource::ZERO
+                (Resource::ZERO, 0)
             };
-            match out.iter_mut().find(|(p, _, _)| *p == c.partition) {
+            match out.iter_mut().find(|(p, _, _, _)| *p == c.partition) {
                 Some(e) => {
                     e.1 += c.resource;
                     e.2 += reserved;
+                    e.3 += count;
                 }
-                None => out.push((c.partition, c.resource, reserved)),
+                None => out.push((c.partition, c.resource, reserved, count)),
             }
         }
         out
     }
 
+    /// Adds `delta` (the resource of `count` reservations, both negative for a release) to
+    /// `leaf`'s and its ancestors' reserved figures in `partition`.
     pub(crate) fn add_queue_reserved(
         &mut self,
         leaf: QueueId,
         partition: Partition,
         delta: Resource,
+        count: i64,
     ) {
+        let default = partition == DEFAULT_PARTITION;
         let mut at = Some(leaf);
         while let Some(q) = at {
             add_in(
@@ -522,8 +535,19 @@ impl CapacityScheduler {
                 partition,
                 delta,
             );
+            if default {
+                self.queue_reserved_containers[q] += count;
+            }
             at = self.tree.parent(q);
         }
+    }
+
+    /// Reservations in the default partition beneath `q` (`QueueMetrics.reservedContainers`).
+    pub fn queue_reserved_containers(&self, q: QueueId) -> i64 {
+        self.queue_reserved_containers
+            .get(q)
+            .copied()
+            .unwrap_or_default()
     }
 
     /// Applies a change of an attempt's outstanding asks to the queue totals and to its user's

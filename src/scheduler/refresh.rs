@@ -1,7 +1,7 @@
 //! `yarn rmadmin -refreshQueues`: a new configuration applied to the running scheduler.
 //! Refused — with the old configuration left in force — when YARN would refuse it.
 
-use crate::state::partition::{add_in, ByPartition};
+use crate::state::partition::{add_in, ByPartition, DEFAULT_PARTITION};
 use crate::sync::Arc;
 use std::collections::HashMap;
 
@@ -240,6 +240,7 @@ impl CapacityScheduler {
         let n = self.tree.len();
         let mut used = vec![Resource::ZERO; n];
         let mut reserved = vec![Resource::ZERO; n];
+        let mut reservations = vec![0i64; n];
         let mut killable = vec![Resource::ZERO; n];
         let mut pending = vec![Resource::ZERO; n];
         let mut labelled_used = vec![ByPartition::default(); n];
@@ -264,6 +265,9 @@ impl CapacityScheduler {
                         c.partition,
                         c.resource,
                     );
+                    if c.partition == DEFAULT_PARTITION {
+                        reservations[q] += 1;
+                    }
                 }
                 if c.killable {
                     killable[q] += c.resource;
@@ -294,6 +298,7 @@ impl CapacityScheduler {
         self.queue_labelled_reserved = labelled_reserved;
         self.queue_labelled_pending = labelled_pending;
         self.queue_reserved = reserved;
+        self.queue_reserved_containers = reservations;
         self.queue_killable = killable;
         self.queue_pending = pending;
         self.num_applications = apps;

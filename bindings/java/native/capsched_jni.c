@@ -466,6 +466,74 @@ JNIEXPORT jobjectArray JNICALL FN(queues)(JNIEnv *env, jclass cls, jlong e) {
     return out;
 }
 
+/* Per queue QUEUE_STATUS_LONGS longs (see QueueStatus.java for the order; floats as their bits). */
+#define QUEUE_STATUS_LONGS 36
+
+static jlong float_bits(float f) {
+    union {
+        float f;
+        int32_t i;
+    } u;
+    u.f = f;
+    return u.i;
+}
+
+/* {byte[][] paths, long[] per queue QUEUE_STATUS_LONGS, then the figures version last} */
+JNIEXPORT jobjectArray JNICALL FN(queueStatuses)(JNIEnv *env, jclass cls, jlong e) {
+    (void)cls;
+    capsched_queue_status_list *l = NULL;
+    if (failed(env, capsched_engine_queue_statuses(E(e), &l))) return NULL;
+    jobjectArray out = objects(env, 2);
+    jobjectArray paths = (*env)->NewObjectArray(env, (jsize)l->count, g_bytes, NULL);
+    jlong *v = calloc(l->count * QUEUE_STATUS_LONGS + 1, sizeof(jlong));
+    if (out != NULL && paths != NULL && v != NULL) {
+        for (size_t i = 0; i < l->count; i++) {
+            const capsched_queue_status *q = &l->queues[i];
+            put(env, paths, (jsize)i, bytes_out(env, q->path.ptr, q->path.len));
+            jlong *o = v + i * QUEUE_STATUS_LONGS;
+            const capsched_resource *r[] = {&q->guaranteed, &q->maximum,  &q->used,    &q->reserved,
+                                            &q->pending,    &q->maximum_allocation, &q->am_limit, &q->am_used};
+            o[0] = q->parent;
+            o[1] = q->is_leaf;
+            o[2] = q->state;
+            o[3] = float_bits(q->capacity);
+            o[4] = float_bits(q->maximum_capacity);
+            o[5] = float_bits(q->absolute_capacity);
+            o[6] = float_bits(q->absolute_maximum_capacity);
+            o[7] = float_bits(q->used_capacity);
+            o[8] = float_bits(q->absolute_used_capacity);
+            for (size_t k = 0; k < 8; k++) {
+                o[9 + 2 * k] = r[k]->memory_mb;
+                o[10 + 2 * k] = r[k]->vcores;
+            }
+            o[25] = q->reserved_containers;
+            o[26] = q->num_applications;
+            o[27] = q->num_active_applications;
+            o[28] = q->num_pending_applications;
+            o[29] = q->max_applications;
+            o[30] = q->max_applications_per_user;
+            o[31] = float_bits(q->user_limit_percent);
+            o[32] = float_bits(q->user_limit_factor);
+            o[33] = q->default_application_priority;
+            o[34] = q->preemption_disabled;
+            o[35] = q->intra_queue_preemption_disabled;
+        }
+        v[l->count * QUEUE_STATUS_LONGS] = (jlong)l->figures_version;
+        put(env, out, 0, paths);
+        put(env, out, 1, longs_out(env, v, l->count * QUEUE_STATUS_LONGS + 1));
+    }
+    free(v);
+    capsched_queue_status_list_free(l);
+    return out;
+}
+
+JNIEXPORT jlong JNICALL FN(figuresVersion)(JNIEnv *env, jclass cls, jlong e) {
+    (void)cls;
+    uint64_t v = 0;
+    if (failed(env, capsched_engine_figures_version(E(e), &v))) return 0;
+    return (jlong)v;
+}
+
 /* EVENT_LONGS per event, and the dropped count last. */
 JNIEXPORT jlongArray JNICALL FN(pollEvents)(JNIEnv *env, jclass cls, jlong e, jint max) {
     (void)cls;

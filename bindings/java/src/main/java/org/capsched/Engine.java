@@ -429,6 +429,31 @@ public final class Engine extends NativeHandle {
         });
     }
 
+    /**
+     * Every queue's figures now, root first (each parent before its children), with the
+     * figures version they belong to ({@link QueueStatuses#figuresVersion}).
+     */
+    public QueueStatuses queueStatuses() {
+        return with(e -> {
+            Object[] r = Native.queueStatuses(e);
+            byte[][] paths = (byte[][]) r[0];
+            long[] v = (long[]) r[1];
+            List<QueueStatus> out = new ArrayList<QueueStatus>(paths.length);
+            for (int i = 0; i < paths.length; i++) {
+                out.add(new QueueStatus(Utf8.string(paths[i]), v, i * QueueStatus.LONGS));
+            }
+            return new QueueStatuses(Collections.unmodifiableList(out), v[v.length - 1]);
+        });
+    }
+
+    /**
+     * The queue figures version as the engine's last call or pass left it, read without a call
+     * into the engine: while it stays, {@link #queueStatuses} would answer as it last did.
+     */
+    public long figuresVersion() {
+        return with(e -> Native.figuresVersion(e));
+    }
+
     /** Throws INVARIANT with what is wrong, for hosts' own tests. */
     public void checkInvariants() {
         run(e -> Native.checkInvariants(e));

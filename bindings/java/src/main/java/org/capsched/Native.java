@@ -56,6 +56,10 @@ final class Native {
 
     static native Object[] queues(long engine);
 
+    static native Object[] queueStatuses(long engine);
+
+    static native long figuresVersion(long engine);
+
     static native long[] pollEvents(long engine, int max);
 
     static native long nodeAdd(long engine, byte[] host, byte[] rack, long memoryMb, long vcores);

@@ -164,6 +164,24 @@ public class EngineTest {
                 }
             }
             assertTrue(sawA);
+            QueueStatuses statuses = engine.queueStatuses();
+            assertEquals(engine.figuresVersion(), statuses.figuresVersion);
+            assertEquals("root", statuses.queues.get(0).path);
+            assertEquals(-1, statuses.queues.get(0).parent);
+            for (QueueStatus q : statuses.queues) {
+                if (!q.path.equals("root.a")) continue;
+                assertEquals(0, q.parent);
+                assertTrue(q.isLeaf);
+                assertEquals(QueueStatus.RUNNING, q.state);
+                assertEquals(0.5f, q.capacity, 0f);
+                assertEquals(1, q.numActiveApplications);
+                assertEquals(new Resource(1024, 1), q.amUsed);
+                assertEquals("the AM alone runs", new Resource(1024, 1), q.used);
+                assertTrue("the monitor is off", q.preemptionDisabled && q.intraQueuePreemptionDisabled);
+            }
+            long before = engine.figuresVersion();
+            engine.killContainer(am.id, -106, "Killed by the RM");
+            assertTrue("a kill moves the figures", engine.figuresVersion() != before);
             engine.checkInvariants();
         }
     }

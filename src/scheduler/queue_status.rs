@@ -1,0 +1,126 @@
+//! Each queue's figures as a ResourceManager publishes them outside the scheduler: YARN's
+//! `QueueInfo` (`yarn queue -status`), the `QueueMetrics`/`CSQueueMetrics` beans (JMX, the
+//! cluster metrics REST answer, dashboards). The RM plug-in keeps YARN's own bookkeeping
+//! (applications by state, allocated and pending resources) and takes from here what only the
+//! scheduler knows: guarantees, availability, reservations, AM figures, capacities, limits,
+//! states and preemption settings. Every figure is O(1) per queue, so a host may read them after
+//! each event, as the stock scheduler updates its metrics at each allocation.
+
+use super::CapacityScheduler;
+use crate::config::QueueState;
+use crate::resource::Resource;
+use crate::state::queue::QueueId;
+
+/// One queue's figures in the default partition (YARN's plain figures are that partition's).
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueueStatus {
+    pub path: String,
+    /// The parent's index in the list (pre-order: always before the child); `None` for root.
+    pub parent: Option<usize>,
+    pub is_leaf: bool,
+    /// RUNNING, STOPPED or DRAINING, as `getState()` has it now.
+    pub state: QueueState,
+    /// Fractions (0–1): of the parent, and of the cluster.
+    pub capacity: f32,
+    pub maximum_capacity: f32,
+    pub absolute_capacity: f32,
+    pub absolute_maximum_capacity: f32,
+    /// `QueueCapacities` used capacity: used over the guarantee (at least the minimum
+    /// allocation); and used over the partition.
+    pub used_capacity: f32,
+    pub absolute_used_capacity: f32,
+    /// `getEffectiveCapacity` / `getEffectiveMaxCapacity`: the guaranteed and maximum
+    /// resources for the current cluster.
+    pub guaranteed: Resource,
+    pub maximum: Resource,
+    /// The subtree's containers, reservations included (YARN's `ResourceUsage` used).
+    pub used: Resource,
+    pub reserved: Resource,
+    /// Reservations beneath (`reservedContainers`).
+    pub reserved_containers: i64,
+    /// What the subtree's attempts still ask for.
+    pub pending: Resource,
+    /// The configured maximum allocation (`maximum-allocation-mb`/`-vcores`, else the
+    /// scheduler's): the RM's `getMaximumResourceCapability(queue)` is its component-wise
+    /// minimum with the cluster's node-aware maximum.
+    pub maximum_allocation: Resource,
+    /// YARN's `getNumApplications` (a leaf's attempts; a parent's applications beneath).
+    pub num_applications: i32,
+    /// Leaves only from here on (zero, or the defaults, for a parent).
+    pub num_active_applications: i32,
+    pub num_pending_applications: i32,
+    /// The leaf's AM resource limit and the AM containers' resource now.
+    pub am_limit: Resource,
+    pub am_used: Resource,
+    pub max_applications: i32,
+    pub max_applications_per_user: i32,
+    /// `minimum-user-limit-percent` (0–100) and `user-limit-factor`.
+    pub user_limit_percent: f32,
+    pub user_limit_factor: f32,
+    pub default_application_priority: i32,
+    /// `getPreemptionDisabled()` and `getIntraQueuePreemptionDisabled()` (every queue: with
+    /// the monitor off both are true, as YARN's are).
+    pub preemption_disabled: bool,
+    pub intra_queue_preemption_disabled: bool,
+}
+
+impl CapacityScheduler {
+    /// Every queue's figures, in pre-order (root first).
+    pub fn queue_statuses(&self) -> Vec<QueueStatus> {
+        (0..self.tree.len()).map(|q| self.queue_status(q)).collect()
+    }
+
+    fn queue_status(&self, q: QueueId) -> QueueStatus {
+        let tree = &self.tree;
+        let queue = tree.queue(q);
+        let conf = tree.conf(q);
+        let c = &queue.capacities;
+        let leaf_conf = conf.leaf.as_ref();
+        let lr = self.leaf(q);
+        QueueStatus {
+            path: conf.path.clone(),
+            parent: tree.parent(q),
+            is_leaf: tree.is_leaf(q),
+            state: queue.state,
+            capacity: c.capacity,
+            maximum_capacity: c.maximum_capacity,
+            absolute_capacity: c.absolute_capacity,
+            absolute_maximum_capacity: c.absolute_maximum_capacity,
+            used_capacity: tree.used_capacity(q),
+            absolute_used_capacity: tree.absolute_used_capacity(q),
+            guaranteed: c.effective_min,
+            maximum: c.effective_max,
+            used: queue.used,
+            reserved: self.queue_reserved(q),
+            reserved_containers: self.queue_reserved_containers(q),
+            pending: self.queue_pending(q),
+            maximum_allocation: conf.maximum_allocation,
+            num_applications: self.num_applications(q),
+            num_active_applications: lr.map_or(0, |l| l.active.len() as i32),
+            num_pending_applications: lr.map_or(0, |l| l.pending.len() as i32),
+            am_limit: if lr.is_some() {
+                tree.am_resource_limit(q)
+            } else {
+                Resource::ZERO
+            },
+            am_used: lr.map_or(Resource::ZERO, |l| l.am_used),
+            max_applications: queue.leaf.map_or(0, |l| l.max_applications),
+            max_applications_per_user: queue.leaf.map_or(0, |l| l.max_applications_per_user),
+            user_limit_percent: leaf_conf.map_or(100.0, |l| l.user_limit_percent),
+            user_limit_factor: leaf_conf.map_or(1.0, |l| l.user_limit_factor),
+            default_application_priority: leaf_conf.map_or(0, |l| l.default_application_priority),
+            preemption_disabled: tree.preemption_disabled(q),
+            intra_queue_preemption_disabled: tree.intra_queue_preemption_disabled(q),
+        }
+    }
+
+    /// Moves on whenever a figure of [`Self::queue_statuses`] may have changed (usage,
+    /// reservations, asks, activations, the cluster or the configuration), so a host that
+    /// mirrors them reads them again only then. Every counter it sums only grows.
+    pub fn figures_version(&self) -> u64 {
+        self.usage_epoch
+            .wrapping_add(self.demand_version)
+            .wrapping_add(self.tree.generation())
+            .wrapping_add(self.attempts_epoch)
+    }
+}
