@@ -600,6 +600,10 @@ typedef struct capsched_queue_status {
   // `getEffectiveMaxCapacity`).
   struct capsched_resource guaranteed;
   struct capsched_resource maximum;
+  // An absolute queue's configured minimum and maximum resources (YARN's
+  // `getConfiguredMinResource`/`getConfiguredMaxResource`); zero otherwise.
+  struct capsched_resource configured_minimum;
+  struct capsched_resource configured_maximum;
   // The subtree's containers, reservations included.
   struct capsched_resource used;
   struct capsched_resource reserved;
@@ -620,6 +624,8 @@ typedef struct capsched_queue_status {
   // Leaves only: the AM resource limit and the AM containers' resource now.
   struct capsched_resource am_limit;
   struct capsched_resource am_used;
+  // Leaves only: `maximum-am-resource-percent`, a fraction (0 for a parent).
+  float maximum_am_resource_percent;
   // Leaves only: `getMaxApplications`, `getMaxApplicationsPerUser`.
   int32_t max_applications;
   int32_t max_applications_per_user;

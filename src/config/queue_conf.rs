@@ -231,4 +231,18 @@ impl QueueConf {
     pub fn is_leaf(&self) -> bool {
         self.children.is_empty() && self.managed.is_none() && self.flexible.is_none()
     }
+
+    /// The configured minimum and maximum resources of an absolute queue (YARN's
+    /// `getConfiguredMinResource`/`getConfiguredMaxResource`); none for a percentage or weight.
+    pub fn configured_resources(&self) -> (Resource, Resource) {
+        let min = match &self.capacity {
+            CapacityValue::Absolute(a) => a.resource(),
+            _ => Resource::ZERO,
+        };
+        let max = match &self.maximum_capacity {
+            MaxCapacityValue::Absolute(a) => a.resource(),
+            _ => Resource::ZERO,
+        };
+        (min, max)
+    }
 }

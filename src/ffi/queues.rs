@@ -39,6 +39,10 @@ pub struct capsched_queue_status {
     /// `getEffectiveMaxCapacity`).
     pub guaranteed: capsched_resource,
     pub maximum: capsched_resource,
+    /// An absolute queue's configured minimum and maximum resources (YARN's
+    /// `getConfiguredMinResource`/`getConfiguredMaxResource`); zero otherwise.
+    pub configured_minimum: capsched_resource,
+    pub configured_maximum: capsched_resource,
     /// The subtree's containers, reservations included.
     pub used: capsched_resource,
     pub reserved: capsched_resource,
@@ -59,6 +63,8 @@ pub struct capsched_queue_status {
     /// Leaves only: the AM resource limit and the AM containers' resource now.
     pub am_limit: capsched_resource,
     pub am_used: capsched_resource,
+    /// Leaves only: `maximum-am-resource-percent`, a fraction (0 for a parent).
+    pub maximum_am_resource_percent: f32,
     /// Leaves only: `getMaxApplications`, `getMaxApplicationsPerUser`.
     pub max_applications: i32,
     pub max_applications_per_user: i32,
@@ -115,6 +121,8 @@ fn to_c(q: &QueueStatus, path: &std::ffi::CString) -> capsched_queue_status {
         absolute_used_capacity: q.absolute_used_capacity,
         guaranteed: q.guaranteed.into(),
         maximum: q.maximum.into(),
+        configured_minimum: q.configured_minimum.into(),
+        configured_maximum: q.configured_maximum.into(),
         used: q.used.into(),
         reserved: q.reserved.into(),
         reserved_containers: q.reserved_containers,
@@ -125,6 +133,7 @@ fn to_c(q: &QueueStatus, path: &std::ffi::CString) -> capsched_queue_status {
         num_pending_applications: q.num_pending_applications,
         am_limit: q.am_limit.into(),
         am_used: q.am_used.into(),
+        maximum_am_resource_percent: q.maximum_am_resource_percent,
         max_applications: q.max_applications,
         max_applications_per_user: q.max_applications_per_user,
         user_limit_percent: q.user_limit_percent,

@@ -9,7 +9,7 @@ use serde_json::{json, Map, Value};
 
 use super::json::{JsonStyle, JsonWriter};
 
-use crate::config::{AccessControlList, CapacityValue, MaxCapacityValue, QueueConf};
+use crate::config::{AccessControlList, CapacityValue, QueueConf};
 use crate::resource::{Resource, ResourceTypes};
 use crate::scheduler::partition_report::LivePartition;
 use crate::scheduler::report::{LiveQueue, LiveUser};
@@ -421,7 +421,7 @@ fn capacities_json(tree: &QueueTree, id: QueueId, live: Option<&LiveQueue>) -> V
         let p = tree.default_partition_resource();
         (p, p)
     } else {
-        configured_resources(qc)
+        qc.configured_resources()
     };
     let mut m = Map::new();
     m.insert("partitionName".into(), json!(""));
@@ -714,18 +714,6 @@ fn capacity_vector_of(tree: &QueueTree, value: impl Fn(usize) -> String) -> Valu
         "configuredCapacityVector": format!("[{}]", text.join(",")),
         "capacityVectorEntries": entries,
     })
-}
-
-fn configured_resources(qc: &QueueConf) -> (Resource, Resource) {
-    let min = match &qc.capacity {
-        CapacityValue::Absolute(a) => a.resource(),
-        _ => Resource::ZERO,
-    };
-    let max = match &qc.maximum_capacity {
-        MaxCapacityValue::Absolute(a) => a.resource(),
-        _ => Resource::ZERO,
-    };
-    (min, max)
 }
 
 fn mode(qc: &QueueConf) -> &'static str {

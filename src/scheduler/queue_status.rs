@@ -33,6 +33,9 @@ pub struct QueueStatus {
     /// resources for the current cluster.
     pub guaranteed: Resource,
     pub maximum: Resource,
+    /// An absolute queue's configured minimum and maximum resources; none otherwise.
+    pub configured_minimum: Resource,
+    pub configured_maximum: Resource,
     /// The subtree's containers, reservations included (YARN's `ResourceUsage` used).
     pub used: Resource,
     pub reserved: Resource,
@@ -52,6 +55,8 @@ pub struct QueueStatus {
     /// The leaf's AM resource limit and the AM containers' resource now.
     pub am_limit: Resource,
     pub am_used: Resource,
+    /// `maximum-am-resource-percent` as a fraction (0 for a parent).
+    pub maximum_am_resource_percent: f32,
     pub max_applications: i32,
     pub max_applications_per_user: i32,
     /// `minimum-user-limit-percent` (0–100) and `user-limit-factor`.
@@ -77,6 +82,7 @@ impl CapacityScheduler {
         let c = &queue.capacities;
         let leaf_conf = conf.leaf.as_ref();
         let lr = self.leaf(q);
+        let (configured_minimum, configured_maximum) = conf.configured_resources();
         QueueStatus {
             path: conf.path.clone(),
             parent: tree.parent(q),
@@ -90,6 +96,8 @@ impl CapacityScheduler {
             absolute_used_capacity: tree.absolute_used_capacity(q),
             guaranteed: c.effective_min,
             maximum: c.effective_max,
+            configured_minimum,
+            configured_maximum,
             used: queue.used,
             reserved: self.queue_reserved(q),
             reserved_containers: self.queue_reserved_containers(q),
@@ -104,6 +112,7 @@ impl CapacityScheduler {
                 Resource::ZERO
             },
             am_used: lr.map_or(Resource::ZERO, |l| l.am_used),
+            maximum_am_resource_percent: leaf_conf.map_or(0.0, |l| l.maximum_am_resource_percent),
             max_applications: queue.leaf.map_or(0, |l| l.max_applications),
             max_applications_per_user: queue.leaf.map_or(0, |l| l.max_applications_per_user),
             user_limit_percent: leaf_conf.map_or(100.0, |l| l.user_limit_percent),

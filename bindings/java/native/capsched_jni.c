@@ -467,7 +467,7 @@ JNIEXPORT jobjectArray JNICALL FN(queues)(JNIEnv *env, jclass cls, jlong e) {
 }
 
 /* Per queue QUEUE_STATUS_LONGS longs (see QueueStatus.java for the order; floats as their bits). */
-#define QUEUE_STATUS_LONGS 36
+#define QUEUE_STATUS_LONGS 41
 
 static jlong float_bits(float f) {
     union {
@@ -517,6 +517,11 @@ JNIEXPORT jobjectArray JNICALL FN(queueStatuses)(JNIEnv *env, jclass cls, jlong 
             o[33] = q->default_application_priority;
             o[34] = q->preemption_disabled;
             o[35] = q->intra_queue_preemption_disabled;
+            o[36] = q->configured_minimum.memory_mb;
+            o[37] = q->configured_minimum.vcores;
+            o[38] = q->configured_maximum.memory_mb;
+            o[39] = q->configured_maximum.vcores;
+            o[40] = float_bits(q->maximum_am_resource_percent);
         }
         v[l->count * QUEUE_STATUS_LONGS] = (jlong)l->figures_version;
         put(env, out, 0, paths);

@@ -7,7 +7,7 @@ package org.capsched;
  */
 public final class QueueStatus {
     /** The longs per queue in the native answer. */
-    static final int LONGS = 36;
+    static final int LONGS = 41;
 
     public static final int RUNNING = 0;
     public static final int STOPPED = 1;
@@ -30,6 +30,9 @@ public final class QueueStatus {
     /** The guaranteed and maximum resources for the current cluster. */
     public final Resource guaranteed;
     public final Resource maximum;
+    /** An absolute queue's configured minimum and maximum resources; zero otherwise. */
+    public final Resource configuredMinimum;
+    public final Resource configuredMaximum;
     /** The subtree's containers, reservations included. */
     public final Resource used;
     public final Resource reserved;
@@ -43,6 +46,8 @@ public final class QueueStatus {
     public final int numPendingApplications;
     public final Resource amLimit;
     public final Resource amUsed;
+    /** {@code maximum-am-resource-percent}, a fraction. */
+    public final float maximumAmResourcePercent;
     public final int maxApplications;
     public final int maxApplicationsPerUser;
     /** {@code minimum-user-limit-percent}, 0 to 100. */
@@ -82,6 +87,9 @@ public final class QueueStatus {
         defaultApplicationPriority = (int) v[at + 33];
         preemptionDisabled = v[at + 34] != 0;
         intraQueuePreemptionDisabled = v[at + 35] != 0;
+        configuredMinimum = r(v, at + 36);
+        configuredMaximum = r(v, at + 38);
+        maximumAmResourcePercent = f(v[at + 40]);
     }
 
     /** The last part of the path. */
