@@ -49,7 +49,12 @@ fn validate_rejects_children_summing_to_110() {
     );
     let (code, out, err) = capsched(&["validate", p.to_str().unwrap()]);
     assert_eq!(code, 1, "{out}");
-    assert!(err.contains("Illegal capacity sum of 1.1 for children of queue root for label=. It should be either 0 or 1.0"), "{err}");
+    assert!(
+        err.contains(
+            "Illegal capacity of 1.1 for children of queue root. It should be either 0 or 1.0"
+        ),
+        "{err}"
+    );
     assert!(err.contains("queue: root"), "{err}");
     assert!(
         err.contains("key:   yarn.scheduler.capacity.root.queues"),

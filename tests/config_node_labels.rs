@@ -104,7 +104,7 @@ fn label_checks_use_yarns_words() {
     ))
     .unwrap_err();
     assert!(
-        err.contains("Illegal capacity sum of 0.99 for children of queue b for label=red. It should be either 0 or 1.0"),
+        err.contains("Illegal capacity of 0.99 for children of queue b for label=red. It should be either 0 or 1.0"),
         "{err}"
     );
     // Out of [0, 100].

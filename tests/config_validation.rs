@@ -21,7 +21,7 @@ fn children_summing_to_110_is_rejected_with_yarns_message() {
     let e = errors(&refs(&two_leaves("60", "50")));
     assert_error(
         &e,
-        "Illegal capacity sum of 1.1 for children of queue root for label=. It should be either 0 or 1.0",
+        "Illegal capacity of 1.1 for children of queue root. It should be either 0 or 1.0",
         Some("root"),
         Some("yarn.scheduler.capacity.root.queues"),
     );
@@ -40,7 +40,7 @@ fn children_sum_checked_at_every_level_with_the_short_name() {
     ]);
     assert_error(
         &e,
-        "Illegal capacity sum of 0.9 for children of queue a for label=. It should be either 0 or 1.0",
+        "Illegal capacity of 0.9 for children of queue a. It should be either 0 or 1.0",
         Some("root.a"),
         Some("yarn.scheduler.capacity.root.a.queues"),
     );
@@ -70,7 +70,7 @@ fn zero_sum_needs_zero_parent_or_allow_zero_capacity_sum() {
     let e = errors(&pairs);
     assert_error(
         &e,
-        "Illegal capacity sum of 0.0 for children of queue a for label=. It is set to 0, but parent percent != 0, \
+        "Illegal capacity of 0.0 for children of queue a. It is set to 0, but parent percent != 0, \
          and doesn't allow children capacity to set to 0",
         Some("root.a"),
         Some("yarn.scheduler.capacity.root.a.queues"),
@@ -91,7 +91,7 @@ fn zero_capacity_parent_with_positive_children_is_rejected() {
     ]);
     assert_error(
         &e,
-        "Illegal capacity sum of 1.0 for children of queue a for label=. queue=a has zero capacity, but \
+        "Illegal capacity of 1.0 for children of queue a. queue=a has zero capacity, but \
          childqueues have positive capacities",
         Some("root.a"),
         Some("yarn.scheduler.capacity.root.a.queues"),
@@ -326,7 +326,9 @@ fn absolute_children_need_an_absolute_parent() {
     ]);
     assert_error(
         &e,
-        "Parent=root.a: When absolute minResource is used, we must make sure both parent and child all use absolute minResource",
+        "Parent queue 'root.a' and child queue 'root.a.x' should use either percentage based capacity \
+         configuration or absolute resource together. Parent=root.a: When absolute minResource is used, we must \
+         make sure both parent and child all use absolute minResource",
         Some("root.a"),
         Some("yarn.scheduler.capacity.root.a.queues"),
     );
@@ -358,7 +360,7 @@ fn absolute_min_above_max_is_rejected() {
     ]);
     assert_error(
         &e,
-        "Min resource configuration <memory:4096, vCores:4> is greater than its max value:<memory:2048, vCores:4> in queue:a",
+        "Min resource configuration <memory:4096, vCores:4> is greater than its max value:<memory:2048, vCores:4> in queue:root.a",
         Some("root.a"),
         Some("yarn.scheduler.capacity.root.a.capacity"),
     );

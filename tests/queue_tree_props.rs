@@ -149,7 +149,7 @@ proptest! {
         let result = CapacitySchedulerConfiguration::from_properties_str(&as_properties(&pairs));
         if changed {
             let err = result.expect_err("an over-full level must be rejected");
-            prop_assert!(err.iter().any(|e| e.message.starts_with("Illegal capacity sum of")), "seed {seed}: {err}");
+            prop_assert!(err.iter().any(|e| e.message.starts_with("Illegal capacity of ")), "seed {seed}: {err}");
         }
     }
 }

@@ -13,6 +13,7 @@ pub mod keys;
 pub mod limits;
 pub mod mapping_rule_validation;
 pub mod mapping_rules;
+mod messages;
 pub mod node_labels;
 pub mod opportunistic;
 pub mod placement;

@@ -202,7 +202,7 @@ fn read_accessible(r: &mut Reader, path: &str, parent: Option<&QueueConf>) -> Ac
                             &key,
                             format!(
                                 "Some labels of child queue is not a subset of parent queue, these labels=[{}]",
-                                extra.join(", ")
+                                extra.join(",")
                             ),
                         );
                     }

@@ -203,7 +203,7 @@ fn read_capacity(
         // YARN's range check lets NaN through (every comparison with it is false); nothing
         // downstream can use it.
         Ok(p) if p.is_nan() => {
-            r.error(q, &key, format!("Illegal value NaN for {key}"));
+            r.error(q, &key, nan(&key));
             CapacityValue::Percent(0.0)
         }
         Ok(p) => {
@@ -222,6 +222,11 @@ fn read_capacity(
             CapacityValue::Percent(0.0)
         }
     }
+}
+
+/// capsched's refusal of a NaN capacity, which YARN's range checks let through.
+fn nan(key: &str) -> String {
+    format!("Illegal value NaN for {key}")
 }
 
 /// `getNonLabeledQueueMaximumCapacity` (as [`read_capacity`]; -1 means 100), then
@@ -254,7 +259,7 @@ fn read_maximum_capacity(
             MaxCapacityValue::Percent(1.0)
         }
         Ok(m) if m.is_nan() => {
-            r.error(q, &key, format!("Illegal value NaN for {key}"));
+            r.error(q, &key, nan(&key));
             MaxCapacityValue::Percent(1.0)
         }
         Ok(m) => {
@@ -587,13 +592,19 @@ fn read_user_weights(r: &mut Reader, path: &str, user_limit_percent: f32) -> BTr
             continue; // refused above
         }
         if !(0.0..=max_weight).contains(&w) {
+            // LeafQueue (3.3.6) prints the user limit as the int it reads; 3.4 reads a float,
+            // which is printed as one when it has a fraction.
+            let ul_text = if ul.fract() == 0.0 {
+                format!("{}", ul as i32)
+            } else {
+                java::float_to_string(ul)
+            };
             r.error(
                 Some(path),
                 &key,
                 format!(
-                    "Weight ({}) for user \"{user}\" must be between 0 and 100 / {} (= {}, the number of concurrent active users in {path})",
+                    "Weight ({}) for user \"{user}\" must be between 0 and 100 / {ul_text} (= {}, the number of concurrent active users in {path})",
                     java::float_to_string(w),
-                    java::float_to_string(ul),
                     java::float_to_string(max_weight)
                 ),
             );

@@ -1,11 +1,13 @@
 //! Checks over the whole hierarchy, in YARN's words (`ParentQueue.setChildQueues`,
 //! `AbstractCSQueue`, `CSQueueUtils`): capacity modes among siblings, children's capacity sums,
-//! absolute-resource bounds, and capacity against maximum capacity. Spec §1.2.
+//! absolute-resource bounds, and capacity against maximum capacity. Spec §1.2. Each message
+//! begins with YARN 3.3.6's sentence where 3.3.6 refuses the configuration, and goes on with
+//! 3.4's where it says more (`super::messages`).
 
 use std::collections::HashSet;
 
-use super::java::float_to_string;
 use super::keys::{CAPACITY, MAXIMUM_CAPACITY, QUEUES};
+use super::messages::{self, ChildrenSum};
 use super::queue_conf::{CapacityMode, CapacityValue, MaxCapacityValue, QueueConf};
 use super::reader::{queue_key, Reader};
 use super::settings::SchedulerSettings;
@@ -42,10 +44,10 @@ pub(crate) fn validate_tree(r: &mut Reader, settings: &SchedulerSettings, queues
     check_label_capacities(r, settings, queues);
 }
 
-/// Node labels (YARN 3.3.6's checks, 3.4's wording for the sum as for the default partition):
-/// for each label a parent has a key for, its children's capacities sum to 1 (or to 0 under a
-/// parent with none); and a queue's absolute capacity on a label is within its absolute
-/// maximum (`CSQueueUtils.capacitiesSanityCheck`, a strict comparison as in YARN).
+/// Node labels (YARN 3.3.6's checks and words, 3.4's reason after them as for the default
+/// partition): for each label a parent has a key for, its children's capacities sum to 1 (or
+/// to 0 under a parent with none); and a queue's absolute capacity on a label is within its
+/// absolute maximum (`CSQueueUtils.capacitiesSanityCheck`, a strict comparison as in YARN).
 fn check_label_capacities(r: &mut Reader, settings: &SchedulerSettings, queues: &[QueueConf]) {
     for parent in queues.iter().filter(|q| !q.is_leaf()) {
         // Queues the scheduler created hold what their parent's policy entitles them to; as
@@ -89,10 +91,7 @@ fn check_label_capacities(r: &mut Reader, settings: &SchedulerSettings, queues: 
                     r.error(
                         Some(&parent.path),
                         &label_key(&parent.path, label, CAPACITY),
-                        format!(
-                            "Parent Queues capacity: {parent_min} is less than to its children:{children} for queue:{}",
-                            parent.name
-                        ),
+                        messages::parent_below_children(&parent_min, &children, &parent.name),
                     );
                 }
             }
@@ -100,10 +99,11 @@ fn check_label_capacities(r: &mut Reader, settings: &SchedulerSettings, queues: 
                 r.error(
                     Some(&parent.path),
                     &queue_key(&parent.path, QUEUES),
-                    format!(
-                        "Illegal capacity sum of {} for children of queue {} for label={label}. It should be either 0 or 1.0",
-                        float_to_string(sum),
-                        parent.name
+                    messages::children_capacity(
+                        sum,
+                        &parent.name,
+                        Some(label),
+                        ChildrenSum::EitherZeroOrOne,
                     ),
                 );
             }
@@ -122,14 +122,18 @@ fn check_label_capacities(r: &mut Reader, settings: &SchedulerSettings, queues: 
                 r.error(
                     Some(&q.path),
                     &queue_key(
-                        &format!("{}.{}.{label}", q.path, crate::config::node_labels::ACCESSIBLE_NODE_LABELS),
+                        &format!(
+                            "{}.{}.{label}",
+                            q.path,
+                            crate::config::node_labels::ACCESSIBLE_NODE_LABELS
+                        ),
                         MAXIMUM_CAPACITY,
                     ),
-                    format!(
-                        "Illegal queue capacity setting (abs-capacity={}) > (abs-maximum-capacity={}) for queue=[{}],label=[{label}]",
-                        float_to_string(c.absolute_capacity),
-                        float_to_string(c.absolute_maximum_capacity),
-                        q.path
+                    messages::capacity_above_maximum(
+                        c.absolute_capacity,
+                        c.absolute_maximum_capacity,
+                        &q.path,
+                        label,
                     ),
                 );
             }
@@ -203,10 +207,18 @@ fn check_children(
     if unparsed(&parent.path) || parent.children.iter().any(|&c| unparsed(&queues[c].path)) {
         return;
     }
+    // YARN 3.4's refusal of the level's capacity modes, after 3.3.6's where it has one.
+    let modes_error = |r: &mut Reader, message: String| {
+        let message = match yarn336_modes_refusal(queues, parent) {
+            Some(yarn) => messages::then(&yarn, &message),
+            None => message,
+        };
+        r.error(Some(&parent.path), &queues_key, message);
+    };
     let children_mode = match children_mode(queues, parent) {
         Ok(m) => m,
         Err(msg) => {
-            r.error(Some(&parent.path), &queues_key, msg);
+            modes_error(r, msg);
             return;
         }
     };
@@ -215,9 +227,8 @@ fn check_children(
 
     if children_mode == CapacityMode::Absolute || parent_mode == CapacityMode::Absolute {
         if children_mode != parent_mode && !is_root {
-            r.error(
-                Some(&parent.path),
-                &queues_key,
+            modes_error(
+                r,
                 format!(
                     "Parent={}: When absolute minResource is used, we must make sure both parent and child all use absolute minResource",
                     parent.path
@@ -229,49 +240,78 @@ fn check_children(
     }
 
     if children_mode == CapacityMode::Percent {
-        // Summed in float, in list order, exactly as YARN does: the printed sum is YARN's.
-        let sum: f32 = parent
-            .children
-            .iter()
-            .map(|&c| queues[c].capacity.percent_fraction())
-            .fold(0.0, |a, b| a + b);
+        let sum = percent_sum(queues, parent);
         let parent_capacity = parent.capacity.percent_fraction();
-        let name = &parent.name;
-        let s = float_to_string(sum);
-        if (1.0 - sum).abs() > PRECISION {
+        let why = if (1.0 - sum).abs() > PRECISION {
             if sum.abs() > PRECISION {
-                r.error(
-                    Some(&parent.path),
-                    &queues_key,
-                    format!("Illegal capacity sum of {s} for children of queue {name} for label=. It should be either 0 or 1.0"),
-                );
-            } else if parent_mode == CapacityMode::Percent
-                && parent_capacity.abs() > PRECISION
-                && !parent.allow_zero_capacity_sum
-            {
-                r.error(
-                    Some(&parent.path),
-                    &queues_key,
-                    format!(
-                        "Illegal capacity sum of {s} for children of queue {name} for label=. It is set to 0, but parent \
-                         percent != 0, and doesn't allow children capacity to set to 0"
-                    ),
-                );
+                Some(ChildrenSum::EitherZeroOrOne)
+            } else {
+                (parent_mode == CapacityMode::Percent
+                    && parent_capacity.abs() > PRECISION
+                    && !parent.allow_zero_capacity_sum)
+                    .then_some(ChildrenSum::ZeroUnderNonZeroParent)
             }
-        } else if parent_mode == CapacityMode::Percent
-            && parent_capacity.abs() <= 0.0
-            && !parent.allow_zero_capacity_sum
-        {
+        } else {
+            (parent_mode == CapacityMode::Percent
+                && parent_capacity.abs() <= 0.0
+                && !parent.allow_zero_capacity_sum)
+                .then_some(ChildrenSum::PositiveUnderZeroParent(&parent.name))
+        };
+        if let Some(why) = why {
             r.error(
                 Some(&parent.path),
                 &queues_key,
-                format!(
-                    "Illegal capacity sum of {s} for children of queue {name} for label=. queue={name} has zero \
-                     capacity, but childqueues have positive capacities"
-                ),
+                messages::children_capacity(sum, &parent.name, None, why),
             );
         }
     }
+}
+
+/// The children's percentages summed in float, in list order, exactly as YARN sums them (so
+/// the printed sum is YARN's); weight and absolute children count 0.
+fn percent_sum(queues: &[QueueConf], parent: &QueueConf) -> f32 {
+    parent
+        .children
+        .iter()
+        .map(|&c| queues[c].capacity.percent_fraction())
+        .fold(0.0, |a, b| a + b)
+}
+
+/// The sentence YARN 3.3.6's `ParentQueue.setChildQueues` refuses a level's capacity types
+/// with, in its order, when it refuses them (3.3.6 has no weights, and exempts root from its
+/// type checks): a parent with a percentage capacity and an absolute child; a parent without a
+/// percentage (absolute, or 0) under children with one; on the default partition, a parent
+/// and a child of different types (a child with no capacity is of the percentage type).
+fn yarn336_modes_refusal(queues: &[QueueConf], parent: &QueueConf) -> Option<String> {
+    let children = || parent.children.iter().map(|&c| &queues[c]);
+    let weight = |q: &QueueConf| matches!(q.capacity, CapacityValue::Weight(_));
+    if weight(parent) || children().any(weight) {
+        return None;
+    }
+    let absolute = |q: &QueueConf| configured_min(q).is_some_and(|m| !m.is_zero());
+    let is_root = parent.parent.is_none();
+    let parent_capacity = parent.capacity.percent_fraction();
+    if !is_root && parent_capacity != 0.0 {
+        if let Some(child) = children().find(|c| absolute(c)) {
+            return Some(messages::parent_and_child_modes(&parent.path, &child.path));
+        }
+    }
+    let sum = percent_sum(queues, parent);
+    if (!children().any(absolute) && parent_capacity > 0.0 && (1.0 - sum).abs() > PRECISION)
+        || (parent_capacity == 0.0 && sum > 0.0)
+    {
+        return Some(messages::children_capacity_sentence(
+            sum,
+            &parent.name,
+            None,
+        ));
+    }
+    if is_root {
+        return None;
+    }
+    children()
+        .find(|c| absolute(c) != absolute(parent))
+        .map(|child| messages::parent_and_child_modes_on_label(&parent.path, &child.path, ""))
 }
 
 /// `<queue>.accessible-node-labels.<label>.<suffix>`.
@@ -296,10 +336,7 @@ fn check_label_modes(r: &mut Reader, queues: &[QueueConf], i: usize, q: &QueueCo
             r.error(
                 Some(&q.path),
                 &label_key(&q.path, label, CAPACITY),
-                format!(
-                    "Queue '{}' should use either percentage based capacity configuration or absolute resource.",
-                    q.path
-                ),
+                messages::percentage_or_absolute(&q.path),
             );
             return;
         }
@@ -310,10 +347,7 @@ fn check_label_modes(r: &mut Reader, queues: &[QueueConf], i: usize, q: &QueueCo
                 r.error(
                     Some(&q.path),
                     &label_key(&q.path, label, CAPACITY),
-                    format!(
-                        "Min resource configuration {min} is greater than its max value:{max} in queue:{}",
-                        q.path
-                    ),
+                    messages::min_above_max(&min, &max, &q.path),
                 );
             }
         }
@@ -328,10 +362,7 @@ fn check_label_modes(r: &mut Reader, queues: &[QueueConf], i: usize, q: &QueueCo
                 r.error(
                     Some(&q.path),
                     &label_key(&q.path, label, MAXIMUM_CAPACITY),
-                    format!(
-                        "Max resource configuration {max} is greater than parents max value:{parent_max} in queue:{}",
-                        q.path
-                    ),
+                    messages::max_above_parent_max(&max, &parent_max, &q.path),
                 );
             }
         }
@@ -374,7 +405,7 @@ fn check_absolute_children(
             r.error(
                 Some(&parent.path),
                 &queue_key(&parent.path, CAPACITY),
-                format!("Parent Queues capacity: {parent_min} is less than to its children:{sum} for queue:{}", parent.name),
+                messages::parent_below_children(&parent_min, &sum, &parent.name),
             );
         }
     }
@@ -386,10 +417,7 @@ fn check_absolute_children(
                     r.error(
                         Some(&child.path),
                         &queue_key(&child.path, MAXIMUM_CAPACITY),
-                        format!(
-                            "Max resource configuration {child_max} is greater than parents max value:{parent_max} in queue:{}",
-                            child.name
-                        ),
+                        messages::max_above_parent_max(&child_max, &parent_max, &child.path),
                     );
                 }
             }
@@ -404,7 +432,7 @@ fn check_own_modes(r: &mut Reader, q: &QueueConf) {
             r.error(
                 Some(&q.path),
                 &queue_key(&q.path, CAPACITY),
-                format!("Min resource configuration {min} is greater than its max value:{max} in queue:{}", q.name),
+                messages::min_above_max(&min, &max, &q.path),
             );
         }
     }
@@ -412,7 +440,7 @@ fn check_own_modes(r: &mut Reader, q: &QueueConf) {
         r.error(
             Some(&q.path),
             &queue_key(&q.path, MAXIMUM_CAPACITY),
-            format!("Queue '{}' should use either percentage based capacity configuration or absolute resource.", q.path),
+            messages::percentage_or_absolute(&q.path),
         );
     }
 }
@@ -436,11 +464,11 @@ fn check_capacity_within_maximum(
             r.error(
                 Some(&q.path),
                 &queue_key(&q.path, MAXIMUM_CAPACITY),
-                format!(
-                    "Illegal queue capacity setting (abs-capacity={}) > (abs-maximum-capacity={}) for queue=[{}],label=[]",
-                    float_to_string(c.absolute_capacity),
-                    float_to_string(c.absolute_maximum_capacity),
-                    q.path
+                messages::capacity_above_maximum(
+                    c.absolute_capacity,
+                    c.absolute_maximum_capacity,
+                    &q.path,
+                    "",
                 ),
             );
         }

@@ -170,25 +170,22 @@ impl ResourceTypes {
                 continue;
             }
             let digits = &value[..value.len() - units.len()];
-            let number: i64 = digits.parse().map_err(|_| {
+            // YARN's words (Long.valueOf's NumberFormatException, UnitsConversionUtil's
+            // overflow), then which value of which string.
+            let refused = |yarn: String| {
                 format!(
-                    "Invalid absolute resource value '{}' for resource '{name}' in '{}': \
-                     java.lang.NumberFormatException: For input string: \"{}\"",
+                    "{yarn} (the absolute resource value '{}' for resource '{name}' in '{}')",
                     echo(value),
-                    echo(s.trim_end()),
-                    echo(digits)
+                    echo(s.trim_end())
                 )
-            })?;
+            };
+            let number: i64 = digits
+                .parse()
+                .map_err(|_| refused(format!("For input string: \"{}\"", echo(digits))))?;
             let mut number = if units.is_empty() {
                 number
             } else {
-                convert_units(units, "Mi", number).map_err(|msg| {
-                    format!(
-                        "Invalid absolute resource value '{}' for resource '{name}' in '{}': {msg}",
-                        echo(value),
-                        echo(s.trim_end())
-                    )
-                })?
+                convert_units(units, "Mi", number).map_err(refused)?
             };
             if name == VCORES_URI {
                 // resource.setVirtualCores(resourceValue.intValue())
@@ -680,14 +677,17 @@ mod tests {
             "[memory=1,yarn.io/gpu=1e3]",
         ] {
             let e = t.parse_absolute(s).unwrap_err();
-            assert!(e.contains("NumberFormatException"), "{s}: {e}");
+            assert!(e.starts_with("For input string: \""), "{s}: {e}");
         }
         let e = t
             .parse_absolute("[memory=9223372036854775807Gi]")
             .unwrap_err();
-        assert!(e.contains("Converting 9223372036854775807 from 'Gi' to 'Mi' will result in an overflow of Long"), "{e}");
+        assert!(e.starts_with("Converting 9223372036854775807 from 'Gi' to 'Mi' will result in an overflow of Long (the absolute resource value"), "{e}");
         let e = t.parse_absolute("[memory=1024,vcores=x1]").unwrap_err();
-        assert!(e.contains("For input string: \"x1\""), "{e}");
+        assert_eq!(
+            e,
+            "For input string: \"x1\" (the absolute resource value 'x1' for resource 'vcores' in '[memory=1024,vcores=x1]')"
+        );
     }
 
     #[test]

@@ -45,77 +45,57 @@ impl CapacityScheduler {
             .enumerate()
             .map(|(i, q)| (q.path.as_str(), i))
             .collect();
+        let refused = |message: String| Err(SchedulerError::Refused(message));
+        // YARN 3.3.6's checks first, in its order, so that its refusal is the one reported:
+        // CapacitySchedulerConfigValidator.validateQueueHierarchy over every queue, then each
+        // leaf's reinitialize (the maximum allocation), then the managed parents' below.
+        // capsched's own checks (applications still in a queue that goes or changes kind)
+        // come last.
         for q in 0..old.len() {
             let path = old.path(q);
             let state = old.queue(q).state;
-            match new_paths.get(path) {
-                // A dynamic queue whose parent went goes with it (YARN 3.4's updateQueues),
-                // unless applications still run there.
-                None if old.conf(q).dynamic => {
-                    let apps = self.applications_under(q);
-                    if apps > 0 {
-                        return Err(SchedulerError::Refused(format!(
-                            "{path} cannot be deleted from the capacity scheduler configuration, as it still has {apps} applications"
-                        )));
-                    }
+            let conf = old.conf(q);
+            let Some(&n) = new_paths.get(path) else {
+                // A dynamic queue whose parent went goes with it (YARN 3.4's updateQueues).
+                if state != QueueState::Stopped && !conf.dynamic {
+                    return refused(format!(
+                        "{path} cannot be deleted from the capacity scheduler configuration, as the queue is not yet in stopped state. Current State : {}",
+                        state.as_str()
+                    ));
                 }
-                None => {
-                    if state != QueueState::Stopped {
-                        return Err(SchedulerError::Refused(format!(
-                            "{path} cannot be deleted from the capacity scheduler configuration, as the queue is not yet in stopped state. Current State : {}",
-                            state.as_str()
-                        )));
-                    }
-                    let apps = self.applications_under(q);
-                    if apps > 0 {
-                        return Err(SchedulerError::Refused(format!(
-                            "{path} cannot be deleted from the capacity scheduler configuration, as it still has {apps} applications"
-                        )));
-                    }
-                }
-                Some(&n) => {
-                    let new_q = &new.queues()[n];
-                    // CapacitySchedulerConfigValidator: a parent with children of its own
-                    // cannot become a managed parent, nor a managed parent anything else.
-                    let (was_managed, is_managed) =
-                        (old.conf(q).managed.is_some(), new_q.managed.is_some());
-                    if !old.is_leaf(q) && !was_managed && is_managed {
-                        return Err(SchedulerError::Refused(format!(
-                            "Can not convert parent queue: {path} to auto create enabled parent queue since it could have other pre-configured queues which is not supported"
-                        )));
-                    }
-                    if was_managed && !is_managed {
-                        return Err(SchedulerError::Refused(format!(
-                            "Cannot convert auto create enabled parent queue: {path} to leaf queue. Please check  parent queue's configuration auto-create-child-queue.enabled is set to true"
-                        )));
-                    }
-                    if old.is_leaf(q) && !new_q.is_leaf() {
-                        if state != QueueState::Stopped {
-                            return Err(SchedulerError::Refused(format!(
-                                "Can not convert the leaf queue: {path} to parent queue since it is not yet in stopped state. Current State : {}",
-                                state.as_str()
-                            )));
-                        }
-                        if self.applications_under(q) > 0 {
-                            return Err(SchedulerError::Refused(format!(
-                                "Can not convert the leaf queue: {path} to parent queue since it still has applications"
-                            )));
-                        }
-                    }
-                    if old.is_leaf(q) && new_q.is_leaf() {
-                        let old_max = old.conf(q).maximum_allocation;
-                        let new_max = new_q.maximum_allocation;
-                        if !old_max.fits_in(&new_max) {
-                            return Err(SchedulerError::Refused(format!(
-                                "Trying to reinitialize {path} the maximum allocation size can not be decreased! Current setting: {old_max}, trying to set it to: {new_max}"
-                            )));
-                        }
-                    }
-                    if !old.is_leaf(q) && new_q.is_leaf() && self.applications_under(q) > 0 {
-                        return Err(SchedulerError::Refused(format!(
-                            "Can not convert the parent queue: {path} to leaf queue since it still has applications"
-                        )));
-                    }
+                continue;
+            };
+            let new_q = &new.queues()[n];
+            let (was_managed, is_managed) = (conf.managed.is_some(), new_q.managed.is_some());
+            if !old.is_leaf(q) && !was_managed && is_managed {
+                return refused(format!(
+                    "Can not convert parent queue: {path} to auto create enabled parent queue since it could have other pre-configured queues which is not supported"
+                ));
+            }
+            if was_managed && !is_managed {
+                return refused(format!(
+                    "Cannot convert auto create enabled parent queue: {path} to leaf queue. Please check  parent queue's configuration auto-create-child-queue.enabled is set to true"
+                ));
+            }
+            if old.is_leaf(q) && !new_q.is_leaf() && state != QueueState::Stopped {
+                return refused(format!(
+                    "Can not convert the leaf queue: {path} to parent queue since it is not yet in stopped state. Current State : {}",
+                    state.as_str()
+                ));
+            }
+        }
+        for q in 0..old.len() {
+            let Some(new_q) = new_paths.get(old.path(q)).map(|&n| &new.queues()[n]) else {
+                continue;
+            };
+            if old.is_leaf(q) && new_q.is_leaf() {
+                let old_max = old.conf(q).maximum_allocation;
+                let new_max = new_q.maximum_allocation;
+                if !old_max.fits_in(&new_max) {
+                    return refused(format!(
+                        "Trying to reinitialize {} the maximum allocation size can not be decreased! Current setting: {old_max}, trying to set it to: {new_max}",
+                        old.path(q)
+                    ));
                 }
             }
         }
@@ -141,16 +121,53 @@ impl CapacityScheduler {
                 .fold(0.0f32, |a, b| a + b);
             let cap = self.tree.queue(q).capacities.capacity;
             if cap < sum {
-                return Err(SchedulerError::Refused(format!(
+                return refused(format!(
                     "Total of Auto Created leaf queues guaranteed capacity : {} exceeds Parent queue's {} guaranteed capacity {}.Cannot enforce policy to auto create queues beyond parent queue's capacity",
                     crate::config::java::float_to_string(sum),
                     new_q.path,
                     crate::config::java::float_to_string(cap)
-                )));
+                ));
             }
         }
+        self.check_applications_stay(&new_paths, &new)?;
         self.apply_refresh(now_ms, new);
         self.reset_queue_management(now_ms);
+        Ok(())
+    }
+
+    /// capsched's own refusals, where YARN would lose applications: a queue that goes, or
+    /// changes from leaf to parent or back, while applications are still in it (YARN 3.3.6
+    /// deletes or converts a STOPPED queue without looking; a queue with applications is not
+    /// STOPPED there, but a leaf an application was recovered into may be).
+    fn check_applications_stay(
+        &self,
+        new_paths: &HashMap<&str, usize>,
+        new: &CapacitySchedulerConfiguration,
+    ) -> Result<(), SchedulerError> {
+        let old = &self.tree;
+        for q in 0..old.len() {
+            let path = old.path(q);
+            let new_q = new_paths.get(path).map(|&n| &new.queues()[n]);
+            let changes_kind = new_q.is_some_and(|n| old.is_leaf(q) != n.is_leaf());
+            if new_q.is_some() && !changes_kind {
+                continue;
+            }
+            let apps = self.applications_under(q);
+            if apps == 0 {
+                continue;
+            }
+            return Err(SchedulerError::Refused(match new_q {
+                None => format!(
+                    "{path} cannot be deleted from the capacity scheduler configuration, as it still has {apps} applications"
+                ),
+                Some(_) if old.is_leaf(q) => format!(
+                    "Can not convert the leaf queue: {path} to parent queue since it still has applications"
+                ),
+                Some(_) => format!(
+                    "Can not convert the parent queue: {path} to leaf queue since it still has applications"
+                ),
+            }));
+        }
         Ok(())
     }
 

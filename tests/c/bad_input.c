@@ -174,7 +174,7 @@ static void foreign_ids_refused(capsched_engine *e, uint64_t node, uint64_t app,
 int main(void) {
     capsched_config *config = (capsched_config *)0x1; /* must stay untouched on failure */
     expect(capsched_config_from_xml(cs("<configuration><property><name>yarn.scheduler.capacity.root.queues</name><value>a</value></property></configuration>"), &config),
-           CAPSCHED_ERR_CONFIG, "invalid configuration", "Illegal capacity sum");
+           CAPSCHED_ERR_CONFIG, "invalid configuration", "Illegal capacity of 0.0 for children of queue root. It is set to 0");
     if (config != (capsched_config *)0x1) { printf("FAIL out-parameter written on failure\n"); return 1; }
     expect(capsched_config_from_xml(cs("<x/>"), NULL), CAPSCHED_ERR_NULL_ARGUMENT, "NULL out-parameter", "out is NULL");
     const char bad_utf8[] = {(char)0xff, (char)0xfe, 0};

@@ -606,7 +606,9 @@ public class SameOutcomesTest {
                 s.reinitialize(new YarnConfiguration(bad), rm.getRMContext());
                 org.junit.Assert.fail("capacities summing to 110 accepted");
             } catch (java.io.IOException e) {
-                assertTrue(e.getMessage(), e.getMessage().startsWith("Failed to re-init queues : "));
+                // The stock scheduler's words: capsched's context comes after them.
+                assertTrue(e.getMessage(), e.getMessage().startsWith(
+                        "Failed to re-init queues : Illegal capacity of 1.1 for children of queue root"));
             }
             assertEquals(0.3f, s.getQueueInfo("a", false, false).getCapacity(), 1e-6);
             CapacitySchedulerConfiguration more = queues("yarn.scheduler.capacity.root.queues", "a,b,c",
