@@ -10,6 +10,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerEven
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerEventType;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerImpl;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.NodeType;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CSQueueMetrics;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.ContainerRequest;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerApp;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
@@ -57,6 +58,39 @@ final class CapschedAppAttempt extends FiCaSchedulerApp {
             attemptResourceUsage.incUsed(node.getPartition(), container.getResource());
             rmContainer.handle(new RMContainerEvent(container.getId(), RMContainerEventType.START));
             return rmContainer;
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /** Whether the AM counts in the queue's used AM resource (the attempt is active). */
+    private boolean amCharged;
+
+    /**
+     * capsched activated the attempt: its AM counts in the queue's used AM resource, as
+     * LeafQueue.activateApplications counts it (the AM resource FiCaSchedulerApp set from the
+     * AM request, in the AM's partition).
+     */
+    void chargeAm() {
+        writeLock.lock();
+        try {
+            if (amCharged) return;
+            amCharged = true;
+            String partition = getAppAMNodePartitionName();
+            ((CSQueueMetrics) getQueue().getMetrics()).incAMUsed(partition, getUser(), getAMResource(partition));
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /** The attempt ends or leaves its queue: its AM no longer counts there. */
+    void dischargeAm() {
+        writeLock.lock();
+        try {
+            if (!amCharged) return;
+            amCharged = false;
+            String partition = getAppAMNodePartitionName();
+            ((CSQueueMetrics) getQueue().getMetrics()).decAMUsed(partition, getUser(), getAMResource(partition));
         } finally {
             writeLock.unlock();
         }

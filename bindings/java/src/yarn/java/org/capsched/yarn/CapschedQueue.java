@@ -10,31 +10,43 @@ import org.apache.hadoop.yarn.api.records.QueueACL;
 import org.apache.hadoop.yarn.api.records.QueueInfo;
 import org.apache.hadoop.yarn.api.records.QueueUserACLInfo;
 import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.server.resourcemanager.nodelabels.RMNodeLabelsManager;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ActiveUsersManager;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.Queue;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplicationAttempt;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CSQueueMetrics;
+import org.apache.hadoop.yarn.util.resource.ResourceCalculator;
+import org.apache.hadoop.yarn.util.resource.Resources;
+import org.capsched.QueueStatus;
 
 /**
- * The RM-side face of one capsched leaf: its QueueMetrics and users manager for YARN's
- * bookkeeping. Every decision (capacities, limits, ACLs) is capsched's; what this reports comes
- * from the engine.
+ * The RM-side face of one capsched queue, a parent or a leaf: its {@code CSQueueMetrics} (named
+ * by the full path, {@code q0=root,q1=a}, each queue's metrics the parent of its children's, as
+ * the stock scheduler's are) and a leaf's users manager for YARN's bookkeeping. Every decision
+ * (capacities, limits, ACLs) is capsched's; the figures only capsched knows (guarantees,
+ * availability, reservations, AM limits, used capacities) are set here from its queue status,
+ * with YARN's own formulas where YARN derives a metric from them.
  */
 final class CapschedQueue implements Queue {
     private final CapschedResourceScheduler scheduler;
     private final String path;
-    private final QueueMetrics metrics;
+    private final CapschedQueue parent;
+    private final CSQueueMetrics metrics;
     private final ActiveUsersManager users;
+    /** The reservations last mirrored into the metrics (they have no setter, only steps). */
+    private long reservedContainers;
+    private Resource reserved = Resources.none();
 
-    CapschedQueue(CapschedResourceScheduler scheduler, String path, QueueMetrics metrics) {
+    CapschedQueue(CapschedResourceScheduler scheduler, String path, CapschedQueue parent, boolean userMetrics) {
         this.scheduler = scheduler;
         this.path = path;
-        this.metrics = metrics;
+        this.parent = parent;
+        this.metrics = CSQueueMetrics.forQueue(path, parent, userMetrics, scheduler.getConf());
         this.users = new ActiveUsersManager(metrics);
     }
 
-    /** The leaf's short name, as YARN's queues are named in reports. */
+    /** The short name, as YARN's queues are named in reports. */
     @Override
     public String getQueueName() {
         int dot = path.lastIndexOf('.');
@@ -45,18 +57,70 @@ final class CapschedQueue implements Queue {
         return path;
     }
 
+    CapschedQueue parent() {
+        return parent;
+    }
+
     CapschedResourceScheduler scheduler() {
         return scheduler;
     }
 
     @Override
-    public QueueMetrics getMetrics() {
+    public CSQueueMetrics getMetrics() {
         return metrics;
+    }
+
+    /**
+     * The metrics only the scheduler's figures give, as CSQueueUtils sets them at every
+     * allocation, release and cluster change: the available resource (the guarantee less the
+     * use, reservations included, when the guarantee is larger), the used capacities, the
+     * guaranteed and maximum resources (the partition times the absolute capacities, normalised
+     * down to the minimum allocation), the configured capacities, a leaf's AM limit, and the
+     * reservations. The default partition's, as QueueMetrics keeps them.
+     */
+    void apply(QueueStatus s, ResourceCalculator rc, Resource cluster, Resource partition, Resource minimum) {
+        String p = RMNodeLabelsManager.NO_LABEL;
+        Resource guaranteed = resource(s.guaranteed);
+        Resource used = resource(s.used);
+        Resource available = Resources.greaterThan(rc, cluster, guaranteed, used)
+                ? Resources.componentwiseMax(Resources.subtract(guaranteed, used), Resources.none())
+                : Resources.none();
+        metrics.setAvailableResourcesToQueue(p, available);
+        metrics.setUsedCapacity(p, s.usedCapacity);
+        metrics.setAbsoluteUsedCapacity(p, s.absoluteUsedCapacity);
+        metrics.setGuaranteedResources(p, rc.multiplyAndNormalizeDown(partition, s.absoluteCapacity, minimum));
+        metrics.setMaxCapacityResources(p, rc.multiplyAndNormalizeDown(partition, s.absoluteMaximumCapacity, minimum));
+        metrics.setGuaranteedCapacities(p, s.capacity, s.absoluteCapacity);
+        metrics.setMaxCapacities(p, s.maximumCapacity, s.absoluteMaximumCapacity);
+        if (s.isLeaf) metrics.setAMResouceLimit(p, resource(s.amLimit));
+        mirrorReserved(s.reservedContainers, resource(s.reserved));
+    }
+
+    /**
+     * This queue's own reservation figures stepped to capsched's (each parent is stepped from
+     * its own status, so nothing is passed up): QueueMetrics counts a container per step.
+     */
+    private void mirrorReserved(long containers, Resource total) {
+        Resource delta = Resources.subtract(total, reserved);
+        long steps = containers - reservedContainers;
+        if (steps > 0) {
+            metrics.incrReserveResources(delta);
+            for (long i = 1; i < steps; i++) metrics.incrReserveResources(Resources.none());
+        } else if (steps < 0) {
+            metrics.decrReserveResource(Resources.negate(delta));
+            for (long i = -1; i > steps; i--) metrics.decrReserveResource(Resources.none());
+        } else if (!delta.equals(Resources.none())) {
+            // The same count of other sizes (one reservation ended as another began).
+            metrics.incrReserveResources(delta);
+            metrics.decrReserveResource(Resources.none());
+        }
+        reservedContainers = containers;
+        reserved = total;
     }
 
     @Override
     public QueueInfo getQueueInfo(boolean includeChildQueues, boolean recursive) {
-        return scheduler.queueInfo(path);
+        return scheduler.queueInfo(path, includeChildQueues, recursive);
     }
 
     @Override
@@ -65,7 +129,8 @@ final class CapschedQueue implements Queue {
         for (QueueACL acl : QueueACL.values()) {
             if (hasAccess(acl, user)) acls.add(acl);
         }
-        return Collections.singletonList(QueueUserACLInfo.newInstance(getQueueName(), acls));
+        // LeafQueue and ParentQueue name it by its path here.
+        return Collections.singletonList(QueueUserACLInfo.newInstance(path, acls));
     }
 
     @Override
@@ -103,9 +168,11 @@ final class CapschedQueue implements Queue {
     @Override
     public void decPendingResource(String nodeLabel, Resource resourceToDec) {}
 
+    /** A leaf's {@code default-application-priority}; null for a parent. */
     @Override
     public Priority getDefaultApplicationPriority() {
-        return null;
+        QueueStatus s = scheduler.queueStatus(path);
+        return s == null || !s.isLeaf ? null : Priority.newInstance(s.defaultApplicationPriority);
     }
 
     @Override
@@ -113,4 +180,8 @@ final class CapschedQueue implements Queue {
 
     @Override
     public void decReservedResource(String partition, Resource reservedRes) {}
+
+    static Resource resource(org.capsched.Resource r) {
+        return Resource.newInstance(r.memoryMb, (int) r.vcores);
+    }
 }

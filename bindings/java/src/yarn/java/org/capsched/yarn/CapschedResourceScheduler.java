@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configurable;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.conf.HAUtil;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
@@ -32,6 +33,8 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.exceptions.YarnException;
 import org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
+import org.apache.hadoop.yarn.server.resourcemanager.RMFatalEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.RMFatalEventType;
 import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
 import org.apache.hadoop.yarn.server.resourcemanager.nodelabels.RMNodeLabelsManager;
 import org.apache.hadoop.yarn.server.resourcemanager.recovery.RMStateStore.RMState;
@@ -81,6 +84,7 @@ import org.capsched.EngineOptions;
 import org.capsched.Event;
 import org.capsched.NodeResponse;
 import org.capsched.QueueNodeLabels;
+import org.capsched.QueueStatus;
 import org.capsched.RecoveredContainer;
 import org.capsched.Submission;
 import org.capsched.YarnId;
@@ -110,12 +114,14 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
     private Config config;
     private volatile Engine engine;
     private final Object engineLock = new Object();
-    private final ResourceCalculator calculator = new DefaultResourceCalculator();
+    /**
+     * {@code yarn.scheduler.capacity.resource-calculator}, as the stock scheduler reads it: the
+     * RM normalises and compares requests with it.
+     */
+    private volatile ResourceCalculator calculator = new DefaultResourceCalculator();
     private boolean usePortForNodeName;
-    private QueueMetrics rootMetrics;
-    /** root's RM-side queue: the parent of every leaf's metrics, as YARN's root is. */
-    private CapschedQueue root;
-    private final Map<String, CapschedQueue> queues = new ConcurrentHashMap<String, CapschedQueue>();
+    /** Every capsched queue's RM-side face and metrics, root first made at init. */
+    private CapschedQueues queues;
     private final Map<ApplicationId, Long> appHandles = new ConcurrentHashMap<ApplicationId, Long>();
     private final Map<NodeId, Long> nodeHandles = new ConcurrentHashMap<NodeId, Long>();
     private final Map<Long, NodeId> nodeIds = new ConcurrentHashMap<Long, NodeId>();
@@ -158,8 +164,10 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         selectWebClasses(configuration);
         usePortForNodeName = configuration.getBoolean(
                 "yarn.scheduler.include-port-in-node-name", false);
-        rootMetrics = QueueMetrics.forQueue("root", null, false, configuration);
-        root = new CapschedQueue(this, "root", rootMetrics);
+        CapacitySchedulerConfiguration csConf = new CapacitySchedulerConfiguration(configuration, true);
+        calculator = csConf.getResourceCalculator();
+        queues = new CapschedQueues(this, csConf.getEnableUserMetrics());
+        queues.root();
         // The RM validates asks against these (yarn.scheduler.minimum/maximum-allocation-*);
         // capsched reads the same keys for its own decisions.
         applications = new java.util.concurrent.ConcurrentSkipListMap<ApplicationId,
@@ -199,6 +207,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         // The label manager has recovered its store by now (it starts before the scheduler).
         publishQueueLabels();
         syncClusterLabels();
+        syncFigures(); // every queue has its metrics from the start, idle ones too
         // The RM places applications through its PlacementManager before submitting them;
         // capsched's rules (the queue mappings) answer there, as the stock scheduler's do.
         if (rmContext != null && rmContext.getQueuePlacementManager() != null) {
@@ -355,8 +364,82 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
 
     // ---------------------------------------------------------------- events
 
+    /**
+     * The RM's dispatcher stops the RM when a handler throws, so none of this scheduler's does:
+     * a refusal becomes what the stock scheduler does for that event ({@link #refused}), and any
+     * other failure is logged with the event it stopped.
+     */
     @Override
     public void handle(SchedulerEvent event) {
+        try {
+            dispatch(event);
+        } catch (CapschedException e) {
+            refused(event, e);
+        } catch (RuntimeException e) {
+            LOG.error("capsched could not handle {}: the event is dropped", event.getType(), e);
+        }
+    }
+
+    /**
+     * What becomes of an event capsched refused: the attempt fails with capsched's message (as
+     * one whose AM cannot be placed), a recovering one's application is killed; a node capsched
+     * does not take gets nothing from it; anything else is logged. The RM's own bookkeeping for
+     * the event is left as the refusal found it: both sides agree.
+     */
+    private void refused(SchedulerEvent event, CapschedException e) {
+        if (engineFailed(e)) return;
+        switch (event.getType()) {
+        case APP_ATTEMPT_ADDED: {
+            AppAttemptAddedSchedulerEvent a = (AppAttemptAddedSchedulerEvent) event;
+            ApplicationAttemptId id = a.getApplicationAttemptId();
+            LOG.warn("capsched refused {}: {}", id, e.getMessage());
+            if (a.getIsAttemptRecovering()) {
+                rmContext.getDispatcher().getEventHandler().handle(
+                        new RMAppEvent(id.getApplicationId(), RMAppEventType.KILL, e.getMessage()));
+            } else {
+                rmContext.getDispatcher().getEventHandler().handle(
+                        new RMAppAttemptEvent(id, RMAppAttemptEventType.FAIL, e.getMessage()));
+            }
+            return;
+        }
+        case NODE_ADDED:
+            LOG.error("capsched refused node {}: {}; it is given no containers",
+                    ((NodeAddedSchedulerEvent) event).getAddedRMNode().getNodeID(), e.getMessage());
+            return;
+        case NODE_RESOURCE_UPDATE:
+            LOG.error("capsched refused the new resource of node {}: {}; it keeps its resource",
+                    ((NodeResourceUpdateSchedulerEvent) event).getRMNode().getNodeID(), e.getMessage());
+            return;
+        default:
+            LOG.error("capsched refused {}: {}", event.getType(), e.getMessage());
+        }
+    }
+
+    /**
+     * Whether the engine itself has failed (a panic poisons it, and every later call says so):
+     * told once. The RM cannot schedule with it any more: in an HA pair this RM hands over to
+     * the standby, whose engine starts afresh from the state store and the NodeManagers' reports
+     * (as YARN does when a critical thread of its own dies); a lone RM stays up for its users
+     * and logs each refusal.
+     */
+    private boolean engineFailed(CapschedException e) {
+        if (e.status() != CapschedException.ENGINE_FAILED && e.status() != CapschedException.PANIC) return false;
+        if (engineFailure == null) {
+            engineFailure = e.getMessage();
+            LOG.error("capsched's engine has failed: {}; this ResourceManager schedules nothing more", e.getMessage(), e);
+            if (rmContext != null && HAUtil.isHAEnabled(conf)) {
+                // The RM's fatal-event handler takes an HA RM to standby (a lone RM it stops).
+                rmContext.getDispatcher().getEventHandler().handle(new RMFatalEvent(
+                        RMFatalEventType.CRITICAL_THREAD_CRASH, e, "capsched's engine failed"));
+            }
+        }
+        return true;
+    }
+
+    /** The engine's failure, once it has failed. */
+    private volatile String engineFailure;
+
+    private void dispatch(SchedulerEvent event) {
         switch (event.getType()) {
         case NODE_ADDED: {
             NodeAddedSchedulerEvent e = (NodeAddedSchedulerEvent) event;
@@ -368,9 +451,11 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
             break;
         case NODE_RESOURCE_UPDATE: {
             NodeResourceUpdateSchedulerEvent e = (NodeResourceUpdateSchedulerEvent) event;
+            // capsched first: a resource it refuses leaves the RM's node as it was too.
             updateNodeResourceInEngine(e.getRMNode(), e.getResourceOption().getResource(),
                     e.getResourceOption().getOverCommitTimeout());
             updateNodeResource(e.getRMNode(), e.getResourceOption());
+            refreshFigures(); // taken against the new cluster
             break;
         }
         case NODE_UPDATE:
@@ -454,9 +539,18 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         try {
             engine().killContainer(handle, exitStatus, diagnostics);
         } catch (CapschedException e) {
-            if (e.status() != CapschedException.UNKNOWN_ID) throw e;
+            goOnPast("the kill of a reserved container", e);
         }
         drain();
+    }
+
+    /**
+     * A refusal the RM's own bookkeeping goes on past (a removal, a completion): logged, but for
+     * an id capsched no longer knows (it has finished with it already).
+     */
+    private void goOnPast(String what, CapschedException e) {
+        if (e.status() == CapschedException.UNKNOWN_ID || engineFailed(e)) return;
+        LOG.error("capsched refused {}: {}", what, e.getMessage());
     }
 
     /**
@@ -557,9 +651,14 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         Long handle = nodeHandles.remove(rmNode.getNodeID());
         if (handle == null) return;
         nodeIds.remove(handle);
-        engine().removeNode(handle);
+        try {
+            engine().removeNode(handle);
+        } catch (CapschedException e) {
+            goOnPast("the removal of node " + rmNode.getNodeID(), e);
+        }
         drain(); // the containers lost with it
         nodeTracker.removeNode(rmNode.getNodeID());
+        refreshFigures(); // taken against the smaller cluster
     }
 
     // ---------------------------------------------------------------- node labels
@@ -758,7 +857,20 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         if (handle == null) return;
         long[] launched = new long[launchedNow.size()];
         for (int i = 0; i < launched.length; i++) launched[i] = launchedNow.get(i);
-        NodeResponse response = engine().nodeUpdate(handle, launched, new ArrayList<CompletedContainer>(completedNow));
+        NodeResponse response;
+        try {
+            response = engine().nodeUpdate(handle, launched, new ArrayList<CompletedContainer>(completedNow));
+        } catch (CapschedException e) {
+            // YARN's side has finished these containers already: capsched hears of each alone.
+            for (CompletedContainer c : completedNow) {
+                try {
+                    engine().killContainer(c.container, c.exitStatus, c.diagnostics);
+                } catch (CapschedException again) {
+                    goOnPast("a completion", again);
+                }
+            }
+            throw e;
+        }
         FiCaSchedulerNode node = nodeTracker.getNode(rmNode.getNodeID());
         for (org.capsched.Container c : response.allocated) {
             record(c, node);
@@ -827,11 +939,23 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
                 nodeId == null ? null : nodeTracker.getNode(nodeId));
     }
 
-    /** The engine's events since the last call: completions it decided finish RMContainers. */
+    /**
+     * The engine's events since the last call (completions it decided finish RMContainers; an
+     * attempt it activated counts its AM in the queue's metrics), then the queue figures the
+     * metrics take from capsched, if they moved.
+     */
     private synchronized void drain() {
         if (engine == null) return; // nothing has happened yet
-        for (Event e : engine().pollEvents(4096)) {
+        List<Event> events;
+        try {
+            events = engine().pollEvents(4096);
+        } catch (CapschedException e) {
+            goOnPast("to hand over its events", e);
+            return;
+        }
+        for (Event e : events) {
             if (e.kind == Event.AM_CONTAINER_ALLOCATED) amContainerAllocated(e);
+            if (e.kind == Event.APP_ACTIVATED) activated(e);
             if (e.kind != Event.CONTAINER_COMPLETED) continue;
             // By capsched's handle: a recovered container keeps its own attempt's id here.
             ContainerId id = containerIds.get(e.container);
@@ -852,6 +976,44 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
             }
             if (e.code == ContainerExitStatus.PREEMPTED) preempted(c);
         }
+        syncFigures();
+    }
+
+    /** Sets the metrics capsched's queue figures give, if they moved since last set. */
+    private void syncFigures() {
+        Engine e = engine;
+        if (e == null) return;
+        try {
+            queues.sync(e, calculator, getClusterResource(), defaultPartitionResource(),
+                    getMinimumResourceCapability());
+        } catch (CapschedException x) {
+            goOnPast("to give its queue figures", x);
+        }
+    }
+
+    /**
+     * The same after the RM's own side changed what the figures are taken against (the cluster
+     * resource once a node has left or been resized): read again whatever the version.
+     */
+    private void refreshFigures() {
+        queues.invalidate();
+        syncFigures();
+    }
+
+    /** The default partition's resource, as the RM's label manager counts it. */
+    private Resource defaultPartitionResource() {
+        RMNodeLabelsManager mgr = labelManager();
+        return mgr == null ? getClusterResource()
+                : mgr.getResourceByLabel(RMNodeLabelsManager.NO_LABEL, getClusterResource());
+    }
+
+    /**
+     * APP_ACTIVATED: the attempt's AM counts in its queue's used AM resource from now on, as
+     * LeafQueue.activateApplications counts it (until the attempt ends or moves).
+     */
+    private void activated(Event e) {
+        CapschedAppAttempt attempt = getApplicationAttempt(attemptId(e.yarnId));
+        if (attempt != null && !attempt.isStopped()) attempt.chargeAm();
     }
 
     /** The leaf's preemption metrics, as LeafQueue keeps them for a container it preempted. */
@@ -892,7 +1054,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
                             status.getDiagnostics() == null ? "" : status.getDiagnostics());
                 }
             } catch (CapschedException e) {
-                if (e.status() != CapschedException.UNKNOWN_ID) throw e;
+                goOnPast("the completion of " + id, e);
             }
         }
         CapschedAppAttempt attempt = getCurrentAttemptForContainer(id);
@@ -938,7 +1100,9 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
             }
             handle = engine().submit(submission);
         } catch (CapschedException e) {
-            if (e.status() != CapschedException.REJECTED) throw e;
+            // Whatever the refusal, the application is not the scheduler's: the RM rejects it
+            // with capsched's message (YARN's words for the submission checks).
+            engineFailed(e);
             LOG.info("Rejected {}: {}", id, e.getMessage());
             // On recovery its queue is gone, or no longer a leaf: YARN kills it.
             rmContext.getDispatcher().getEventHandler().handle(new RMAppEvent(id,
@@ -995,7 +1159,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
             placed = engine().place(asc.getQueue(), user, groups(user), asc.getApplicationName(),
                     id == null ? null : YarnId.application(id.getClusterTimestamp(), id.getId()));
         } catch (CapschedException e) {
-            if (e.status() != CapschedException.REJECTED) throw e;
+            engineFailed(e);
             throw new YarnException(e.getMessage());
         }
         if (placed == null) return null;
@@ -1003,15 +1167,9 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
                 placed[1].isEmpty() ? null : placed[1]);
     }
 
-    /** The leaf's RM-side queue, made on first use (QueueMetrics are named by short name). */
+    /** The queue's RM-side face (made, with its ancestors, on first use). */
     private CapschedQueue queue(String path) {
-        CapschedQueue q = queues.get(path);
-        if (q == null) {
-            String name = path.substring(path.lastIndexOf('.') + 1);
-            q = new CapschedQueue(this, path, QueueMetrics.forQueue(name, root, false, conf));
-            queues.put(path, q);
-        }
-        return q;
+        return queues.get(path);
     }
 
     private synchronized void addApplicationAttempt(ApplicationAttemptId id, boolean transfer, boolean recovering) {
@@ -1054,10 +1212,11 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         try {
             engine().removeAttempt(handle, keep);
         } catch (CapschedException e) {
-            if (e.status() != CapschedException.UNKNOWN_ID) throw e;
+            goOnPast("the end of " + id, e);
         }
         drain(); // its containers, killed (or kept)
         responseIds.remove(id);
+        attempt.dischargeAm();
         attempt.stop(state);
     }
 
@@ -1069,7 +1228,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
             try {
                 engine().removeApplication(handle);
             } catch (CapschedException e) {
-                if (e.status() != CapschedException.UNKNOWN_ID) throw e;
+                goOnPast("the end of " + id, e);
             }
         }
         drain();
@@ -1080,7 +1239,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
     public synchronized void preValidateMoveApplication(ApplicationId appId, String newQueue)
             throws YarnException {
         if (!applications.containsKey(appId)) throw new YarnException("App to be moved " + appId + " not found.");
-        if (queueInfo(newQueue) == null) {
+        if (queueStatus(newQueue) == null) {
             throw new YarnException("The specified Queue: " + newQueue + " doesn't exist");
         }
         // The limits and ACLs of the target are capsched's, checked when it moves the app.
@@ -1099,7 +1258,11 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         }
         CapschedQueue dest = queue(engine().applicationReport(handle).queue);
         CapschedAppAttempt attempt = app.getCurrentAppAttempt();
-        if (attempt != null) attempt.move(dest); // the queue metrics follow its containers
+        if (attempt != null) {
+            // Pending again in the target, whose activation counts the AM there.
+            attempt.dischargeAm();
+            attempt.move(dest); // the queue metrics follow its containers
+        }
         app.setQueue(dest);
         LOG.info("App: {} moved to {}", appId, dest.path());
         drain();
@@ -1170,12 +1333,10 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         releaseContainers(release, attempt);
         synchronized (this) {
             if (attempt.isStopped()) return EMPTY_ALLOCATION;
-            if (!ask.isEmpty()) attempt.updateResourceRequests(ask);
-            attempt.updateBlacklist(blacklistAdditions, blacklistRemovals);
-            Resource headroom = attempt.getHeadroom();
             Set<ContainerId> preempt = null;
             List<ResourceRequest> preemptResources = null;
             Long handle = appHandles.get(attemptId.getApplicationId());
+            AllocateResponse response = null;
             // Before the AM registers, allocate is the RM's own (the AM ask capsched made itself).
             if (handle != null && amRegistered(attemptId)) {
                 AllocateRequest request = new AllocateRequest().responseId(responseIds.getOrDefault(attemptId, 0));
@@ -1201,7 +1362,19 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
                 }
                 if (blacklistAdditions != null) for (String b : blacklistAdditions) request.blacklist(b);
                 if (blacklistRemovals != null) for (String b : blacklistRemovals) request.unblacklist(b);
-                AllocateResponse response = engine().allocate(handle, request);
+                try {
+                    response = engine().allocate(handle, request);
+                } catch (CapschedException e) {
+                    // Refused before YARN's side took anything in: the AM hears why as from
+                    // YARN's own checks.
+                    engineFailed(e);
+                    throw YarnExceptions.sneaky(YarnExceptions.forAllocate(e));
+                }
+            }
+            if (!ask.isEmpty()) attempt.updateResourceRequests(ask);
+            attempt.updateBlacklist(blacklistAdditions, blacklistRemovals);
+            Resource headroom = attempt.getHeadroom();
+            if (response != null) {
                 responseIds.put(attemptId, response.responseId);
                 // With asynchronous scheduling capsched places containers outside heartbeats:
                 // the AM's pull is where the RM first hears of them.
@@ -1285,48 +1458,55 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
     // ---------------------------------------------------------------- reports and the rest
 
     /**
-     * A queue as CapacityScheduler's getQueueInfo states it: capacities relative to the parent,
-     * and the current capacity as used over guaranteed (the default partition's memory times the
-     * absolute capacity, truncated as Resources.multiply does, at least the minimum
-     * allocation), so the figures match the stock scheduler's to the last float bit.
+     * capsched's latest figures of the queue with this path or (unique) short name, read again
+     * first if they moved; null when there is no such queue.
      */
-    QueueInfo queueInfo(String path) {
-        List<org.capsched.QueueInfo> all = engine().queues();
-        for (org.capsched.QueueInfo q : all) {
-            if (q.path.equals(path) || q.path.endsWith("." + path)) {
-                String name = q.path.substring(q.path.lastIndexOf('.') + 1);
-                float parentAbs = 1f;
-                float parentAbsMax = 1f;
-                int dot = q.path.lastIndexOf('.');
-                for (org.capsched.QueueInfo p : all) {
-                    if (dot > 0 && p.path.equals(q.path.substring(0, dot))) {
-                        parentAbs = p.absoluteCapacity;
-                        parentAbsMax = p.absoluteMaximumCapacity;
-                    }
-                }
-                float capacity = parentAbs == 0f ? 0f : q.absoluteCapacity / parentAbs;
-                float maximum = parentAbsMax == 0f ? 0f : q.absoluteMaximumCapacity / parentAbsMax;
-                // The default partition's resource, as the stock scheduler's plain figures are
-                // that partition's (its label manager's count of unlabelled running nodes).
-                RMNodeLabelsManager mgr = labelManager();
-                long clusterMb = mgr == null ? getClusterResource().getMemorySize()
-                        : mgr.getResourceByLabel(RMNodeLabelsManager.NO_LABEL, getClusterResource()).getMemorySize();
-                float current = 0f;
-                if (clusterMb > 0) {
-                    long guaranteed = Math.max((long) (clusterMb * (double) q.absoluteCapacity),
-                            getMinimumResourceCapability().getMemorySize());
-                    current = (float) q.used.memoryMb / guaranteed;
-                }
-                // The RM checks a request's label against these before capsched sees it
-                // (SchedulerUtils.normalizeAndValidateRequest), and fills an ANY ask's missing
-                // label with the default; YARN's queues hand out the same set and expression.
-                QueueNodeLabels labels = queueNodeLabels(q.path);
-                return QueueInfo.newInstance(name, capacity, maximum, current, new ArrayList<QueueInfo>(),
-                        new ArrayList<org.apache.hadoop.yarn.api.records.ApplicationReport>(), QueueState.RUNNING,
-                        labels.accessible, labels.defaultNodeLabelExpression, null, false);
+    QueueStatus queueStatus(String nameOrPath) {
+        if (nameOrPath == null) return null;
+        syncFigures();
+        return queues.status(nameOrPath);
+    }
+
+    /** The queue's metrics (made with the queue on first use). */
+    QueueMetrics queueMetrics(String path) {
+        return queue(path).getMetrics();
+    }
+
+    /** The queue's {@code QueueInfo} as the stock scheduler states it; null when there is none. */
+    QueueInfo queueInfo(String nameOrPath, boolean includeChildQueues, boolean recursive) {
+        QueueStatus s = queueStatus(nameOrPath);
+        if (s == null) return null;
+        List<QueueStatus> all = queues.statuses();
+        int at = all.indexOf(s);
+        return at < 0 ? null : CapschedQueueInfo.of(this, all, at, includeChildQueues, recursive);
+    }
+
+    /**
+     * CapacityScheduler.getMaximumResourceCapability(queue): for a leaf, the component-wise
+     * minimum of its maximum allocation ({@code maximum-allocation-mb}/{@code -vcores}, else the
+     * scheduler's) and the cluster's node-aware maximum; the latter alone, with YARN's log line,
+     * for no queue, an unknown or ambiguous one, or a parent. The RM checks every submission's
+     * AM request and every ask against it, and tells registering AMs.
+     */
+    @Override
+    public Resource getMaximumResourceCapability(String queueName) {
+        Resource cluster = getMaximumResourceCapability();
+        if (queueName == null || queueName.isEmpty()) return cluster;
+        QueueStatus s = queueStatus(queueName);
+        if (s == null) {
+            if (queues.ambiguous(queueName)) {
+                LOG.error("Ambiguous queue reference: " + queueName + " please use full queue path instead.");
+            } else {
+                LOG.error("Unknown queue: " + queueName);
             }
+            return cluster;
         }
-        return null;
+        if (!s.isLeaf) {
+            LOG.error("queue " + queueName + " is not an leaf queue");
+            return cluster;
+        }
+        return org.apache.hadoop.yarn.util.resource.Resources.componentwiseMin(
+                CapschedQueue.resource(s.maximumAllocation), cluster);
     }
 
     /**
@@ -1341,8 +1521,8 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         if (mgr == null) return null;
         Resource partitionResource = mgr.getResourceByLabel(partition, getClusterResource());
         if (calculator.isAllInvalidDivisor(partitionResource) || !partition.isEmpty()) return null;
-        for (org.capsched.QueueInfo q : engine().queues()) {
-            if (!q.path.equals(path)) continue;
+        QueueStatus q = queues.status(path);
+        if (q != null) {
             Resource guaranteed = org.apache.hadoop.yarn.util.resource.Resources.multiply(partitionResource,
                     q.absoluteCapacity);
             if (guaranteed.equals(org.apache.hadoop.yarn.util.resource.Resources.none())) return 0f;
@@ -1354,9 +1534,17 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
     @Override
     public QueueInfo getQueueInfo(String queueName, boolean includeChildQueues, boolean recursive)
             throws IOException {
-        QueueInfo q = queueInfo(queueName);
-        if (q == null) throw new IOException("Unknown queue: " + queueName);
-        return q;
+        QueueInfo q;
+        try {
+            q = queueInfo(queueName, includeChildQueues, recursive);
+        } catch (CapschedException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+        if (q != null) return q;
+        if (queues.ambiguous(queueName)) {
+            throw new IOException("Ambiguous queue reference: " + queueName + " please use full queue path instead.");
+        }
+        throw new IOException("Unknown queue: " + queueName);
     }
 
     @Override
@@ -1367,14 +1555,10 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         } catch (IOException e) {
             return Collections.<QueueUserACLInfo>emptyList();
         }
+        // As the stock root answers: every queue in pre-order, by its full path.
+        queueStatus("root");
         List<QueueUserACLInfo> out = new ArrayList<QueueUserACLInfo>();
-        for (org.capsched.QueueInfo q : engine().queues()) {
-            List<QueueACL> acls = new ArrayList<QueueACL>();
-            for (QueueACL acl : QueueACL.values()) {
-                if (checkAccess(user, acl, q.path)) acls.add(acl);
-            }
-            out.add(QueueUserACLInfo.newInstance(q.path.substring(q.path.lastIndexOf('.') + 1), acls));
-        }
+        for (QueueStatus q : queues.statuses()) out.addAll(queue(q.path).getQueueUserAclInfo(user));
         return out;
     }
 
@@ -1396,16 +1580,23 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
 
     @Override
     public QueueMetrics getRootQueueMetrics() {
-        return rootMetrics;
+        return queues.root().getMetrics();
     }
 
     @Override
     public boolean checkAccess(UserGroupInformation user, QueueACL acl, String queueName) {
         List<String> groups = new ArrayList<String>();
         Collections.addAll(groups, user.getGroupNames());
-        return engine().checkAccess(user.getShortUserName(), groups,
-                acl == QueueACL.SUBMIT_APPLICATIONS ? Capsched.ACL_SUBMIT_APPLICATIONS : Capsched.ACL_ADMINISTER_QUEUE,
-                queueName);
+        try {
+            return engine().checkAccess(user.getShortUserName(), groups,
+                    acl == QueueACL.SUBMIT_APPLICATIONS ? Capsched.ACL_SUBMIT_APPLICATIONS
+                            : Capsched.ACL_ADMINISTER_QUEUE,
+                    queueName);
+        } catch (CapschedException e) {
+            // As CapacityScheduler answers for a queue it does not find: no access.
+            LOG.debug("ACL not found for queue access-type {} for queue {} ({})", acl, queueName, e.getMessage());
+            return false;
+        }
     }
 
     @Override
@@ -1425,10 +1616,8 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
 
     /** A queue's full path, from its path or its (unique) short name; null if there is none. */
     protected String queuePath(String name) {
-        for (org.capsched.QueueInfo q : engine().queues()) {
-            if (q.path.equals(name) || q.path.endsWith("." + name)) return q.path;
-        }
-        return null;
+        QueueStatus s = queueStatus(name);
+        return s == null ? null : s.path;
     }
 
     @Override
@@ -1444,13 +1633,24 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
      */
     @Override
     public long checkAndGetApplicationLifetime(String queueName, long lifetime) {
-        return engine().applicationLifetime(queueName, lifetime)[0];
+        try {
+            return engine().applicationLifetime(queueName, lifetime)[0];
+        } catch (CapschedException e) {
+            // As CapacityScheduler answers for a queue it cannot find: what was asked for.
+            LOG.error("Lifetime of an application in {}: {}", queueName, e.getMessage());
+            return lifetime;
+        }
     }
 
     /** The leaf's {@code maximum-application-lifetime} (an update of the timeout is cut to it). */
     @Override
     public long getMaximumApplicationLifetime(String queueName) {
-        return engine().applicationLifetime(queueName, -1)[1];
+        try {
+            return engine().applicationLifetime(queueName, -1)[1];
+        } catch (CapschedException e) {
+            LOG.error("Unknown queue: {} ({})", queueName, e.getMessage());
+            return -1;
+        }
     }
 
     /** The document capsched serves for {@code /ws/v1/cluster/scheduler}. */

@@ -1,0 +1,120 @@
+package org.capsched.yarn;
+
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.util.resource.ResourceCalculator;
+import org.capsched.Engine;
+import org.capsched.QueueStatus;
+import org.capsched.QueueStatuses;
+
+/**
+ * The RM-side queues, one per capsched queue (parents included, so every queue has its metrics
+ * bean from the start, idle ones too), and capsched's latest figures of them. The figures are
+ * read again only when the engine's figures version has moved (a read of the version costs no
+ * call into the engine), after each event the plug-in hands over.
+ */
+final class CapschedQueues {
+    private final CapschedResourceScheduler scheduler;
+    private final boolean userMetrics;
+    private final Map<String, CapschedQueue> byPath = new ConcurrentHashMap<String, CapschedQueue>();
+    private volatile CapschedQueue root;
+    /** The figures last read, root first; and by path and by (unique) short name. */
+    private volatile Figures figures = new Figures(Collections.<QueueStatus>emptyList(), -1);
+
+    /** One read of the engine's figures, with its look-ups. */
+    private static final class Figures {
+        final List<QueueStatus> list;
+        final long version;
+        final Map<String, QueueStatus> byPath = new HashMap<String, QueueStatus>();
+        /** Short names; null marks a name two queues share (YARN then asks for the path). */
+        final Map<String, QueueStatus> byName = new HashMap<String, QueueStatus>();
+
+        Figures(List<QueueStatus> list, long version) {
+            this.list = list;
+            this.version = version;
+            for (QueueStatus s : list) {
+                byPath.put(s.path, s);
+                String name = s.name();
+                byName.put(name, byName.containsKey(name) ? null : s);
+            }
+        }
+    }
+
+    CapschedQueues(CapschedResourceScheduler scheduler, boolean userMetrics) {
+        this.scheduler = scheduler;
+        this.userMetrics = userMetrics;
+    }
+
+    /** root's queue, made at init: the RM reads its metrics before any queue has figures. */
+    CapschedQueue root() {
+        CapschedQueue r = root;
+        if (r == null) {
+            synchronized (this) {
+                if (root == null) {
+                    root = new CapschedQueue(scheduler, "root", null, userMetrics);
+                    byPath.put("root", root);
+                }
+                r = root;
+            }
+        }
+        return r;
+    }
+
+    /** The queue at `path`, made (with its ancestors) on first use. */
+    CapschedQueue get(String path) {
+        CapschedQueue q = byPath.get(path);
+        if (q != null) return q;
+        int dot = path.lastIndexOf('.');
+        if (dot < 0) return root();
+        CapschedQueue parent = get(path.substring(0, dot));
+        synchronized (this) {
+            q = byPath.get(path);
+            if (q == null) {
+                q = new CapschedQueue(scheduler, path, parent, userMetrics);
+                byPath.put(path, q);
+            }
+        }
+        return q;
+    }
+
+    /**
+     * Reads capsched's figures again if they moved since the last read, and sets what the
+     * metrics take from them. Queues capsched has made since (a refresh, auto-created leaves)
+     * get their RM-side queue and metrics here.
+     */
+    synchronized void sync(Engine engine, ResourceCalculator rc, Resource cluster, Resource partition,
+            Resource minimum) {
+        if (engine.figuresVersion() == figures.version) return;
+        QueueStatuses read = engine.queueStatuses();
+        Figures next = new Figures(read.queues, read.figuresVersion);
+        for (QueueStatus s : next.list) get(s.path).apply(s, rc, cluster, partition, minimum);
+        figures = next;
+    }
+
+    /** Forgets the figures, so the next {@link #sync} reads them whatever the version. */
+    void invalidate() {
+        figures = new Figures(figures.list, -1);
+    }
+
+    /** The latest figures of the queue with this path or (unique) short name; null if none. */
+    QueueStatus status(String nameOrPath) {
+        Figures f = figures;
+        QueueStatus s = f.byPath.get(nameOrPath);
+        return s != null ? s : f.byName.get(nameOrPath);
+    }
+
+    /** Whether `name` is a short name two or more queues share. */
+    boolean ambiguous(String name) {
+        Figures f = figures;
+        return !f.byPath.containsKey(name) && f.byName.containsKey(name) && f.byName.get(name) == null;
+    }
+
+    /** The latest figures, root first. */
+    List<QueueStatus> statuses() {
+        return figures.list;
+    }
+}
