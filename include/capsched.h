@@ -601,7 +601,8 @@ typedef struct capsched_queue_status {
   struct capsched_resource guaranteed;
   struct capsched_resource maximum;
   // An absolute queue's configured minimum and maximum resources (YARN's
-  // `getConfiguredMinResource`/`getConfiguredMaxResource`); zero otherwise.
+  // `getConfiguredMinResource`/`getConfiguredMaxResource`), root's the default partition's;
+  // zero otherwise.
   struct capsched_resource configured_minimum;
   struct capsched_resource configured_maximum;
   // The subtree's containers, reservations included.
@@ -624,7 +625,7 @@ typedef struct capsched_queue_status {
   // Leaves only: the AM resource limit and the AM containers' resource now.
   struct capsched_resource am_limit;
   struct capsched_resource am_used;
-  // Leaves only: `maximum-am-resource-percent`, a fraction (0 for a parent).
+  // `maximum-am-resource-percent`, a fraction (a parent: the scheduler-wide value).
   float maximum_am_resource_percent;
   // Leaves only: `getMaxApplications`, `getMaxApplicationsPerUser`.
   int32_t max_applications;

@@ -40,7 +40,8 @@ pub struct capsched_queue_status {
     pub guaranteed: capsched_resource,
     pub maximum: capsched_resource,
     /// An absolute queue's configured minimum and maximum resources (YARN's
-    /// `getConfiguredMinResource`/`getConfiguredMaxResource`); zero otherwise.
+    /// `getConfiguredMinResource`/`getConfiguredMaxResource`), root's the default partition's;
+    /// zero otherwise.
     pub configured_minimum: capsched_resource,
     pub configured_maximum: capsched_resource,
     /// The subtree's containers, reservations included.
@@ -63,7 +64,7 @@ pub struct capsched_queue_status {
     /// Leaves only: the AM resource limit and the AM containers' resource now.
     pub am_limit: capsched_resource,
     pub am_used: capsched_resource,
-    /// Leaves only: `maximum-am-resource-percent`, a fraction (0 for a parent).
+    /// `maximum-am-resource-percent`, a fraction (a parent: the scheduler-wide value).
     pub maximum_am_resource_percent: f32,
     /// Leaves only: `getMaxApplications`, `getMaxApplicationsPerUser`.
     pub max_applications: i32,

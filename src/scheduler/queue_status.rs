@@ -33,7 +33,8 @@ pub struct QueueStatus {
     /// resources for the current cluster.
     pub guaranteed: Resource,
     pub maximum: Resource,
-    /// An absolute queue's configured minimum and maximum resources; none otherwise.
+    /// An absolute queue's configured minimum and maximum resources, root's the default
+    /// partition's; none otherwise.
     pub configured_minimum: Resource,
     pub configured_maximum: Resource,
     /// The subtree's containers, reservations included (YARN's `ResourceUsage` used).
@@ -55,7 +56,7 @@ pub struct QueueStatus {
     /// The leaf's AM resource limit and the AM containers' resource now.
     pub am_limit: Resource,
     pub am_used: Resource,
-    /// `maximum-am-resource-percent` as a fraction (0 for a parent).
+    /// `maximum-am-resource-percent` as a fraction (a parent: the scheduler-wide value).
     pub maximum_am_resource_percent: f32,
     pub max_applications: i32,
     pub max_applications_per_user: i32,
@@ -82,7 +83,14 @@ impl CapacityScheduler {
         let c = &queue.capacities;
         let leaf_conf = conf.leaf.as_ref();
         let lr = self.leaf(q);
-        let (configured_minimum, configured_maximum) = conf.configured_resources();
+        // Root's configured resources are the default partition's, set at every cluster
+        // update (as the REST document states them).
+        let (configured_minimum, configured_maximum) = if q == 0 {
+            let p = tree.default_partition_resource();
+            (p, p)
+        } else {
+            conf.configured_resources()
+        };
         QueueStatus {
             path: conf.path.clone(),
             parent: tree.parent(q),
@@ -112,7 +120,12 @@ impl CapacityScheduler {
                 Resource::ZERO
             },
             am_used: lr.map_or(Resource::ZERO, |l| l.am_used),
-            maximum_am_resource_percent: leaf_conf.map_or(0.0, |l| l.maximum_am_resource_percent),
+            // A parent's is the scheduler-wide value (YARN's `QueueCapacities` keeps one for
+            // every queue).
+            maximum_am_resource_percent: leaf_conf
+                .map_or(tree.settings().maximum_am_resource_percent, |l| {
+                    l.maximum_am_resource_percent
+                }),
             max_applications: queue.leaf.map_or(0, |l| l.max_applications),
             max_applications_per_user: queue.leaf.map_or(0, |l| l.max_applications_per_user),
             user_limit_percent: leaf_conf.map_or(100.0, |l| l.user_limit_percent),

@@ -23,6 +23,7 @@ public class DistributedShellTest {
         queues.set("yarn.scheduler.capacity.root.queues", "a,b");
         queues.set("yarn.scheduler.capacity.root.a.capacity", "30");
         queues.set("yarn.scheduler.capacity.root.b.capacity", "70");
+        queues.set("yarn.scheduler.capacity.root.a.maximum-allocation-mb", "2048");
         YarnConfiguration conf = new YarnConfiguration(queues);
         conf.set(YarnConfiguration.RM_SCHEDULER, scheduler);
         // The local file system, whatever the distribution's core-site.xml says.
@@ -49,9 +50,21 @@ public class DistributedShellTest {
                 cluster.getConfig().writeXml(out);
             }
             Configuration client = new Configuration(cluster.getConfig());
-            Client ds = new Client(client);
             String jar = new File(ApplicationMaster.class.getProtectionDomain().getCodeSource().getLocation().toURI())
                     .getAbsolutePath();
+            // An AM above a's maximum allocation: refused at submission with YARN's words, and
+            // the RM goes on (under capsched it used to exit on APP_ATTEMPT_ADDED).
+            Client tooBig = new Client(new Configuration(client));
+            assertTrue(tooBig.init(new String[] {"--jar", jar, "--num_containers", "1", "--shell_command", "echo",
+                "--master_memory", "3072", "--queue", "a", "--timeout", "60000"}));
+            try {
+                tooBig.run();
+                org.junit.Assert.fail("a 3072 MB AM accepted in a");
+            } catch (org.apache.hadoop.yarn.exceptions.YarnException e) {
+                assertTrue(e.toString(), e.getMessage().contains("maximum allowed allocation=<memory:2048"));
+            }
+            assertTrue(cluster.getResourceManager().getServiceState() == org.apache.hadoop.service.Service.STATE.STARTED);
+            Client ds = new Client(client);
             boolean init = ds.init(new String[] {"--jar", jar, "--num_containers", "2", "--shell_command", "echo",
                 "--shell_args", "hello from capsched", "--master_memory", "512", "--master_vcores", "1",
                 "--container_memory", "128", "--container_vcores", "1", "--queue", "b", "--timeout", "120000"});

@@ -52,8 +52,11 @@ final class CapschedAppAttempt extends FiCaSchedulerApp {
                 ContainerRequest request = appSchedulingInfo.allocate(type, node, key, rmContainer);
                 ((RMContainerImpl) rmContainer).setContainerRequest(request);
             } else {
-                getQueue().getMetrics().allocateResources(node.getPartition(), getUser(), 1,
-                        container.getResource(), true);
+                // No ask to take it from (the AM container, placed before the RM's AM ask came):
+                // the attempt runs from now on and the container counts, as AppSchedulingInfo
+                // counts an allocation.
+                appSchedulingInfo.recoverContainer(rmContainer, node.getPartition());
+                getQueue().getMetrics().incrNodeTypeAggregations(getUser(), type);
             }
             attemptResourceUsage.incUsed(node.getPartition(), container.getResource());
             rmContainer.handle(new RMContainerEvent(container.getId(), RMContainerEventType.START));
@@ -78,6 +81,7 @@ final class CapschedAppAttempt extends FiCaSchedulerApp {
             amCharged = true;
             String partition = getAppAMNodePartitionName();
             ((CSQueueMetrics) getQueue().getMetrics()).incAMUsed(partition, getUser(), getAMResource(partition));
+            ((CapschedQueue) getQueue()).getAbstractUsersManager().leafActivated(getUser(), 1);
         } finally {
             writeLock.unlock();
         }
@@ -91,6 +95,22 @@ final class CapschedAppAttempt extends FiCaSchedulerApp {
             amCharged = false;
             String partition = getAppAMNodePartitionName();
             ((CSQueueMetrics) getQueue().getMetrics()).decAMUsed(partition, getUser(), getAMResource(partition));
+            ((CapschedQueue) getQueue()).getAbstractUsersManager().leafActivated(getUser(), -1);
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /**
+     * After a move: the target leaf activated the attempt before its asks moved there, as
+     * CapacityScheduler.moveApplication orders it, so asks it holds make its user active there.
+     */
+    void activateMovedAsks() {
+        writeLock.lock();
+        try {
+            if (amCharged && !appSchedulingInfo.getSchedulerKeys().isEmpty()) {
+                getQueue().getAbstractUsersManager().activateApplication(getUser(), getApplicationId());
+            }
         } finally {
             writeLock.unlock();
         }

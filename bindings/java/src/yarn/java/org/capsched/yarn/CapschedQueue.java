@@ -2,7 +2,9 @@ package org.capsched.yarn;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.yarn.api.records.Priority;
@@ -12,8 +14,8 @@ import org.apache.hadoop.yarn.api.records.QueueUserACLInfo;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.server.resourcemanager.nodelabels.RMNodeLabelsManager;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ActiveUsersManager;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.Queue;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplicationAttempt;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CSQueueMetrics;
 import org.apache.hadoop.yarn.util.resource.ResourceCalculator;
@@ -33,17 +35,45 @@ final class CapschedQueue implements Queue {
     private final String path;
     private final CapschedQueue parent;
     private final CSQueueMetrics metrics;
-    private final ActiveUsersManager users;
-    /** The reservations last mirrored into the metrics (they have no setter, only steps). */
-    private long reservedContainers;
-    private Resource reserved = Resources.none();
+    private final CapschedUsersManager users;
+    /**
+     * A leaf's reservations as last mirrored into the metrics, by user (the metrics have no
+     * setter, only a step per reservation made or ended); null stands for every user when the
+     * metrics keep none per user.
+     */
+    private final Map<String, Reservations> reservations = new HashMap<String, Reservations>();
+    /** Whether {@link #apply} is to set the AM limit metric (see {@link #amLimitMoment}). */
+    private volatile boolean amLimitDue = true;
+
+    /** A count of reservations and their total resource. */
+    static final class Reservations {
+        final long count;
+        final Resource total;
+
+        Reservations(long count, Resource total) {
+            this.count = count;
+            this.total = total;
+        }
+    }
 
     CapschedQueue(CapschedResourceScheduler scheduler, String path, CapschedQueue parent, boolean userMetrics) {
         this.scheduler = scheduler;
         this.path = path;
         this.parent = parent;
         this.metrics = CSQueueMetrics.forQueue(path, parent, userMetrics, scheduler.getConf());
-        this.users = new ActiveUsersManager(metrics);
+        this.users = new CapschedUsersManager(metrics);
+        linkPartition(RMNodeLabelsManager.NO_LABEL);
+    }
+
+    /**
+     * This queue's metrics in `partition`, chained to its parent's there. PartitionQueueMetrics
+     * finds its parent by the parent's path only for the CapacityScheduler's own queues, so the
+     * plug-in chains them, parents first, for the default partition and each cluster label.
+     */
+    QueueMetrics linkPartition(String partition) {
+        QueueMetrics own = metrics.getPartitionQueueMetrics(partition);
+        if (parent != null) own.setParent(parent.linkPartition(partition));
+        return own;
     }
 
     /** The short name, as YARN's queues are named in reports. */
@@ -75,8 +105,10 @@ final class CapschedQueue implements Queue {
      * allocation, release and cluster change: the available resource (the guarantee less the
      * use, reservations included, when the guarantee is larger), the used capacities, the
      * guaranteed and maximum resources (the partition times the absolute capacities, normalised
-     * down to the minimum allocation), the configured capacities, a leaf's AM limit, and the
-     * reservations. The default partition's, as QueueMetrics keeps them.
+     * down to the minimum allocation), the configured capacities and, when due, a leaf's AM
+     * limit. The
+     * default partition's, as QueueMetrics keeps them. (A leaf's reservations are stepped by
+     * {@link #mirrorReserved}; its parents follow.)
      */
     void apply(QueueStatus s, ResourceCalculator rc, Resource cluster, Resource partition, Resource minimum) {
         String p = RMNodeLabelsManager.NO_LABEL;
@@ -92,30 +124,66 @@ final class CapschedQueue implements Queue {
         metrics.setMaxCapacityResources(p, rc.multiplyAndNormalizeDown(partition, s.absoluteMaximumCapacity, minimum));
         metrics.setGuaranteedCapacities(p, s.capacity, s.absoluteCapacity);
         metrics.setMaxCapacities(p, s.maximumCapacity, s.absoluteMaximumCapacity);
-        if (s.isLeaf) metrics.setAMResouceLimit(p, resource(s.amLimit));
-        mirrorReserved(s.reservedContainers, resource(s.reserved));
+        if (s.isLeaf && amLimitDue) {
+            metrics.setAMResouceLimit(p, resource(s.amLimit));
+            amLimitDue = false;
+        }
     }
 
     /**
-     * This queue's own reservation figures stepped to capsched's (each parent is stepped from
-     * its own status, so nothing is passed up): QueueMetrics counts a container per step.
+     * LeafQueue sets its AM limit metric only when it (re)considers its pending applications
+     * (an attempt added or removed, the cluster resized, a refresh), from the limit as it stands
+     * then; the metric stays between those moments, while capsched's limit follows the queue's
+     * current limit. The next {@link #apply} sets it.
      */
-    private void mirrorReserved(long containers, Resource total) {
-        Resource delta = Resources.subtract(total, reserved);
-        long steps = containers - reservedContainers;
-        if (steps > 0) {
-            metrics.incrReserveResources(delta);
-            for (long i = 1; i < steps; i++) metrics.incrReserveResources(Resources.none());
-        } else if (steps < 0) {
-            metrics.decrReserveResource(Resources.negate(delta));
-            for (long i = -1; i > steps; i--) metrics.decrReserveResource(Resources.none());
-        } else if (!delta.equals(Resources.none())) {
-            // The same count of other sizes (one reservation ended as another began).
-            metrics.incrReserveResources(delta);
-            metrics.decrReserveResource(Resources.none());
+    void amLimitMoment() {
+        amLimitDue = true;
+    }
+
+    /** The leaf's reservations as last mirrored, all users together. */
+    Reservations reserved() {
+        long count = 0;
+        Resource total = Resources.createResource(0, 0);
+        for (Reservations r : reservations.values()) {
+            count += r.count;
+            Resources.addTo(total, r.total);
         }
-        reservedContainers = containers;
-        reserved = total;
+        return new Reservations(count, total);
+    }
+
+    /**
+     * A leaf's reservations stepped to capsched's, per user (`byUser`, null the key for all
+     * users when the metrics keep none per user), through QueueMetrics.reserveResource and
+     * unreserveResource as LeafQueue books a reservation: each step one container, passed up
+     * to the parents and to the partition's metrics.
+     */
+    void mirrorReserved(Map<String, Reservations> byUser) {
+        java.util.Set<String> users = new java.util.HashSet<String>(reservations.keySet());
+        users.addAll(byUser.keySet());
+        String p = RMNodeLabelsManager.NO_LABEL;
+        for (String user : users) {
+            Reservations was = reservations.get(user);
+            Reservations now = byUser.get(user);
+            long steps = (now == null ? 0 : now.count) - (was == null ? 0 : was.count);
+            Resource delta = Resources.subtract(now == null ? Resources.none() : now.total,
+                    was == null ? Resources.none() : was.total);
+            if (steps > 0) {
+                metrics.reserveResource(p, user, delta);
+                for (long i = 1; i < steps; i++) metrics.reserveResource(p, user, Resources.none());
+            } else if (steps < 0) {
+                metrics.unreserveResource(p, user, Resources.negate(delta));
+                for (long i = -1; i > steps; i--) metrics.unreserveResource(p, user, Resources.none());
+            } else if (!delta.equals(Resources.none())) {
+                // As many reservations of other sizes (one ended as another began).
+                metrics.reserveResource(p, user, delta);
+                metrics.unreserveResource(p, user, Resources.none());
+            }
+            if (now == null || now.count == 0) {
+                reservations.remove(user);
+            } else {
+                reservations.put(user, now);
+            }
+        }
     }
 
     @Override
@@ -139,7 +207,7 @@ final class CapschedQueue implements Queue {
     }
 
     @Override
-    public ActiveUsersManager getAbstractUsersManager() {
+    public CapschedUsersManager getAbstractUsersManager() {
         return users;
     }
 

@@ -22,6 +22,8 @@ final class CapschedQueues {
     private final boolean userMetrics;
     private final Map<String, CapschedQueue> byPath = new ConcurrentHashMap<String, CapschedQueue>();
     private volatile CapschedQueue root;
+    /** The cluster labels whose partition metrics are chained (each queue made later too). */
+    private final java.util.Set<String> labels = new java.util.HashSet<String>();
     /** The figures last read, root first; and by path and by (unique) short name. */
     private volatile Figures figures = new Figures(Collections.<QueueStatus>emptyList(), -1);
 
@@ -75,6 +77,7 @@ final class CapschedQueues {
             q = byPath.get(path);
             if (q == null) {
                 q = new CapschedQueue(scheduler, path, parent, userMetrics);
+                for (String label : labels) q.linkPartition(label);
                 byPath.put(path, q);
             }
         }
@@ -88,16 +91,60 @@ final class CapschedQueues {
      */
     synchronized void sync(Engine engine, ResourceCalculator rc, Resource cluster, Resource partition,
             Resource minimum) {
-        if (engine.figuresVersion() == figures.version) return;
+        if (!readDue && engine.figuresVersion() == figures.version) return;
+        readDue = false;
         QueueStatuses read = engine.queueStatuses();
         Figures next = new Figures(read.queues, read.figuresVersion);
-        for (QueueStatus s : next.list) get(s.path).apply(s, rc, cluster, partition, minimum);
+        for (QueueStatus s : next.list) {
+            CapschedQueue q = get(s.path);
+            q.apply(s, rc, cluster, partition, minimum);
+            if (s.isLeaf) mirrorReserved(q, s);
+        }
         figures = next;
+    }
+
+    /**
+     * A leaf's reservations into its metrics when capsched's moved: all users together, or,
+     * where the metrics keep figures per user, each user's (from its applications' reports).
+     */
+    private void mirrorReserved(CapschedQueue q, QueueStatus s) {
+        CapschedQueue.Reservations was = q.reserved();
+        Resource total = CapschedQueue.resource(s.reserved);
+        if (was.count == s.reservedContainers && was.total.equals(total)) return;
+        Map<String, CapschedQueue.Reservations> byUser;
+        if (userMetrics) {
+            byUser = scheduler.reservationsByUser(s.path);
+        } else {
+            byUser = Collections.singletonMap(null, new CapschedQueue.Reservations(s.reservedContainers, total));
+        }
+        q.mirrorReserved(byUser);
+    }
+
+    /** Chains every queue's metrics in `partition` to its parent's (a label the cluster has). */
+    synchronized void linkPartition(String partition) {
+        if (!labels.add(partition)) return;
+        for (CapschedQueue q : byPath.values()) q.linkPartition(partition);
     }
 
     /** Forgets the figures, so the next {@link #sync} reads them whatever the version. */
     void invalidate() {
-        figures = new Figures(figures.list, -1);
+        readDue = true;
+    }
+
+    /** Whether the next {@link #sync} reads the figures whatever the version. */
+    private volatile boolean readDue;
+
+    /**
+     * The moment a leaf (re)considers its pending applications (see
+     * {@link CapschedQueue#amLimitMoment}): for the leaf at `path`, or every leaf when null.
+     */
+    void amLimitMoment(String path) {
+        if (path == null) {
+            for (CapschedQueue q : byPath.values()) q.amLimitMoment();
+        } else {
+            get(path).amLimitMoment();
+        }
+        readDue = true;
     }
 
     /** The latest figures of the queue with this path or (unique) short name; null if none. */

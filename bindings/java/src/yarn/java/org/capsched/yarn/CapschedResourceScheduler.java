@@ -353,6 +353,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         // Not super.reinitialize: that (re)starts YARN's SchedulingMonitors, whose
         // ProportionalCapacityPreemptionPolicy refuses any scheduler but the stock one.
         // capsched's own monitor follows the refreshed preemption keys from its next round.
+        queues.amLimitMoment(null);
         drain();
     }
 
@@ -455,6 +456,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
             updateNodeResourceInEngine(e.getRMNode(), e.getResourceOption().getResource(),
                     e.getResourceOption().getOverCommitTimeout());
             updateNodeResource(e.getRMNode(), e.getResourceOption());
+            queues.amLimitMoment(null);
             refreshFigures(); // taken against the new cluster
             break;
         }
@@ -605,6 +607,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
             containerHandles.put(id, c);
             containerIds.put(c, id);
         }
+        queues.amLimitMoment(null); // the cluster grew
         drain();
     }
 
@@ -658,6 +661,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         }
         drain(); // the containers lost with it
         nodeTracker.removeNode(rmNode.getNodeID());
+        queues.amLimitMoment(null);
         refreshFigures(); // taken against the smaller cluster
     }
 
@@ -715,6 +719,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         }
         engineLabels.retainAll(have);
         engineLabels.addAll(have);
+        for (String label : have) queues.linkPartition(label);
         drain(); // removals move nodes back to the default partition
     }
 
@@ -809,6 +814,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
             }
             node.updateLabels(m.getValue());
         }
+        queues.amLimitMoment(null);
         drain(); // partitions changing size may activate attempts
     }
 
@@ -899,6 +905,15 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         ApplicationAttemptId attemptId = attemptId(yarnId);
         ContainerId id = ContainerId.newContainerId(attemptId, yarnId.containerId);
         CapschedAppAttempt attempt = getApplicationAttempt(attemptId);
+        if (isAm) {
+            // The RM's AM ask's key (its priority and request id), so YARN's request table
+            // matches the AM container with the ask as it would the stock scheduler's.
+            ResourceRequest amAsk = amAsk(rmContext.getRMApps().get(attemptId.getApplicationId()));
+            if (amAsk != null) {
+                priority = amAsk.getPriority().getPriority();
+                allocationRequestId = amAsk.getAllocationRequestId();
+            }
+        }
         Long app = appHandles.get(attemptId.getApplicationId());
         if (attempt == null || node == null || app == null) {
             LOG.warn("capsched placed {} for an attempt the RM no longer runs: released", id);
@@ -923,6 +938,15 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
             // The RM pulls the AM container through allocate (AMContainerAllocatedTransition).
             engine().takeAmContainer(app);
         }
+    }
+
+    /** The ANY request of an application's AM asks; null when it has none (unmanaged). */
+    private static ResourceRequest amAsk(RMApp rmApp) {
+        if (rmApp == null || rmApp.getAMResourceRequests() == null) return null;
+        for (ResourceRequest r : rmApp.getAMResourceRequests()) {
+            if (ResourceRequest.ANY.equals(r.getResourceName())) return r;
+        }
+        return null;
     }
 
     /**
@@ -1075,6 +1099,11 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
 
     private synchronized void addApplication(ApplicationId id, String queue, String user, boolean recovering,
             Priority priority) {
+        if (appHandles.containsKey(id)) {
+            // Not the RM's flow; the application it names is left as it is.
+            LOG.warn("Application {} is in the scheduler already: APP_ADDED ignored", id);
+            return;
+        }
         long handle;
         int p = priority == null ? Capsched.DEFAULT_PRIORITY : priority.getPriority();
         YarnId yarnId = YarnId.application(id.getClusterTimestamp(), id.getId());
@@ -1202,6 +1231,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
             rmContext.getDispatcher().getEventHandler().handle(
                     new RMAppAttemptEvent(id, RMAppAttemptEventType.ATTEMPT_ADDED));
         }
+        queues.amLimitMoment(((CapschedQueue) app.getQueue()).path());
         drain();
     }
 
@@ -1214,6 +1244,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         } catch (CapschedException e) {
             goOnPast("the end of " + id, e);
         }
+        queues.amLimitMoment(((CapschedQueue) attempt.getQueue()).path());
         drain(); // its containers, killed (or kept)
         responseIds.remove(id);
         attempt.dischargeAm();
@@ -1251,6 +1282,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         SchedulerApplication<CapschedAppAttempt> app = applications.get(appId);
         Long handle = appHandles.get(appId);
         if (app == null || handle == null) throw new YarnException("App to be moved " + appId + " not found.");
+        String source = ((CapschedQueue) app.getQueue()).path();
         try {
             engine().moveApplication(handle, newQueue);
         } catch (CapschedException e) {
@@ -1265,7 +1297,10 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         }
         app.setQueue(dest);
         LOG.info("App: {} moved to {}", appId, dest.path());
+        queues.amLimitMoment(source);
+        queues.amLimitMoment(dest.path());
         drain();
+        if (attempt != null) attempt.activateMovedAsks();
         return newQueue;
     }
 
@@ -1371,7 +1406,11 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
                     throw YarnExceptions.sneaky(YarnExceptions.forAllocate(e));
                 }
             }
-            if (!ask.isEmpty()) attempt.updateResourceRequests(ask);
+            // The RM's ScheduleTransition asks for the AM container; when capsched has placed it
+            // already, that ask is not YARN's to hold (nothing would ever take it).
+            boolean amPlaced = attemptState(attemptId) == RMAppAttemptState.SUBMITTED
+                    && !attempt.getLiveContainers().isEmpty();
+            if (!ask.isEmpty() && !amPlaced) attempt.updateResourceRequests(ask);
             attempt.updateBlacklist(blacklistAdditions, blacklistRemovals);
             Resource headroom = attempt.getHeadroom();
             if (response != null) {
@@ -1465,6 +1504,28 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         if (nameOrPath == null) return null;
         syncFigures();
         return queues.status(nameOrPath);
+    }
+
+    /**
+     * A leaf's reservations per user, from its applications' reports: for queue metrics that
+     * keep figures per user ({@code yarn.scheduler.capacity.user-metrics.enable}).
+     */
+    Map<String, CapschedQueue.Reservations> reservationsByUser(String path) {
+        Map<String, CapschedQueue.Reservations> out = new java.util.HashMap<String, CapschedQueue.Reservations>();
+        for (Map.Entry<ApplicationId, SchedulerApplication<CapschedAppAttempt>> e : applications.entrySet()) {
+            if (!((CapschedQueue) e.getValue().getQueue()).path().equals(path)) continue;
+            Long handle = appHandles.get(e.getKey());
+            if (handle == null) continue;
+            org.capsched.AppReport r = engine().applicationReport(handle);
+            if (r.reservedContainers == 0) continue;
+            CapschedQueue.Reservations had = out.get(r.user);
+            Resource total = CapschedQueue.resource(r.reserved);
+            if (had != null) {
+                total = org.apache.hadoop.yarn.util.resource.Resources.add(total, had.total);
+            }
+            out.put(r.user, new CapschedQueue.Reservations((had == null ? 0 : had.count) + r.reservedContainers, total));
+        }
+        return out;
     }
 
     /** The queue's metrics (made with the queue on first use). */
@@ -1653,14 +1714,14 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         }
     }
 
+    /** capsched's audit of its own state (tests): throws with what is wrong. */
+    void checkInvariants() {
+        engine().checkInvariants();
+    }
+
     /** The document capsched serves for {@code /ws/v1/cluster/scheduler}. */
     public String schedulerJson() {
         return engine().schedulerJson();
-    }
-
-    /** capsched's queues as they stand, for the web UI. */
-    List<org.capsched.QueueInfo> engineQueues() {
-        return engine().queues();
     }
 
     private static org.capsched.Resource resource(Resource r) {
