@@ -650,6 +650,31 @@ typedef struct capsched_queue_status_list {
   uint64_t figures_version;
 } capsched_queue_status_list;
 
+// One user of a leaf, in the default partition (library-owned, in a
+// `capsched_user_status_list`; later versions may add fields at its end): what per-user queue
+// metrics take from the scheduler.
+typedef struct capsched_user_status {
+  // The user's name, owned by the list.
+  struct capsched_str name;
+  // Allocated plus reserved.
+  struct capsched_resource used;
+  struct capsched_resource am_used;
+  // The user's AM limit with the leaf's active users now.
+  struct capsched_resource am_limit;
+  // The user's limit now, and the headroom an AM of the user is told.
+  struct capsched_resource user_limit;
+  struct capsched_resource headroom;
+  float weight;
+  uint32_t active_applications;
+  uint32_t pending_applications;
+} capsched_user_status;
+
+// A leaf's users (library-owned; free with `capsched_user_status_list_free`).
+typedef struct capsched_user_status_list {
+  struct capsched_user_status *users;
+  size_t count;
+} capsched_user_status_list;
+
 // A submission with everything the RM knows of it. Growable: set `struct_size =
 // sizeof(capsched_submission)`.
 typedef struct capsched_submission {
@@ -1179,6 +1204,34 @@ void capsched_queue_status_list_free(struct capsched_queue_status_list *list);
 // `engine` live; `out` writable.
 capsched_status capsched_engine_figures_version(const struct capsched_engine *engine,
                                                 uint64_t *out);
+
+// The users of the leaf `queue` (a full path or a unique short name) and their figures.
+// `CAPSCHED_ERR_INVALID_ARGUMENT` for a queue that does not exist or is not a leaf. Free with
+// `capsched_user_status_list_free`.
+//
+// # Safety
+// `engine` live; `queue` a valid string; `out` writable.
+capsched_status capsched_engine_queue_users(const struct capsched_engine *engine,
+                                            struct capsched_str queue,
+                                            struct capsched_user_status_list **out);
+
+// One user of the leaf `queue`, or the leaf's figures for a user it does not have (nothing
+// used, the configured weight): a host that sets a user's headroom as its last container goes
+// asks after it is gone. `out->name` is `user` itself (the caller's string). As
+// `capsched_engine_queue_users` for the queue.
+//
+// # Safety
+// `engine` live; `queue` and `user` valid strings; `out` writable.
+capsched_status capsched_engine_queue_user(const struct capsched_engine *engine,
+                                           struct capsched_str queue,
+                                           struct capsched_str user,
+                                           struct capsched_user_status *out);
+
+// Frees a user list; NULL is fine.
+//
+// # Safety
+// `list` must be NULL or from `capsched_engine_queue_users`, not freed before.
+void capsched_user_status_list_free(struct capsched_user_status_list *list);
 
 // NODE_RESOURCE_UPDATE (`rmadmin -updateNodeResource`): the node's total becomes `resource`.
 // A node may shrink below what it runs; then `overcommit_timeout_ms` decides, as YARN's

@@ -296,6 +296,21 @@ fn struct_layouts_and_constants_match_the_header() {
         ),
         layout!(capsched_queue_status_list, [queues, count, figures_version]),
         layout!(
+            capsched_user_status,
+            [
+                name,
+                used,
+                am_used,
+                am_limit,
+                user_limit,
+                headroom,
+                weight,
+                active_applications,
+                pending_applications
+            ]
+        ),
+        layout!(capsched_user_status_list, [users, count]),
+        layout!(
             capsched_container_report,
             [
                 app,

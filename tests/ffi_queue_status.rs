@@ -328,6 +328,64 @@ unsafe fn scheduler_json(e: *mut capsched_engine) -> String {
 }
 
 #[test]
+fn a_leafs_users_have_their_use_limits_and_headroom() {
+    unsafe {
+        let e = engine_as_configured(&tree(&[]));
+        let h1 = add_node(e, "h1", 10);
+        let mut alice = Am::submit(e, "b", "alice");
+        alice.allocate(e, 2, GB);
+        heartbeat(e, h1, &[], &[]);
+        heartbeat(e, h1, &[], &[]);
+        Am::submit(e, "b", "bob");
+        let mut list = ptr::null_mut();
+        assert_eq!(
+            capsched_engine_queue_users(e, s("root.b"), &mut list),
+            CAPSCHED_OK,
+            "{}",
+            last_error()
+        );
+        let users: Vec<(String, i64, i64, i64, u32)> = (0..(*list).count)
+            .map(|i| {
+                let u = *(*list).users.add(i);
+                let name = std::slice::from_raw_parts(u.name.ptr.cast::<u8>(), u.name.len);
+                (
+                    String::from_utf8_lossy(name).into_owned(),
+                    mb(u.used),
+                    mb(u.user_limit),
+                    mb(u.headroom),
+                    u.active_applications,
+                )
+            })
+            .collect();
+        capsched_user_status_list_free(list);
+        // alice uses her 2 GB; neither asks for more now. Each one's headroom is at most
+        // what its limit leaves it (the queue's room may leave less).
+        assert_eq!(users.len(), 2, "{users:?}");
+        let alice = users.iter().find(|u| u.0 == "alice").unwrap();
+        assert_eq!((alice.1, alice.4), (2 * GB, 1));
+        let bob = users.iter().find(|u| u.0 == "bob").unwrap();
+        assert_eq!((bob.1, bob.4), (0, 1));
+        for u in &users {
+            assert!(u.2 > 0, "{users:?}");
+            assert!(u.3 <= (u.2 - u.1).max(0), "{users:?}");
+        }
+        assert_eq!(bob.3, bob.2, "nothing used: the whole limit is room");
+        let mut none = ptr::null_mut();
+        assert_eq!(
+            capsched_engine_queue_users(e, s("root.p"), &mut none),
+            CAPSCHED_ERR_INVALID_ARGUMENT,
+            "a parent has no users"
+        );
+        assert_eq!(
+            capsched_engine_queue_users(e, s("nope"), &mut none),
+            CAPSCHED_ERR_INVALID_ARGUMENT
+        );
+        assert!(none.is_null(), "nothing written on failure");
+        capsched_engine_free(e);
+    }
+}
+
+#[test]
 fn bad_arguments_are_refused_with_a_status() {
     unsafe {
         assert_eq!(

@@ -169,6 +169,9 @@ fn capsched_in_a_mock_rm_gives_the_stock_schedulers_outcomes() {
         .args([
             "org.junit.runner.JUnitCore",
             "org.capsched.yarn.SameOutcomesTest",
+            "org.capsched.yarn.QueueMaximumAllocationTest",
+            "org.capsched.yarn.MetricsParityTest",
+            "org.capsched.yarn.RefusalsTest",
             "org.capsched.yarn.NodeLabelsTest",
             "org.capsched.yarn.WebTest",
             "org.capsched.yarn.DistributedShellTest",

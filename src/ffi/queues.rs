@@ -2,10 +2,12 @@
 //! the scheduler's side of them, for a host that keeps YARN's own bookkeeping beside.
 
 use super::engine::{capsched_engine, engine_ref};
-use super::types::{capsched_resource, capsched_str, free_array, give_array, need_out, write_out};
+use super::types::{
+    capsched_resource, capsched_str, free_array, give_array, need_out, read_str, write_out,
+};
 use super::{capsched_status, guard};
 use crate::config::QueueState;
-use crate::scheduler::queue_status::QueueStatus;
+use crate::scheduler::queue_status::{QueueStatus, UserStatus};
 
 /// `capsched_queue_status.state`: YARN's `QueueState`.
 pub const CAPSCHED_QUEUE_RUNNING: i32 = 0;
@@ -214,4 +216,133 @@ pub unsafe extern "C" fn capsched_engine_figures_version(
         let v = engine_ref(engine)?.figures_version();
         write_out(out, v, "out")
     })
+}
+
+/// One user of a leaf, in the default partition (library-owned, in a
+/// `capsched_user_status_list`; later versions may add fields at its end): what per-user queue
+/// metrics take from the scheduler.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct capsched_user_status {
+    /// The user's name, owned by the list.
+    pub name: capsched_str,
+    /// Allocated plus reserved.
+    pub used: capsched_resource,
+    pub am_used: capsched_resource,
+    /// The user's AM limit with the leaf's active users now.
+    pub am_limit: capsched_resource,
+    /// The user's limit now, and the headroom an AM of the user is told.
+    pub user_limit: capsched_resource,
+    pub headroom: capsched_resource,
+    pub weight: f32,
+    pub active_applications: u32,
+    pub pending_applications: u32,
+}
+
+/// A leaf's users (library-owned; free with `capsched_user_status_list_free`).
+#[repr(C)]
+pub struct capsched_user_status_list {
+    pub users: *mut capsched_user_status,
+    pub count: usize,
+}
+
+#[repr(C)]
+struct UserListOwner {
+    public: capsched_user_status_list,
+    names: Vec<std::ffi::CString>,
+}
+
+/// The users of the leaf `queue` (a full path or a unique short name) and their figures.
+/// `CAPSCHED_ERR_INVALID_ARGUMENT` for a queue that does not exist or is not a leaf. Free with
+/// `capsched_user_status_list_free`.
+///
+/// # Safety
+/// `engine` live; `queue` a valid string; `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn capsched_engine_queue_users(
+    engine: *const capsched_engine,
+    queue: capsched_str,
+    out: *mut *mut capsched_user_status_list,
+) -> capsched_status {
+    guard(|| {
+        need_out(out, "out")?;
+        let e = engine_ref(engine)?;
+        let queue = read_str(queue, "queue")?.to_string();
+        let users = e.queue_users(queue)?;
+        let names: Vec<std::ffi::CString> = users
+            .iter()
+            .map(|u| std::ffi::CString::new(u.name.clone()).unwrap_or_default())
+            .collect();
+        let entries: Vec<capsched_user_status> = users
+            .iter()
+            .zip(&names)
+            .map(|(u, n)| user_to_c(u, n))
+            .collect();
+        let (users, count) = give_array(entries);
+        let owner = Box::new(UserListOwner {
+            public: capsched_user_status_list { users, count },
+            names,
+        });
+        write_out(
+            out,
+            Box::into_raw(owner).cast::<capsched_user_status_list>(),
+            "out",
+        )
+    })
+}
+
+fn user_to_c(u: &UserStatus, name: &std::ffi::CString) -> capsched_user_status {
+    capsched_user_status {
+        name: capsched_str {
+            ptr: name.as_ptr(),
+            len: name.as_bytes().len(),
+        },
+        used: u.used.into(),
+        am_used: u.am_used.into(),
+        am_limit: u.am_limit.into(),
+        user_limit: u.user_limit.into(),
+        headroom: u.headroom.into(),
+        weight: u.weight,
+        active_applications: u.active_applications,
+        pending_applications: u.pending_applications,
+    }
+}
+
+/// One user of the leaf `queue`, or the leaf's figures for a user it does not have (nothing
+/// used, the configured weight): a host that sets a user's headroom as its last container goes
+/// asks after it is gone. `out->name` is `user` itself (the caller's string). As
+/// `capsched_engine_queue_users` for the queue.
+///
+/// # Safety
+/// `engine` live; `queue` and `user` valid strings; `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn capsched_engine_queue_user(
+    engine: *const capsched_engine,
+    queue: capsched_str,
+    user: capsched_str,
+    out: *mut capsched_user_status,
+) -> capsched_status {
+    guard(|| {
+        need_out(out, "out")?;
+        let e = engine_ref(engine)?;
+        let queue_name = read_str(queue, "queue")?.to_string();
+        read_str(user, "user")?;
+        let u = e.queue_user(queue_name, read_str(user, "user")?.to_string())?;
+        let mut c = user_to_c(&u, &std::ffi::CString::default());
+        c.name = user;
+        write_out(out, c, "out")
+    })
+}
+
+/// Frees a user list; NULL is fine.
+///
+/// # Safety
+/// `list` must be NULL or from `capsched_engine_queue_users`, not freed before.
+#[no_mangle]
+pub unsafe extern "C" fn capsched_user_status_list_free(list: *mut capsched_user_status_list) {
+    if list.is_null() {
+        return;
+    }
+    let owner = Box::from_raw(list.cast::<UserListOwner>());
+    free_array(owner.public.users, owner.public.count);
 }

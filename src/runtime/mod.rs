@@ -621,6 +621,37 @@ impl Engine {
         self.read_core(|c, _| (c.cs.figures_version(), c.cs.queue_statuses()))
     }
 
+    /// The users of the leaf `queue` (its path or unique short name) and their figures.
+    pub fn queue_users(
+        &self,
+        queue: String,
+    ) -> Result<Vec<crate::scheduler::queue_status::UserStatus>, EngineError> {
+        self.read_core(move |c, _| {
+            let q =
+                c.cs.queue_tree()
+                    .find(&queue)
+                    .map_err(|e| EngineError::InvalidArgument(e.to_string()))?;
+            c.cs.queue_users(q)
+                .ok_or_else(|| EngineError::InvalidArgument(format!("{queue} is not a leaf queue")))
+        })?
+    }
+
+    /// One user of the leaf `queue`, or the leaf's figures for a user it does not have.
+    pub fn queue_user(
+        &self,
+        queue: String,
+        user: String,
+    ) -> Result<crate::scheduler::queue_status::UserStatus, EngineError> {
+        self.read_core(move |c, _| {
+            let q =
+                c.cs.queue_tree()
+                    .find(&queue)
+                    .map_err(|e| EngineError::InvalidArgument(e.to_string()))?;
+            c.cs.queue_user(q, &user)
+                .ok_or_else(|| EngineError::InvalidArgument(format!("{queue} is not a leaf queue")))
+        })?
+    }
+
     /// The queue figures version as the last finished call or pass left it, read without a
     /// call into the engine: when it has not moved, the figures are those last read.
     pub fn figures_version(&self) -> u64 {

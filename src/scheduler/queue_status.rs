@@ -146,3 +146,55 @@ impl CapacityScheduler {
             .wrapping_add(self.attempts_epoch)
     }
 }
+
+/// One user of a leaf, in the default partition: what per-user queue metrics
+/// (`yarn.scheduler.capacity.user-metrics.enable`) take from the scheduler.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UserStatus {
+    pub name: String,
+    /// Allocated plus reserved.
+    pub used: Resource,
+    pub am_used: Resource,
+    /// The user's AM limit with the leaf's active users now (`getUserAMResourceLimitPerPartition`).
+    pub am_limit: Resource,
+    /// The user's limit now, and the headroom an AM of the user is told (`LeafQueue.getHeadroom`).
+    pub user_limit: Resource,
+    pub headroom: Resource,
+    pub weight: f32,
+    pub active_applications: u32,
+    pub pending_applications: u32,
+}
+
+impl CapacityScheduler {
+    /// The users of `leaf`, in the order the leaf keeps them; `None` when `leaf` is not a leaf.
+    pub fn queue_users(&self, leaf: QueueId) -> Option<Vec<UserStatus>> {
+        let lr = self.leaf(leaf)?;
+        Some(
+            lr.users
+                .users()
+                .filter_map(|(name, _)| self.queue_user(leaf, name))
+                .collect(),
+        )
+    }
+
+    /// One user of `leaf`, or what the leaf's figures would be for a user it does not have
+    /// (nothing used, the configured weight): LeafQueue computes a user's headroom as its last
+    /// container goes. `None` when `leaf` is not a leaf.
+    pub fn queue_user(&self, leaf: QueueId, name: &str) -> Option<UserStatus> {
+        let lr = self.leaf(leaf)?;
+        let active = lr.users.active_users_for_am_limit();
+        let u = lr.users.get(name);
+        let weight = u.map_or_else(|| self.user_weight(leaf, name), |u| u.weight);
+        Some(UserStatus {
+            name: name.to_string(),
+            used: u.map_or(Resource::ZERO, |u| u.used),
+            am_used: u.map_or(Resource::ZERO, |u| u.am_used),
+            am_limit: self.tree.user_am_resource_limit(leaf, active, weight),
+            user_limit: self.user_limit(leaf, name).unwrap_or_default(),
+            headroom: self.headroom(leaf, name).unwrap_or_default(),
+            weight,
+            active_applications: u.map_or(0, |u| u.active_apps),
+            pending_applications: u.map_or(0, |u| u.pending_apps),
+        })
+    }
+}

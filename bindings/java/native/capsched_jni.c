@@ -539,6 +539,70 @@ JNIEXPORT jlong JNICALL FN(figuresVersion)(JNIEnv *env, jclass cls, jlong e) {
     return (jlong)v;
 }
 
+/* Per user USER_STATUS_LONGS longs: used, AM used, AM limit, user limit, headroom (2 each), the
+ * weight's float bits, active and pending applications. */
+#define USER_STATUS_LONGS 13
+
+/* {byte[][] names, long[] per user USER_STATUS_LONGS} */
+JNIEXPORT jobjectArray JNICALL FN(queueUsers)(JNIEnv *env, jclass cls, jlong e, jbyteArray queue) {
+    (void)cls;
+    jstr q;
+    if (!str_in(env, queue, &q)) return NULL;
+    capsched_user_status_list *l = NULL;
+    capsched_status st = capsched_engine_queue_users(E(e), q.str, &l);
+    str_done(env, &q);
+    if (failed(env, st)) return NULL;
+    jobjectArray out = objects(env, 2);
+    jobjectArray names = (*env)->NewObjectArray(env, (jsize)l->count, g_bytes, NULL);
+    jlong *v = calloc(l->count * USER_STATUS_LONGS + 1, sizeof(jlong));
+    if (out != NULL && names != NULL && v != NULL) {
+        for (size_t i = 0; i < l->count; i++) {
+            const capsched_user_status *u = &l->users[i];
+            put(env, names, (jsize)i, bytes_out(env, u->name.ptr, u->name.len));
+            jlong *o = v + i * USER_STATUS_LONGS;
+            const capsched_resource *r[] = {&u->used, &u->am_used, &u->am_limit, &u->user_limit, &u->headroom};
+            for (size_t k = 0; k < 5; k++) {
+                o[2 * k] = r[k]->memory_mb;
+                o[2 * k + 1] = r[k]->vcores;
+            }
+            o[10] = float_bits(u->weight);
+            o[11] = u->active_applications;
+            o[12] = u->pending_applications;
+        }
+        put(env, out, 0, names);
+        put(env, out, 1, longs_out(env, v, l->count * USER_STATUS_LONGS));
+    }
+    free(v);
+    capsched_user_status_list_free(l);
+    return out;
+}
+
+/* One user's USER_STATUS_LONGS longs (the leaf's figures for a user it does not have too). */
+JNIEXPORT jlongArray JNICALL FN(queueUser)(JNIEnv *env, jclass cls, jlong e, jbyteArray queue, jbyteArray user) {
+    (void)cls;
+    jstr q, n;
+    if (!str_in(env, queue, &q)) return NULL;
+    if (!str_in(env, user, &n)) {
+        str_done(env, &q);
+        return NULL;
+    }
+    capsched_user_status u;
+    capsched_status st = capsched_engine_queue_user(E(e), q.str, n.str, &u);
+    str_done(env, &q);
+    str_done(env, &n);
+    if (failed(env, st)) return NULL;
+    jlong o[USER_STATUS_LONGS];
+    const capsched_resource *r[] = {&u.used, &u.am_used, &u.am_limit, &u.user_limit, &u.headroom};
+    for (size_t k = 0; k < 5; k++) {
+        o[2 * k] = r[k]->memory_mb;
+        o[2 * k + 1] = r[k]->vcores;
+    }
+    o[10] = float_bits(u.weight);
+    o[11] = u.active_applications;
+    o[12] = u.pending_applications;
+    return longs_out(env, o, USER_STATUS_LONGS);
+}
+
 /* EVENT_LONGS per event, and the dropped count last. */
 JNIEXPORT jlongArray JNICALL FN(pollEvents)(JNIEnv *env, jclass cls, jlong e, jint max) {
     (void)cls;

@@ -446,6 +446,31 @@ public final class Engine extends NativeHandle {
         });
     }
 
+    /** The users of the leaf `queue` (a path or unique short name) and their figures. */
+    public List<UserStatus> queueUsers(String queue) {
+        final byte[] q = Utf8.bytes(queue);
+        return with(e -> {
+            Object[] r = Native.queueUsers(e, q);
+            byte[][] names = (byte[][]) r[0];
+            long[] v = (long[]) r[1];
+            List<UserStatus> out = new ArrayList<UserStatus>(names.length);
+            for (int i = 0; i < names.length; i++) {
+                out.add(new UserStatus(Utf8.string(names[i]), v, i * UserStatus.LONGS));
+            }
+            return Collections.unmodifiableList(out);
+        });
+    }
+
+    /**
+     * One user of the leaf `queue`, or the leaf's figures for a user it does not have (nothing
+     * used): the headroom a user has as its last container goes.
+     */
+    public UserStatus queueUser(String queue, final String user) {
+        final byte[] q = Utf8.bytes(queue);
+        final byte[] u = Utf8.bytes(user);
+        return with(e -> new UserStatus(user, Native.queueUser(e, q, u), 0));
+    }
+
     /**
      * The queue figures version as the engine's last call or pass left it, read without a call
      * into the engine: while it stays, {@link #queueStatuses} would answer as it last did.

@@ -60,6 +60,10 @@ final class Native {
 
     static native long figuresVersion(long engine);
 
+    static native Object[] queueUsers(long engine, byte[] queue);
+
+    static native long[] queueUser(long engine, byte[] queue, byte[] user);
+
     static native long[] pollEvents(long engine, int max);
 
     static native long nodeAdd(long engine, byte[] host, byte[] rack, long memoryMb, long vcores);

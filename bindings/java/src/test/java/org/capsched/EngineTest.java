@@ -179,6 +179,19 @@ public class EngineTest {
                 assertEquals("the AM alone runs", new Resource(1024, 1), q.used);
                 assertTrue("the monitor is off", q.preemptionDisabled && q.intraQueuePreemptionDisabled);
             }
+            List<UserStatus> users = engine.queueUsers("a");
+            assertEquals(1, users.size());
+            assertEquals("alice", users.get(0).name);
+            assertEquals(new Resource(1024, 1), users.get(0).used);
+            UserStatus nobody = engine.queueUser("root.a", "nobody");
+            assertEquals(new Resource(0, 0), nobody.used);
+            assertTrue("a user with nothing has room", nobody.headroom.memoryMb > 0);
+            try {
+                engine.queueUsers("root");
+                fail("a parent has no users");
+            } catch (CapschedException e) {
+                assertEquals(CapschedException.INVALID_ARGUMENT, e.status());
+            }
             long before = engine.figuresVersion();
             engine.killContainer(am.id, -106, "Killed by the RM");
             assertTrue("a kill moves the figures", engine.figuresVersion() != before);

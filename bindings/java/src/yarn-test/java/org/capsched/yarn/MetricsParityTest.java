@@ -48,8 +48,9 @@ import org.junit.Test;
  * reservation; everything finished.
  */
 public class MetricsParityTest {
-    static CapacitySchedulerConfiguration queues() {
+    static CapacitySchedulerConfiguration queues(boolean userMetrics) {
         CapacitySchedulerConfiguration c = new CapacitySchedulerConfiguration();
+        c.setBoolean("yarn.scheduler.capacity.user-metrics.enable", userMetrics);
         c.set("yarn.scheduler.capacity.root.queues", "a,p");
         c.set("yarn.scheduler.capacity.root.a.capacity", "30");
         c.set("yarn.scheduler.capacity.root.a.maximum-capacity", "60");
@@ -65,10 +66,22 @@ public class MetricsParityTest {
         return c;
     }
 
-    /** Every published value of every QueueMetrics source, by source and name. */
+    static final String[] USERS = {"alice", "bob", "carol"};
+
+    /**
+     * Every published value of every QueueMetrics source, by source and name: the queues', the
+     * partitions', and each user's where the metrics keep users.
+     */
     static Map<String, String> metrics() {
-        Map<String, String> out = new TreeMap<String, String>();
+        Map<String, QueueMetrics> sources = new TreeMap<String, QueueMetrics>(QueueMetrics.getQueueMetrics());
         for (Map.Entry<String, QueueMetrics> e : QueueMetrics.getQueueMetrics().entrySet()) {
+            for (String user : USERS) {
+                QueueMetrics u = e.getValue().getUserMetrics(user);
+                if (u != null) sources.put(e.getKey() + " user=" + user, u);
+            }
+        }
+        Map<String, String> out = new TreeMap<String, String>();
+        for (Map.Entry<String, QueueMetrics> e : sources.entrySet()) {
             MetricsCollectorImpl collector = new MetricsCollectorImpl();
             e.getValue().getMetrics(collector, true);
             List<? extends MetricsRecord> records = collector.getRecords();
@@ -191,8 +204,8 @@ public class MetricsParityTest {
     }
 
     /** The scenario on `scheduler`: the readings of each state. */
-    static List<Reading> run(String scheduler) throws Exception {
-        MockRM rm = SameOutcomesTest.start(scheduler, queues());
+    static List<Reading> run(String scheduler, boolean userMetrics) throws Exception {
+        MockRM rm = SameOutcomesTest.start(scheduler, queues(userMetrics));
         List<Reading> out = new ArrayList<Reading>();
         try {
             MockNM h1 = rm.registerNode("127.0.0.1:1234", 8 * 1024, 8);
@@ -219,7 +232,11 @@ public class MetricsParityTest {
             assertTrue("the scenario runs tasks", !aliceTasks.isEmpty() && bobTasks.size() == 2);
             assertEquals(RMAppState.ACCEPTED, waiting.getState());
 
-            // Everything finishes: the tasks, the AMs, the waiting application killed.
+            // Everything finishes: the waiting application killed first (so no heartbeat races
+            // its activation as alice's ending frees the AM limit), then the tasks and the AMs.
+            rm.killApp(waiting.getApplicationId());
+            rm.waitForState(waiting.getApplicationId(), RMAppState.KILLED);
+            rm.drainEvents();
             for (Container c : aliceTasks) {
                 h1.nodeHeartbeat(alice.getCurrentAppAttempt().getAppAttemptId(), c.getId().getContainerId(),
                         ContainerState.COMPLETE);
@@ -236,8 +253,7 @@ public class MetricsParityTest {
             h2.nodeHeartbeat(bob.getCurrentAppAttempt().getAppAttemptId(), 1, ContainerState.COMPLETE);
             rm.waitForState(alice.getApplicationId(), RMAppState.FINISHED);
             rm.waitForState(bob.getApplicationId(), RMAppState.FINISHED);
-            rm.killApp(waiting.getApplicationId());
-            rm.waitForState(waiting.getApplicationId(), RMAppState.KILLED);
+            rm.drainEvents();
             SameOutcomesTest.beat(rm, h1);
             SameOutcomesTest.beat(rm, h2);
             out.add(new Reading(rm));
@@ -262,8 +278,17 @@ public class MetricsParityTest {
 
     @Test
     public void queueAndClusterMetricsAndQueueInfoEqualTheStockSchedulersInEveryState() throws Exception {
-        List<Reading> stock = run(SameOutcomesTest.STOCK);
-        List<Reading> ours = run(SameOutcomesTest.CAPSCHED);
+        compare(false);
+    }
+
+    @Test
+    public void theSameWithMetricsPerUser() throws Exception {
+        compare(true);
+    }
+
+    static void compare(boolean userMetrics) throws Exception {
+        List<Reading> stock = run(SameOutcomesTest.STOCK, userMetrics);
+        List<Reading> ours = run(SameOutcomesTest.CAPSCHED, userMetrics);
         String[] states = {"idle", "running", "finished"};
         StringBuilder all = new StringBuilder();
         for (int i = 0; i < states.length; i++) {

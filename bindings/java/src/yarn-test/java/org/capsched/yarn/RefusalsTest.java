@@ -156,6 +156,40 @@ public class RefusalsTest {
         }
     }
 
+    /** With ACLs on, a submission a's ACLs deny: what the submitting client hears. */
+    static String deniedSubmission(String scheduler) throws Exception {
+        CapacitySchedulerConfiguration q = SameOutcomesTest.queues(
+                "yarn.scheduler.capacity.root.acl_submit_applications", " ",
+                "yarn.scheduler.capacity.root.acl_administer_queue", " ",
+                "yarn.scheduler.capacity.root.a.acl_submit_applications", "alice",
+                "yarn.scheduler.capacity.root.a.acl_administer_queue", " ");
+        q.setBoolean(YarnConfiguration.YARN_ACL_ENABLE, true);
+        MockRM rm = SameOutcomesTest.start(scheduler, q);
+        try {
+            rm.registerNode("127.0.0.1:1234", 8 * 1024, 8);
+            try {
+                org.apache.hadoop.yarn.server.resourcemanager.MockRMAppSubmitter.submit(rm,
+                        org.apache.hadoop.yarn.server.resourcemanager.MockRMAppSubmissionData.Builder
+                                .createWithMemory(1024, rm).withQueue("a").withUser("bob")
+                                .withWaitForAppAcceptedState(false).build());
+                return "accepted";
+            } catch (Exception e) {
+                return QueueMaximumAllocationTest.refusal(e);
+            } finally {
+                assertEquals(Service.STATE.STARTED, rm.getServiceState());
+            }
+        } finally {
+            rm.stop();
+        }
+    }
+
+    @Test
+    public void aSubmissionTheAclsDenyIsRefusedAtTheCallAsTheStockSchedulerRefusesIt() throws Exception {
+        String stock = deniedSubmission(SameOutcomesTest.STOCK);
+        assertTrue(stock, stock.contains("does not have permission to submit"));
+        assertEquals(stock, deniedSubmission(SameOutcomesTest.CAPSCHED));
+    }
+
     /** A refresh of capacities summing to 120: refused, the stock scheduler's words first. */
     static String refusedRefresh(String scheduler) throws Exception {
         MockRM rm = SameOutcomesTest.start(scheduler, SameOutcomesTest.queues());

@@ -140,6 +140,11 @@ final class CapschedQueue implements Queue {
         amLimitDue = true;
     }
 
+    /** The users whose reservations were last mirrored (null among them: all users). */
+    java.util.Set<String> reservationUsers() {
+        return reservations.keySet();
+    }
+
     /** The leaf's reservations as last mirrored, all users together. */
     Reservations reserved() {
         long count = 0;

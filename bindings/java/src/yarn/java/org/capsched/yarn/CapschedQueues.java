@@ -101,6 +101,66 @@ final class CapschedQueues {
             if (s.isLeaf) mirrorReserved(q, s);
         }
         figures = next;
+        if (userMetrics) applyUserFigures(engine);
+    }
+
+    /**
+     * Per user (with user metrics), the users whose headroom LeafQueue would set now (an
+     * allocation, reservation or release of theirs: allocateResource, releaseResource), and
+     * those whose AM limit it would (an application of theirs activated), by leaf.
+     */
+    private final Map<String, java.util.Set<String>> headroomDue = new HashMap<String, java.util.Set<String>>();
+    private final Map<String, java.util.Set<String>> userAmLimitDue = new HashMap<String, java.util.Set<String>>();
+
+    /** `user`'s usage in the leaf at `path` changed (user metrics only). */
+    synchronized void userUsageChanged(String path, String user) {
+        if (!userMetrics) return;
+        due(headroomDue, path).add(user);
+        readDue = true;
+    }
+
+    /** An application of `user` in the leaf at `path` was activated (user metrics only). */
+    synchronized void userActivated(String path, String user) {
+        if (!userMetrics) return;
+        due(userAmLimitDue, path).add(user);
+        readDue = true;
+    }
+
+    private static java.util.Set<String> due(Map<String, java.util.Set<String>> m, String path) {
+        java.util.Set<String> users = m.get(path);
+        if (users == null) {
+            users = new java.util.HashSet<String>();
+            m.put(path, users);
+        }
+        return users;
+    }
+
+    /** Sets what is due of the users' metrics from capsched's figures of the users now. */
+    private void applyUserFigures(Engine engine) {
+        java.util.Set<String> paths = new java.util.HashSet<String>(headroomDue.keySet());
+        paths.addAll(userAmLimitDue.keySet());
+        for (String path : paths) {
+            java.util.Set<String> headroom = headroomDue.remove(path);
+            java.util.Set<String> amLimit = userAmLimitDue.remove(path);
+            CapschedQueue q = get(path);
+            java.util.Set<String> users = new java.util.HashSet<String>();
+            if (headroom != null) users.addAll(headroom);
+            if (amLimit != null) users.addAll(amLimit);
+            for (String user : users) {
+                // Asked by name: a user whose last container just went is asked after too.
+                org.capsched.UserStatus u = engine.queueUser(path, user);
+                if (headroom != null && headroom.contains(u.name)) {
+                    q.getMetrics().setAvailableResourcesToUser(
+                            org.apache.hadoop.yarn.server.resourcemanager.nodelabels.RMNodeLabelsManager.NO_LABEL,
+                            u.name, CapschedQueue.resource(u.headroom));
+                }
+                if (amLimit != null && amLimit.contains(u.name)) {
+                    q.getMetrics().setAMResouceLimitForUser(
+                            org.apache.hadoop.yarn.server.resourcemanager.nodelabels.RMNodeLabelsManager.NO_LABEL,
+                            u.name, CapschedQueue.resource(u.amLimit));
+                }
+            }
+        }
     }
 
     /**
@@ -114,6 +174,10 @@ final class CapschedQueues {
         Map<String, CapschedQueue.Reservations> byUser;
         if (userMetrics) {
             byUser = scheduler.reservationsByUser(s.path);
+            // A reservation counts in its user's usage: LeafQueue sets the user's headroom.
+            java.util.Set<String> changed = new java.util.HashSet<String>(byUser.keySet());
+            changed.addAll(q.reservationUsers());
+            for (String user : changed) due(headroomDue, s.path).add(user);
         } else {
             byUser = Collections.singletonMap(null, new CapschedQueue.Reservations(s.reservedContainers, total));
         }

@@ -934,6 +934,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         containerHandles.put(id, handle);
         containerIds.put(handle, id);
         node.allocateContainer(rmContainer);
+        queues.userUsageChanged(((CapschedQueue) attempt.getQueue()).path(), attempt.getUser());
         if (isAm) {
             // The RM pulls the AM container through allocate (AMContainerAllocatedTransition).
             engine().takeAmContainer(app);
@@ -1037,7 +1038,10 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
      */
     private void activated(Event e) {
         CapschedAppAttempt attempt = getApplicationAttempt(attemptId(e.yarnId));
-        if (attempt != null && !attempt.isStopped()) attempt.chargeAm();
+        if (attempt != null && !attempt.isStopped()) {
+            attempt.chargeAm();
+            queues.userActivated(((CapschedQueue) attempt.getQueue()).path(), attempt.getUser());
+        }
     }
 
     /** The leaf's preemption metrics, as LeafQueue keeps them for a container it preempted. */
@@ -1092,6 +1096,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         // as LeafQueue.completedContainer passes it.
         attempt.containerCompleted(rmContainer, status, event,
                 node != null ? node.getPartition() : rmContainer.getNodeLabelExpression());
+        queues.userUsageChanged(((CapschedQueue) attempt.getQueue()).path(), attempt.getUser());
         if (node != null) node.releaseContainer(id, false);
     }
 
@@ -1312,9 +1317,41 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
     @Override
     public Priority checkAndGetApplicationPriority(Priority requested, UserGroupInformation user, String queuePath,
             ApplicationId applicationId) throws YarnException {
+        checkSubmitAccess(user, queuePath, applicationId);
         if (requested == null) return Priority.newInstance(0);
         int max = getMaxClusterLevelAppPriority().getPriority();
         return Priority.newInstance(Math.min(requested.getPriority(), max));
+    }
+
+    /**
+     * With {@code yarn.acl.enable}, RMAppManager refuses a submission the queue's ACLs deny, at
+     * the client's call, only for the CapacityScheduler (it checks {@code instanceof}); it asks
+     * every scheduler for the priority just before, so the same refusal, in YARN's words, is
+     * made here. A queue that does not exist yet (one placement creates) is left to capsched's
+     * own check when the application is added.
+     */
+    private void checkSubmitAccess(UserGroupInformation user, String queuePath, ApplicationId applicationId)
+            throws YarnException {
+        if (user == null || queuePath == null || !YarnConfiguration.isAclEnabled(conf)) return;
+        if (queueStatus(queuePath) == null) return;
+        if (checkAccess(user, QueueACL.SUBMIT_APPLICATIONS, queuePath)
+                || checkAccess(user, QueueACL.ADMINISTER_QUEUE, queuePath)) {
+            return;
+        }
+        throw org.apache.hadoop.yarn.ipc.RPCUtil.getRemoteException(new org.apache.hadoop.security.AccessControlException(
+                "User " + user.getShortUserName() + " does not have permission to submit " + applicationId
+                        + " to queue " + queuePath));
+    }
+
+    /** As CapacityScheduler: the calculator says which resources the AMs' asks are counted in. */
+    @Override
+    public java.util.EnumSet<org.apache.hadoop.yarn.proto.YarnServiceProtos.SchedulerResourceTypes>
+            getSchedulingResourceTypes() {
+        if (calculator instanceof DefaultResourceCalculator) {
+            return java.util.EnumSet.of(org.apache.hadoop.yarn.proto.YarnServiceProtos.SchedulerResourceTypes.MEMORY);
+        }
+        return java.util.EnumSet.of(org.apache.hadoop.yarn.proto.YarnServiceProtos.SchedulerResourceTypes.MEMORY,
+                org.apache.hadoop.yarn.proto.YarnServiceProtos.SchedulerResourceTypes.CPU);
     }
 
     /** `yarn application -updatePriority`: capsched re-orders the leaf; the state store keeps it. */
