@@ -178,7 +178,37 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         config = Config.fromPairs(settings);
         resolveGroups = needsGroups(settings);
         labelsEnabled = YarnConfiguration.areNodeLabelsEnabled(configuration);
+        warnAboutWhatCapschedDoesNotRead(configuration);
         super.serviceInit(configuration);
+    }
+
+    /** The monitor policies capsched's own monitor runs (docs/HADOOP.md, "Preemption"). */
+    private static final java.util.List<String> OWN_POLICIES = java.util.Arrays.asList(
+            "org.apache.hadoop.yarn.server.resourcemanager.monitor.capacity.ProportionalCapacityPreemptionPolicy",
+            "org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.QueueManagementDynamicEditPolicy",
+            "org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.AutoCreatedQueueDeletionPolicy");
+
+    /**
+     * Where the stock scheduler would read something capsched does not: said once at start
+     * rather than left silent (a cluster moved from the stock scheduler keeps its settings).
+     */
+    private static void warnAboutWhatCapschedDoesNotRead(Configuration configuration) {
+        String store = configuration.getTrimmed(YarnConfiguration.SCHEDULER_CONFIGURATION_STORE_CLASS,
+                YarnConfiguration.FILE_CONFIGURATION_STORE);
+        if (!YarnConfiguration.FILE_CONFIGURATION_STORE.equals(store)) {
+            LOG.warn("{}={}: the stock scheduler would take its queues from that mutable store; capsched reads "
+                    + "capacity-scheduler.xml and does not support the scheduler-conf mutation API",
+                    YarnConfiguration.SCHEDULER_CONFIGURATION_STORE_CLASS, store);
+        }
+        if (configuration.getBoolean(YarnConfiguration.RM_SCHEDULER_ENABLE_MONITORS,
+                YarnConfiguration.DEFAULT_RM_SCHEDULER_ENABLE_MONITORS)) {
+            for (String policy : configuration.getTrimmedStrings(YarnConfiguration.RM_SCHEDULER_MONITOR_POLICIES)) {
+                if (!OWN_POLICIES.contains(policy)) {
+                    LOG.warn("{} lists {}: capsched's own monitor does not run it, and YARN's monitors do not run "
+                            + "under capsched", YarnConfiguration.RM_SCHEDULER_MONITOR_POLICIES, policy);
+                }
+            }
+        }
     }
 
     /**
