@@ -782,11 +782,11 @@ impl Outcome {
             format!("exit code {:?} after {:.1} s", self.code, self.secs)
         };
         // An RPC client retrying an RM that is gone says so every second.
-        let text = self.text();
+        let text = messages(&self.text());
         let (retries, kept): (Vec<&str>, Vec<&str>) = text.lines().partition(|l| {
             l.contains("Retrying connect to server") || l.contains("RetryInvocationHandler")
         });
-        let mut out = tail(&messages(&kept.join("\n")), 30);
+        let mut out = tail(&kept.join("\n"), 30);
         if let Some(last) = retries.last() {
             out.push_str(&format!(
                 "\n({} lines of connection retries left out, the last: {})",
