@@ -435,6 +435,8 @@ impl<'a> Cluster<'a> {
         let mut cp = vec![self.conf_dir(role)];
         cp.extend(self.env.cp.iter().cloned());
         cp.extend(extra_cp.map(Path::to_path_buf));
+        let tmp = self.role_dir(role).join("tmp");
+        std::fs::create_dir_all(&tmp).unwrap();
         let mut c = Command::new(self.env.java_home.join("bin/java"));
         c.current_dir(self.role_dir(role))
             .env("JAVA_HOME", &self.env.java_home)
@@ -445,6 +447,9 @@ impl<'a> Cluster<'a> {
             .arg(format!("-Xmx{heap}"))
             .args(["-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"])
             .arg("-Djava.net.preferIPv4Stack=true")
+            // RunJar unpacks the jar there (a client killed at its deadline leaves it), Jetty
+            // its work directories.
+            .arg(format!("-Djava.io.tmpdir={}", tmp.display()))
             .arg(format!("-Dhadoop.home.dir={}", self.env.home.display()))
             .arg("-cp")
             .arg(join(&cp))
