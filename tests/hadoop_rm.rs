@@ -13,7 +13,8 @@ use std::process::Command;
 
 mod common;
 
-use common::native::{lib_dir, root, run_ok as run};
+use common::hadoop::{build_yarn_plugin, distribution_jars, hadoop_home_or_skip, join, OPENS};
+use common::native::{root, run_ok as run};
 
 /// What the RM-side test needs from Debian (`apt-get install junit4 libmockito-java`).
 const TEST_JARS: &[&str] = &[
@@ -25,60 +26,9 @@ const TEST_JARS: &[&str] = &[
     "/usr/share/java/objenesis.jar",
 ];
 
-/// Java 17 opens what Hadoop 3.3 reflects into.
-const OPENS: &[&str] = &[
-    "--add-opens=java.base/java.lang=ALL-UNNAMED",
-    "--add-opens=java.base/java.util=ALL-UNNAMED",
-    "--add-opens=java.base/java.net=ALL-UNNAMED",
-    "--add-opens=java.base/java.io=ALL-UNNAMED",
-    "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
-    "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
-    "--add-exports=java.base/sun.net.dns=ALL-UNNAMED",
-    "--add-exports=java.base/sun.net.util=ALL-UNNAMED",
-];
-
-fn hadoop_home() -> Option<PathBuf> {
-    let home = PathBuf::from(std::env::var_os("HADOOP_HOME")?);
-    let rm = home.join("share/hadoop/yarn/hadoop-yarn-server-resourcemanager-3.3.6.jar");
-    let common = home.join("share/hadoop/common/hadoop-common-3.3.6.jar");
-    (rm.exists() && common.exists()).then_some(home)
-}
-
-fn jars(dir: &Path) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|d| d.map(|e| e.unwrap().path()).collect())
-        .unwrap_or_default();
-    v.retain(|p| {
-        let n = p.file_name().unwrap().to_string_lossy().to_string();
-        n.ends_with(".jar") && !n.ends_with("-tests.jar") && !n.ends_with("-sources.jar")
-    });
-    v.sort();
-    v
-}
-
-/// The distribution's common, HDFS and YARN jars, then those of `extra` (under share/hadoop).
-fn distribution_jars(share: &Path, extra: &str) -> Vec<PathBuf> {
-    ["common", "common/lib", "hdfs", "yarn", "yarn/lib", extra]
-        .iter()
-        .flat_map(|d| jars(&share.join(d)))
-        .collect()
-}
-
-fn join(paths: &[PathBuf]) -> String {
-    paths
-        .iter()
-        .map(|p| p.display().to_string())
-        .collect::<Vec<_>>()
-        .join(":")
-}
-
 #[test]
 fn capsched_in_a_mock_rm_gives_the_stock_schedulers_outcomes() {
-    let Some(home) = hadoop_home() else {
-        eprintln!(
-            "skipped: HADOOP_HOME does not point at a Hadoop 3.3.6 distribution \
-             (docs/HADOOP.md says how to prepare one)"
-        );
+    let Some(home) = hadoop_home_or_skip() else {
         return;
     };
     if let Some(missing) = TEST_JARS.iter().find(|j| !Path::new(j).exists()) {
@@ -87,10 +37,7 @@ fn capsched_in_a_mock_rm_gives_the_stock_schedulers_outcomes() {
     }
     let out = std::env::temp_dir().join(format!("capsched-hadoop-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
-    run(Command::new(root().join("scripts/build-yarn-plugin"))
-        .env("HADOOP_HOME", &home)
-        .arg(&out)
-        .arg(lib_dir()));
+    build_yarn_plugin(&home, &out);
     let h = home.join("share/hadoop");
     // First on the classpath: where the distributed shell test writes the mini cluster's
     // yarn-site.xml for its AM (which runs with this classpath) to find the RM.

@@ -77,6 +77,7 @@ pub fn assert_error(errors: &ConfigErrors, message: &str, queue: Option<&str>, k
 }
 pub mod cluster;
 pub mod ffi;
+pub mod hadoop;
 pub mod native;
 pub mod rng;
 pub mod sim;
