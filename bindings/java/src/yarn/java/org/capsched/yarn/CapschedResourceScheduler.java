@@ -72,6 +72,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.SchedulerEv
 import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
 import org.apache.hadoop.yarn.util.resource.DefaultResourceCalculator;
 import org.apache.hadoop.yarn.util.resource.ResourceCalculator;
+import org.apache.hadoop.yarn.util.resource.Resources;
 import org.capsched.AllocateRequest;
 import org.capsched.AllocateResponse;
 import org.capsched.Ask;
@@ -218,13 +219,14 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
      * its web app starts (after this).
      */
     static void selectWebClasses(Configuration configuration) {
-        String externals = configuration.getTrimmed(YarnConfiguration.YARN_HTTP_WEBAPP_EXTERNAL_CLASSES, "");
-        if (!java.util.Arrays.asList(externals.split("\\s*,\\s*")).contains(CapschedWebServices.class.getName())) {
-            configuration.set(YarnConfiguration.YARN_HTTP_WEBAPP_EXTERNAL_CLASSES,
-                    externals.isEmpty() ? CapschedWebServices.class.getName()
-                            : externals + "," + CapschedWebServices.class.getName());
-            LOG.info("{} serves /ws/v1/cluster/scheduler ({})", CapschedWebServices.class.getName(),
-                    YarnConfiguration.YARN_HTTP_WEBAPP_EXTERNAL_CLASSES);
+        for (Class<?> c : new Class<?>[] {CapschedWebServices.class, CapschedClusterMetrics.class}) {
+            String externals = configuration.getTrimmed(YarnConfiguration.YARN_HTTP_WEBAPP_EXTERNAL_CLASSES, "");
+            if (!java.util.Arrays.asList(externals.split("\\s*,\\s*")).contains(c.getName())) {
+                configuration.set(YarnConfiguration.YARN_HTTP_WEBAPP_EXTERNAL_CLASSES,
+                        externals.isEmpty() ? c.getName() : externals + "," + c.getName());
+                LOG.info("{} serves {} ({})", c.getName(), c.getAnnotation(javax.ws.rs.Path.class).value(),
+                        YarnConfiguration.YARN_HTTP_WEBAPP_EXTERNAL_CLASSES);
+            }
         }
         if (configuration.get(YarnConfiguration.YARN_HTTP_WEBAPP_SCHEDULER_PAGE) == null) {
             configuration.set(YarnConfiguration.YARN_HTTP_WEBAPP_SCHEDULER_PAGE, CapschedSchedulerPage.class.getName());
@@ -1779,6 +1781,46 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
             LOG.error("Unknown queue: {} ({})", queueName, e.getMessage());
             return -1;
         }
+    }
+
+    /** The cluster's figures over every partition, as the stock root queue keeps them. */
+    static final class AcrossPartitions {
+        final Resource used;
+        final Resource reserved;
+        final int containers;
+
+        AcrossPartitions(Resource used, Resource reserved, int containers) {
+            this.used = used;
+            this.reserved = reserved;
+            this.containers = containers;
+        }
+    }
+
+    /**
+     * What ClusterMetricsInfo reads of the stock root queue: its use and reservations in every
+     * partition (capsched's), and its containers, allocated and reserved, in every partition
+     * (the RM's metrics; a labelled partition's reservations are not counted, see
+     * docs/HADOOP.md).
+     */
+    AcrossPartitions acrossPartitions() {
+        QueueStatus root = queueStatus("root");
+        Resource used = root == null ? Resources.none() : CapschedQueue.resource(root.used);
+        Resource reserved = root == null ? Resources.none() : CapschedQueue.resource(root.reserved);
+        QueueMetrics metrics = getRootQueueMetrics();
+        int containers = metrics.getAllocatedContainers() + metrics.getReservedContainers();
+        if (labelsEnabled && engine != null) {
+            for (String label : engineLabels) {
+                try {
+                    org.capsched.PartitionUsage u = engine().queuePartitionUsage("root", label);
+                    used = Resources.add(used, CapschedQueue.resource(u.used));
+                    reserved = Resources.add(reserved, CapschedQueue.resource(u.reserved));
+                } catch (CapschedException e) {
+                    goOnPast("the root's use in " + label, e);
+                }
+                containers += metrics.getPartitionQueueMetrics(label).getAllocatedContainers();
+            }
+        }
+        return new AcrossPartitions(used, reserved, containers);
     }
 
     /** capsched's audit of its own state (tests): throws with what is wrong. */
