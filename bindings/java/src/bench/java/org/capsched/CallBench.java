@@ -7,7 +7,9 @@ import java.util.Map;
 /**
  * The cost of a Java call through the bindings: p50/p99 latency (µs) of submit, an empty
  * allocate and an empty node update, from 1 and 8 Java threads, on a threaded engine — the
- * calls of examples/c/bench_calls.c, for the figures beside the C ones in docs/PERFORMANCE.md.
+ * calls of examples/c/bench_calls.c, for the figures beside the C ones in docs/PERFORMANCE.md —
+ * and of what the RM plug-in adds after each event to mirror the queue metrics: a read of the
+ * figures version (no call into the engine) and, when it moved, the queue statuses.
  * Usage: CallBench [calls per kind] (warm-up: the same number first, not counted).
  */
 public final class CallBench {
@@ -28,7 +30,8 @@ public final class CallBench {
             for (int n = 0; n < NODES; n++) nodes[n] = engine.addNode("host" + n, "/rack", new Resource(65536, 64));
             run(engine, nodes, 1, calls); // warm-up: the JIT compiles the paths
             System.out.println("Java host call latency, us (p50 / p99), " + calls + " calls of each kind");
-            System.out.printf("%7s %17s %17s %17s%n", "threads", "submit", "allocate", "node update");
+            System.out.printf("%7s %17s %17s %17s %17s %17s%n", "threads", "submit", "allocate", "node update",
+                    "figures version", "queue statuses");
             for (int threads : new int[] {1, 8}) {
                 double[][] r = run(engine, nodes, threads, calls);
                 System.out.printf("%7d", threads);
@@ -44,7 +47,7 @@ public final class CallBench {
     /** Each of `threads` threads makes calls/threads rounds of submit, allocate, node update. */
     static double[][] run(final Engine engine, final long[] nodes, int threads, int calls) throws Exception {
         final int per = calls / threads;
-        final double[][] out = new double[3][per * threads];
+        final double[][] out = new double[5][per * threads];
         Thread[] t = new Thread[threads];
         for (int k = 0; k < threads; k++) {
             final int id = k;
@@ -64,6 +67,12 @@ public final class CallBench {
                         t0 = System.nanoTime();
                         engine.nodeUpdate(nodes[(i * 8 + id) % NODES]);
                         out[2][at] = (System.nanoTime() - t0) / 1e3;
+                        t0 = System.nanoTime();
+                        engine.figuresVersion();
+                        out[3][at] = (System.nanoTime() - t0) / 1e3;
+                        t0 = System.nanoTime();
+                        engine.queueStatuses();
+                        out[4][at] = (System.nanoTime() - t0) / 1e3;
                         engine.removeApplication(app);
                     }
                 }

@@ -156,6 +156,31 @@ public class RefusalsTest {
         }
     }
 
+    /** An RM started on capacities summing to 120: why it does not start, cause by cause. */
+    static List<String> brokenStart(String scheduler) {
+        List<String> why = new ArrayList<String>();
+        try {
+            MockRM rm = SameOutcomesTest.start(scheduler, SameOutcomesTest.queues("yarn.scheduler.capacity.root.b.capacity",
+                    "90"));
+            rm.stop();
+            why.add("started");
+        } catch (Exception e) {
+            for (Throwable t = e; t != null; t = t.getCause()) why.add(String.valueOf(t.getMessage()));
+        }
+        return why;
+    }
+
+    @Test
+    public void aBrokenConfigurationStopsTheStartAsTheStockSchedulerDoes() {
+        List<String> stock = brokenStart(SameOutcomesTest.STOCK);
+        List<String> ours = brokenStart(SameOutcomesTest.CAPSCHED);
+        assertTrue(stock.toString(), stock.toString().contains("Failed to initialize queues"));
+        assertTrue(ours.toString(), ours.toString().contains("Failed to initialize queues"));
+        // The stock scheduler's sentence is the root cause's first words under capsched too.
+        String stockRoot = stock.get(stock.size() - 1);
+        assertTrue("stock: " + stock + "\ncapsched: " + ours, ours.get(ours.size() - 1).startsWith(stockRoot));
+    }
+
     /** With ACLs on, a submission a's ACLs deny: what the submitting client hears. */
     static String deniedSubmission(String scheduler) throws Exception {
         CapacitySchedulerConfiguration q = SameOutcomesTest.queues(

@@ -111,7 +111,11 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         implements Configurable {
     private static final Logger LOG = LoggerFactory.getLogger(CapschedResourceScheduler.class);
 
-    private Configuration conf;
+    /**
+     * Volatile, and its accessors take no lock: queues are made (and read getConf) under the
+     * queue registry's lock, which the scheduler's own lock may be waiting for.
+     */
+    private volatile Configuration conf;
     private Config config;
     private volatile Engine engine;
     private final Object engineLock = new Object();
@@ -176,7 +180,12 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         minimumAllocation = super.getMinimumAllocation();
         initMaximumResourceCapability(super.getMaximumAllocation());
         Map<String, String> settings = pairs(configuration);
-        config = Config.fromPairs(settings);
+        try {
+            config = Config.fromPairs(settings);
+        } catch (CapschedException e) {
+            // As CapacityScheduler.initializeQueues refuses it: the RM does not start.
+            throw new YarnException("Failed to initialize queues", new java.io.IOException(e.getMessage(), e));
+        }
         resolveGroups = needsGroups(settings);
         labelsEnabled = YarnConfiguration.areNodeLabelsEnabled(configuration);
         warnAboutWhatCapschedDoesNotRead(configuration);
@@ -319,12 +328,12 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
     }
 
     @Override
-    public synchronized void setConf(Configuration configuration) {
+    public void setConf(Configuration configuration) {
         this.conf = configuration;
     }
 
     @Override
-    public synchronized Configuration getConf() {
+    public Configuration getConf() {
         return conf;
     }
 
