@@ -10,17 +10,10 @@ use std::ptr;
 
 use capsched::ffi::capsched_status::*;
 use capsched::ffi::*;
-use common::ffi::{heartbeat, last_error, manual_engine, s, Am};
+use common::ffi::{heartbeat, last_error, manual_engine, s, scheduler_json, Am};
+use common::xml;
 
 const GB: i64 = 1024;
-
-fn xml(props: &[(&str, &str)]) -> String {
-    let body: String = props
-        .iter()
-        .map(|(k, v)| format!("<property><name>{k}</name><value>{v}</value></property>"))
-        .collect();
-    format!("<configuration>{body}</configuration>")
-}
 
 /// root → p (60 %: leaves a 50 %, c 50 % STOPPED), b 40 % with a 2 GB maximum allocation.
 fn tree(extra: &[(&str, &str)]) -> String {
@@ -315,16 +308,6 @@ fn an_am_counts_in_its_queues_am_figures_once_the_attempt_is_active() {
         );
         capsched_engine_free(e);
     }
-}
-
-unsafe fn scheduler_json(e: *mut capsched_engine) -> String {
-    let mut out = capsched_owned_str::default();
-    assert_eq!(capsched_engine_scheduler_json(e, &mut out), CAPSCHED_OK);
-    let text = std::str::from_utf8(std::slice::from_raw_parts(out.ptr as *const u8, out.len))
-        .unwrap()
-        .to_string();
-    capsched_string_free(out);
-    text
 }
 
 #[test]

@@ -9,7 +9,7 @@ use std::ptr;
 
 use capsched::ffi::capsched_status::*;
 use capsched::ffi::*;
-use common::ffi::{cluster_resource, drain_events, heartbeat, last_error, s, Am};
+use common::ffi::{cluster_resource, drain_events, heartbeat, last_error, s, scheduler_json, Am};
 
 const GB: i64 = 1024;
 
@@ -581,16 +581,6 @@ unsafe fn recover_app(
     };
     let mut app = 0;
     capsched_app_submit_as(e, &sub, &mut app)
-}
-
-unsafe fn scheduler_json(e: *mut capsched_engine) -> String {
-    let mut out = capsched_owned_str::default();
-    assert_eq!(capsched_engine_scheduler_json(e, &mut out), CAPSCHED_OK);
-    let text = std::str::from_utf8(std::slice::from_raw_parts(out.ptr as *const u8, out.len))
-        .unwrap()
-        .to_string();
-    capsched_string_free(out);
-    text
 }
 
 #[test]

@@ -325,9 +325,8 @@ pub unsafe extern "C" fn capsched_engine_queue_user(
     guard(|| {
         need_out(out, "out")?;
         let e = engine_ref(engine)?;
-        let queue_name = read_str(queue, "queue")?.to_string();
-        read_str(user, "user")?;
-        let u = e.queue_user(queue_name, read_str(user, "user")?.to_string())?;
+        let queue = read_str(queue, "queue")?.to_string();
+        let u = e.queue_user(queue, read_str(user, "user")?.to_string())?;
         let mut c = user_to_c(&u, &std::ffi::CString::default());
         c.name = user;
         write_out(out, c, "out")

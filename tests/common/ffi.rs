@@ -247,3 +247,17 @@ pub unsafe fn cluster_resource(e: *mut capsched_engine) -> capsched_resource {
     assert_eq!(capsched_engine_cluster_info(e, &mut info), CAPSCHED_OK);
     info.resource
 }
+
+/// The engine's `/ws/v1/cluster/scheduler` document.
+///
+/// # Safety
+/// `e` must be a live engine.
+pub unsafe fn scheduler_json(e: *mut capsched_engine) -> String {
+    let mut out = capsched_owned_str::default();
+    assert_eq!(capsched_engine_scheduler_json(e, &mut out), CAPSCHED_OK);
+    let text = std::str::from_utf8(std::slice::from_raw_parts(out.ptr as *const u8, out.len))
+        .unwrap()
+        .to_string();
+    capsched_string_free(out);
+    text
+}

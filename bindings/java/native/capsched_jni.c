@@ -543,6 +543,17 @@ JNIEXPORT jlong JNICALL FN(figuresVersion)(JNIEnv *env, jclass cls, jlong e) {
  * weight's float bits, active and pending applications. */
 #define USER_STATUS_LONGS 13
 
+static void pack_user(jlong *o, const capsched_user_status *u) {
+    const capsched_resource *r[] = {&u->used, &u->am_used, &u->am_limit, &u->user_limit, &u->headroom};
+    for (size_t k = 0; k < 5; k++) {
+        o[2 * k] = r[k]->memory_mb;
+        o[2 * k + 1] = r[k]->vcores;
+    }
+    o[10] = float_bits(u->weight);
+    o[11] = u->active_applications;
+    o[12] = u->pending_applications;
+}
+
 /* {byte[][] names, long[] per user USER_STATUS_LONGS} */
 JNIEXPORT jobjectArray JNICALL FN(queueUsers)(JNIEnv *env, jclass cls, jlong e, jbyteArray queue) {
     (void)cls;
@@ -559,15 +570,7 @@ JNIEXPORT jobjectArray JNICALL FN(queueUsers)(JNIEnv *env, jclass cls, jlong e, 
         for (size_t i = 0; i < l->count; i++) {
             const capsched_user_status *u = &l->users[i];
             put(env, names, (jsize)i, bytes_out(env, u->name.ptr, u->name.len));
-            jlong *o = v + i * USER_STATUS_LONGS;
-            const capsched_resource *r[] = {&u->used, &u->am_used, &u->am_limit, &u->user_limit, &u->headroom};
-            for (size_t k = 0; k < 5; k++) {
-                o[2 * k] = r[k]->memory_mb;
-                o[2 * k + 1] = r[k]->vcores;
-            }
-            o[10] = float_bits(u->weight);
-            o[11] = u->active_applications;
-            o[12] = u->pending_applications;
+            pack_user(v + i * USER_STATUS_LONGS, u);
         }
         put(env, out, 0, names);
         put(env, out, 1, longs_out(env, v, l->count * USER_STATUS_LONGS));
@@ -592,14 +595,7 @@ JNIEXPORT jlongArray JNICALL FN(queueUser)(JNIEnv *env, jclass cls, jlong e, jby
     str_done(env, &n);
     if (failed(env, st)) return NULL;
     jlong o[USER_STATUS_LONGS];
-    const capsched_resource *r[] = {&u.used, &u.am_used, &u.am_limit, &u.user_limit, &u.headroom};
-    for (size_t k = 0; k < 5; k++) {
-        o[2 * k] = r[k]->memory_mb;
-        o[2 * k + 1] = r[k]->vcores;
-    }
-    o[10] = float_bits(u.weight);
-    o[11] = u.active_applications;
-    o[12] = u.pending_applications;
+    pack_user(o, &u);
     return longs_out(env, o, USER_STATUS_LONGS);
 }
 
