@@ -1444,6 +1444,13 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         }
         normalizeResourceRequests(ask);
         releaseContainers(release, attempt);
+        RMAppAttemptState state = attemptState(attemptId);
+        // Registered as the AM service has it: the attempt's RUNNING state follows the
+        // registration through the RM's dispatcher, and an AM's first allocate may come
+        // before it (its asks would otherwise stay YARN's alone). Asked outside this
+        // scheduler's monitor: the AM service holds its own lock while it calls allocate.
+        boolean registered = state == RMAppAttemptState.RUNNING || (rmContext.getApplicationMasterService() != null
+                && rmContext.getApplicationMasterService().hasApplicationMasterRegistered(attemptId));
         synchronized (this) {
             if (attempt.isStopped()) return EMPTY_ALLOCATION;
             Set<ContainerId> preempt = null;
@@ -1451,7 +1458,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
             Long handle = appHandles.get(attemptId.getApplicationId());
             AllocateResponse response = null;
             // Before the AM registers, allocate is the RM's own (the AM ask capsched made itself).
-            if (handle != null && amRegistered(attemptId)) {
+            if (handle != null && registered) {
                 AllocateRequest request = new AllocateRequest().responseId(responseIds.getOrDefault(attemptId, 0));
                 for (ResourceRequest r : ask) {
                     if (ResourceRequest.ANY.equals(r.getResourceName())) learnLabels(r.getNodeLabelExpression());
@@ -1486,7 +1493,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
             }
             // The RM's ScheduleTransition asks for the AM container; when capsched has placed it
             // already, that ask is not YARN's to hold (nothing would ever take it).
-            boolean amPlaced = attemptState(attemptId) == RMAppAttemptState.SUBMITTED
+            boolean amPlaced = state == RMAppAttemptState.SUBMITTED
                     && !attempt.getLiveContainers().isEmpty();
             if (!ask.isEmpty() && !amPlaced) attempt.updateResourceRequests(ask);
             attempt.updateBlacklist(blacklistAdditions, blacklistRemovals);
@@ -1524,7 +1531,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
             // answer carries; capsched asks for it itself at APP_ATTEMPT_ADDED, so a heartbeat
             // may have placed it already. It stays to be pulled when the attempt handles
             // CONTAINER_ALLOCATED (AMContainerAllocatedTransition), as with the stock scheduler.
-            List<Container> newly = attemptState(attemptId) == RMAppAttemptState.SUBMITTED
+            List<Container> newly = state == RMAppAttemptState.SUBMITTED
                     ? Collections.<Container>emptyList() : attempt.pullNewlyAllocatedContainers();
             return new Allocation(newly, headroom, null, preempt,
                     preemptResources, attempt.pullUpdatedNMTokens(), null, null, null, null, null,
@@ -1560,10 +1567,6 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
                 getClusterResource(), tot, minimumAllocation));
         return ResourceRequest.newBuilder().priority(Priority.UNDEFINED).resourceName(ResourceRequest.ANY)
                 .capability(minimumAllocation).numContainers(count).build();
-    }
-
-    private boolean amRegistered(ApplicationAttemptId id) {
-        return attemptState(id) == RMAppAttemptState.RUNNING;
     }
 
     private RMAppAttemptState attemptState(ApplicationAttemptId id) {
