@@ -10,7 +10,7 @@ use capsched::config::CapacitySchedulerConfiguration;
 use capsched::resource::Resource;
 use capsched::scheduler::apps::{AppSubmission, AttemptSubmission};
 use capsched::scheduler::nodes::NodeSpec;
-use capsched::scheduler::types::{
+use capsched::records::{
     AllocateRequest, CompletedContainer, NodeStatus, ResourceRequest,
 };
 use capsched::scheduler::CapacityScheduler;

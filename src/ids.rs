@@ -116,6 +116,10 @@ impl<I: GenId, T> Default for GenSlab<I, T> {
 }
 
 impl<I: GenId, T> GenSlab<I, T> {
+    /// What one slot costs in memory (with a value that has a spare bit pattern, as a
+    /// container has, the value and its whole id, no more: `state::container`'s tests).
+    pub const SLOT_BYTES: usize = std::mem::size_of::<Slot<I, T>>();
+
     pub fn with_capacity(n: usize) -> Self {
         GenSlab {
             slots: Vec::with_capacity(n),
@@ -440,15 +444,6 @@ mod tests {
             assert!(!s.contains(tagged));
         }
         assert_eq!(s.get(b), Some(&2));
-    }
-
-    /// A container's slot takes its id and the container, no more than the `slab` crate's
-    /// took with the generation (the slot's tag sits in a spare value of the container's).
-    #[test]
-    fn a_container_slot_is_its_id_and_the_container() {
-        use crate::state::container::RmContainer;
-        let slot = std::mem::size_of::<Slot<ContainerId, RmContainer>>();
-        assert_eq!(slot, 8 + std::mem::size_of::<RmContainer>());
     }
 
     #[test]

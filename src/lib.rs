@@ -24,6 +24,8 @@ pub mod opportunistic;
 /// cbindgen:ignore
 pub mod preempt;
 /// cbindgen:ignore
+pub mod records;
+/// cbindgen:ignore
 pub mod report;
 /// cbindgen:ignore
 pub mod resource;

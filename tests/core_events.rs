@@ -8,7 +8,7 @@ use capsched::config::{CapacitySchedulerConfiguration, QueueState};
 use capsched::resource::Resource;
 use capsched::scheduler::apps::{AppSubmission, AttemptSubmission};
 use capsched::scheduler::nodes::NodeSpec;
-use capsched::scheduler::types::{
+use capsched::records::{
     exit_status, AllocateRequest, ContainerReport, ContainerState, NodeStatus, ResourceRequest,
 };
 use capsched::scheduler::SchedulerError;
@@ -203,7 +203,7 @@ fn a_container_killed_before_acquisition_puts_its_asks_back() {
     assert_eq!(t.requests.pending().memory_mb(), GB, "the ask is restored");
     let k = t
         .requests
-        .get(&capsched::scheduler::types::SchedulerKey::new(1))
+        .get(&capsched::records::SchedulerKey::new(1))
         .unwrap();
     assert_eq!(k.unique_locations(), 3, "host, rack and ANY all come back");
 }
@@ -902,7 +902,7 @@ fn a_reused_heartbeat_response_answers_as_a_fresh_one() {
     // `node_update` returns each time: every field replaced, nothing left from the heartbeat
     // before (the containers allocated, those to kill).
     let (mut fresh, mut reused) = (Cluster::new(AB), Cluster::new(AB));
-    let mut response = capsched::scheduler::types::NodeUpdateResponse::default();
+    let mut response = capsched::records::NodeUpdateResponse::default();
     let mut steps = Vec::new();
     for c in [&mut fresh, &mut reused] {
         let n = c.node("h0", "/r", 8 * GB, 8);

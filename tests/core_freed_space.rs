@@ -16,7 +16,7 @@ mod common;
 use capsched::ids::{AppId, ContainerId, NodeId};
 use capsched::preempt::policy::{PreemptionEvent, PreemptionEventKind, PreemptionPolicy};
 use capsched::resource::Resource;
-use capsched::scheduler::types::{
+use capsched::records::{
     exit_status, CompletedContainer, NodeStatus, ResourceRequest, ANY,
 };
 use common::cluster::*;

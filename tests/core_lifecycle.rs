@@ -2,7 +2,7 @@
 
 mod common;
 use capsched::resource::Resource;
-use capsched::scheduler::types::{exit_status, CompletedContainer, NodeStatus};
+use capsched::records::{exit_status, CompletedContainer, NodeStatus};
 use common::cluster::*;
 
 const TWO_QUEUES: &str = "\

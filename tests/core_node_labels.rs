@@ -12,7 +12,7 @@ mod common;
 use capsched::ids::{AppId, NodeId};
 use capsched::resource::Resource;
 use capsched::scheduler::apps::{AppSubmission, AttemptSubmission};
-use capsched::scheduler::types::ResourceRequest;
+use capsched::records::ResourceRequest;
 use capsched::scheduler::SchedulerError;
 use common::cluster::{Cluster, GB};
 
@@ -415,7 +415,7 @@ fn requests_are_refused_with_yarns_words() {
     let app = submit(&mut c, "a1", GB, None);
     c.heartbeat(h3);
     let refuse = |c: &mut Cluster, r: ResourceRequest| -> String {
-        let req = capsched::scheduler::types::AllocateRequest {
+        let req = capsched::records::AllocateRequest {
             response_id: *c.response_ids.get(&app).unwrap_or(&0),
             asks: vec![r],
             ..Default::default()
@@ -440,7 +440,7 @@ fn requests_are_refused_with_yarns_words() {
     );
     // z is configured on b but the cluster has no such label.
     let b = submit(&mut c, "b1", GB, None);
-    let req = capsched::scheduler::types::AllocateRequest {
+    let req = capsched::records::AllocateRequest {
         asks: vec![one("*").with_label("z")],
         ..Default::default()
     };
@@ -471,7 +471,7 @@ fn labels_need_yarn_node_labels_enabled() {
     let h = c.node("h1:1234", "/r", 8 * GB, 8);
     let app = submit(&mut c, "default", GB, None);
     c.heartbeat(h);
-    let req = capsched::scheduler::types::AllocateRequest {
+    let req = capsched::records::AllocateRequest {
         response_id: *c.response_ids.get(&app).unwrap_or(&0),
         asks: vec![ResourceRequest::any(1, Resource::new(GB, 1), 1).with_label("x")],
         ..Default::default()
@@ -986,7 +986,7 @@ fn random_events_on_a_labelled_cluster_keep_every_invariant() {
                     );
                     r.node_label_expression =
                         label_choices[rng.below(4) as usize].map(str::to_string);
-                    let req = capsched::scheduler::types::AllocateRequest {
+                    let req = capsched::records::AllocateRequest {
                         response_id: *c.response_ids.get(&app).unwrap_or(&0),
                         asks: vec![r],
                         ..Default::default()
@@ -1267,7 +1267,7 @@ fn recovered_containers_are_booked_to_their_nodes_partitions() {
     // each reports a 1 GB container of the recovered application, booked to its node's
     // partition up the tree.
     use capsched::scheduler::nodes::NodeSpec;
-    use capsched::scheduler::types::{ContainerReport, SchedulerKey};
+    use capsched::records::{ContainerReport, SchedulerKey};
     let mut c = Cluster::new(&cql(""));
     labels(&mut c, &[("x", true), ("y", true)]);
     label_node(&mut c, "h1", "x");

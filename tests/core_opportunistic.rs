@@ -13,7 +13,7 @@ use capsched::opportunistic::node_queue::NodeQueueReport;
 use capsched::resource::Resource;
 use capsched::scheduler::apps::{AppSubmission, AttemptSubmission};
 use capsched::scheduler::nodes::NodeSpec;
-use capsched::scheduler::types::{
+use capsched::records::{
     exit_status, AllocateRequest, AllocateResponse, AllocatedContainer, CompletedContainer,
     ContainerState, ContainerUpdateType, ExecutionType, NodeStatus, NodeType, NodeUpdateResponse,
     ResourceRequest, UpdateContainerRequest,

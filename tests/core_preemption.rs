@@ -6,7 +6,7 @@ mod common;
 
 use capsched::ids::ContainerId;
 use capsched::preempt::policy::{PreemptionEventKind, PreemptionPolicy};
-use capsched::scheduler::types::{diagnostics, exit_status, PRIORITY_UNDEFINED};
+use capsched::records::{diagnostics, exit_status, PRIORITY_UNDEFINED};
 use common::cluster::*;
 
 /// Two 50 % queues that may each grow to the whole cluster; preemption on with YARN's defaults

@@ -7,7 +7,7 @@ mod common;
 
 use capsched::ids::ContainerId;
 use capsched::preempt::policy::{PreemptionEventKind, PreemptionPolicy};
-use capsched::scheduler::types::ContainerState;
+use capsched::records::ContainerState;
 use common::cluster::*;
 
 /// Queues a 10 %, b 20 %, c 70 % under a priority-utilization root, c at priority 1; the

@@ -6,7 +6,7 @@ use capsched::ids::NodeId;
 use capsched::resource::Resource;
 use capsched::scheduler::apps::{AppSubmission, AttemptSubmission};
 use capsched::scheduler::nodes::NodeSpec;
-use capsched::scheduler::types::{ContainerReport, NodeStatus, ResourceRequest, SchedulerKey};
+use capsched::records::{ContainerReport, NodeStatus, ResourceRequest, SchedulerKey};
 use capsched::scheduler::SchedulerError;
 use capsched::state::app::AttemptState;
 use common::cluster::*;
@@ -208,7 +208,7 @@ fn releasing_a_finished_container_is_not_an_error() {
     c.heartbeat(ns[0]);
     let got = c.allocate(app, vec![], vec![]).allocated[0].id;
     c.now += 1;
-    let done = capsched::scheduler::types::CompletedContainer {
+    let done = capsched::records::CompletedContainer {
         id: got,
         exit_status: 0,
         diagnostics: String::new(),

@@ -2,7 +2,7 @@
 
 mod common;
 use capsched::resource::Resource;
-use capsched::scheduler::types::{NodeType, ResourceRequest, SchedulerKey};
+use capsched::records::{NodeType, ResourceRequest, SchedulerKey};
 use common::cluster::*;
 
 /// E2 — TestApplicationLimits.testAMResourceLimit: activation by queue and user AM limits,

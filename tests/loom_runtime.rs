@@ -12,7 +12,7 @@ use capsched::runtime::events::EventQueue;
 use capsched::runtime::{Engine, EngineError, EngineOptions, Mode};
 use capsched::scheduler::apps::{AppSubmission, AttemptSubmission};
 use capsched::scheduler::nodes::NodeSpec;
-use capsched::scheduler::types::{exit_status, AllocateRequest, NodeStatus, ResourceRequest};
+use capsched::records::{exit_status, AllocateRequest, NodeStatus, ResourceRequest};
 use capsched::sync::Arc;
 use loom::thread;
 

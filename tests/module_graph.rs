@@ -5,7 +5,7 @@
 //! `super::`, `self::` or a child module's name, braces expanded) or a path written inline in the
 //! code (`crate::a::b::f()`, `super::x::Y`). A path is resolved to the deepest file that exists
 //! for its module prefix, so `crate::scheduler::CapacityScheduler` is `src/scheduler/mod.rs` and
-//! `crate::scheduler::types::SchedulerKey` is `src/scheduler/types.rs`. Comments and string
+//! `crate::records::SchedulerKey` is `src/scheduler/types.rs`. Comments and string
 //! literals are skipped; `#[cfg(test)]` modules count like any code (a test that reaches up a
 //! layer is a circle too).
 //!

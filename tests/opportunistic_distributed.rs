@@ -12,7 +12,7 @@ use capsched::ids::{ApplicationAttemptId, ApplicationId, ContainerId, NodeId};
 use capsched::opportunistic::distributed::{DistributedParams, DistributedScheduler};
 use capsched::opportunistic::node_queue::NodeQueueReport;
 use capsched::resource::Resource;
-use capsched::scheduler::types::{
+use capsched::records::{
     diagnostics, exit_status, AllocateRequest, ContainerState, ExecutionType, NodeStatus,
     RemoteNode, ResourceRequest, UpdateContainerRequest, ANY,
 };

@@ -236,7 +236,7 @@ fn partitions_match_a_real_yarn_3_3_6_rm_in_the_same_state() {
     let app = c.app("b", "u", GB);
     c.heartbeat(h1);
     let ask = |priority: i32, n: i32, label: &str| {
-        let mut r = capsched::scheduler::types::ResourceRequest::any(
+        let mut r = capsched::records::ResourceRequest::any(
             priority,
             capsched::resource::Resource::new(GB, 1),
             n,

@@ -15,8 +15,8 @@ use capsched::runtime::{Engine, EngineOptions, Mode};
 use capsched::scheduler::app_report::AppState;
 use capsched::scheduler::apps::{AppSubmission, AttemptSubmission};
 use capsched::scheduler::nodes::NodeSpec;
-use capsched::scheduler::notices::PendingReason;
-use capsched::scheduler::types::{
+use capsched::records::PendingReason;
+use capsched::records::{
     AllocateRequest, CompletedContainer, ContainerReport, NodeStatus, ResourceRequest, SchedulerKey,
 };
 
@@ -522,7 +522,7 @@ fn nodemanagers_sharing_a_host_are_each_local_to_its_asks() {
     assert_eq!((on(n1), on(n2)), (3, 3), "{placed:?}");
     assert!(placed
         .iter()
-        .all(|(_, c)| c.node_type == capsched::scheduler::types::NodeType::NodeLocal));
+        .all(|(_, c)| c.node_type == capsched::records::NodeType::NodeLocal));
     assert!(placed.iter().all(|(n, c)| c.node_address
         == if *n == n1 {
             "localhost:40001"

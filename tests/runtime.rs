@@ -14,7 +14,7 @@ use capsched::runtime::events::EngineEvent;
 use capsched::runtime::{Engine, EngineError, EngineOptions, Mode};
 use capsched::scheduler::apps::{AppSubmission, AttemptSubmission};
 use capsched::scheduler::nodes::NodeSpec;
-use capsched::scheduler::types::{AllocateRequest, NodeStatus, ResourceRequest};
+use capsched::records::{AllocateRequest, NodeStatus, ResourceRequest};
 
 const GB: i64 = 1024;
 
@@ -382,7 +382,7 @@ yarn.resourcemanager.monitor.capacity.preemption.max_wait_before_kill=40
                     let completed = launched
                         .iter()
                         .filter(|c| (c.as_u64() + round) % 3 == 0)
-                        .map(|&id| capsched::scheduler::types::CompletedContainer {
+                        .map(|&id| capsched::records::CompletedContainer {
                             id,
                             exit_status: 0,
                             diagnostics: String::new(),

@@ -13,7 +13,7 @@ use capsched::preempt::snapshot::PreemptionSnapshot;
 use capsched::resource::Resource;
 use capsched::scheduler::apps::{AppSubmission, AttemptSubmission};
 use capsched::scheduler::nodes::NodeSpec;
-use capsched::scheduler::types::{
+use capsched::records::{
     AllocateRequest, CompletedContainer, ContainerState, NodeStatus, ResourceRequest,
 };
 use capsched::scheduler::CapacityScheduler;

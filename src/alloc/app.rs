@@ -5,7 +5,7 @@
 use super::{Limits, NodeCtx, Outcome};
 use crate::ids::{AppId, ContainerId};
 use crate::resource::Resource;
-use crate::scheduler::types::{NodeType, SchedulerKey};
+use crate::records::{NodeType, SchedulerKey};
 use crate::scheduler::CapacityScheduler;
 use crate::state::partition::DEFAULT_PARTITION;
 use crate::state::queue::QueueId;

@@ -6,7 +6,7 @@ use crate::ids::{AppId, ContainerId};
 use crate::resource::Resource;
 use crate::scheduler::containers::Completion;
 use crate::scheduler::preempt_view::view_add_expecting;
-use crate::scheduler::types::{
+use crate::records::{
     diagnostics, exit_status, ContainerState, ExecutionType, NodeType, SchedulerKey,
 };
 use crate::scheduler::CapacityScheduler;

@@ -12,7 +12,7 @@ use smallvec::SmallVec;
 
 use crate::ids::{AppId, ContainerId, NodeId};
 use crate::resource::Resource;
-use crate::scheduler::types::NodeType;
+use crate::records::NodeType;
 use crate::scheduler::CapacityScheduler;
 use crate::state::partition::{Partition, DEFAULT_PARTITION};
 use crate::state::queue::QueueId;

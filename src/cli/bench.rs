@@ -13,7 +13,7 @@ use capsched::ids::{AppId, ContainerId, NodeId};
 use capsched::resource::Resource;
 use capsched::scheduler::apps::AppSubmission;
 use capsched::scheduler::nodes::NodeSpec;
-use capsched::scheduler::types::{
+use capsched::records::{
     AllocateRequest, CompletedContainer, ContainerReport, NodeStatus, NodeUpdateResponse,
     ResourceRequest, SchedulerKey,
 };

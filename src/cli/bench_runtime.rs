@@ -12,7 +12,7 @@ use capsched::resource::Resource;
 use capsched::runtime::clock::{ManualClock, SystemClock};
 use capsched::runtime::{Engine, EngineOptions, Mode};
 use capsched::scheduler::apps::AppSubmission;
-use capsched::scheduler::types::{AllocateRequest, NodeStatus, ResourceRequest};
+use capsched::records::{AllocateRequest, NodeStatus, ResourceRequest};
 use capsched::scheduler::CapacityScheduler;
 use capsched::sync::Arc;
 

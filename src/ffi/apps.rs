@@ -9,7 +9,7 @@ use super::types::*;
 use super::{capsched_status, guard, FfiError, FfiResult};
 use crate::runtime::EngineError;
 use crate::scheduler::apps::{AppSubmission, AttemptSubmission};
-use crate::scheduler::types::{
+use crate::records::{
     AllocateRequest, AllocateResponse, AllocatedContainer, ContainerUpdateType, ResourceRequest,
     SchedulerKey, UpdateContainerRequest,
 };

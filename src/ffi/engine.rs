@@ -344,7 +344,7 @@ pub struct capsched_event {
 }
 
 fn to_c(ids: Ids, e: &EngineEvent) -> capsched_event {
-    use crate::scheduler::types::exit_status;
+    use crate::records::exit_status;
     let mut c = capsched_event::default();
     let mut container_event =
         |kind, app: &AppId, container: &ContainerId, yarn: &YarnContainerId| {

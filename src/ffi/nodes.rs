@@ -6,7 +6,7 @@ use super::types::*;
 use super::{capsched_status, guard, FfiError, FfiResult};
 use crate::opportunistic::node_queue::NodeQueueReport;
 use crate::scheduler::nodes::NodeSpec;
-use crate::scheduler::types::{CompletedContainer, ContainerReport, NodeStatus, SchedulerKey};
+use crate::records::{CompletedContainer, ContainerReport, NodeStatus, SchedulerKey};
 
 /// Registers a NodeManager; `*out_node` gets its id.
 ///

@@ -4,7 +4,7 @@ use std::ffi::c_char;
 
 use super::{FfiError, FfiResult};
 use crate::resource::Resource;
-use crate::scheduler::types::ExecutionType;
+use crate::records::ExecutionType;
 
 /// A borrowed UTF-8 string: pointer and length in bytes (no terminator needed). A NULL
 /// pointer with length 0 is the empty string.

@@ -8,8 +8,8 @@ use super::types::*;
 use super::{capsched_status, guard, FfiError, FfiResult};
 use crate::ids::{ApplicationAttemptId, ApplicationId, YarnContainerId};
 use crate::scheduler::app_report::{AppReport, AppState, ContainerInfo};
-use crate::scheduler::notices::PendingReason;
-use crate::scheduler::types::{ContainerState, NodeType};
+use crate::records::PendingReason;
+use crate::records::{ContainerState, NodeType};
 
 /// A YARN id as far as it goes: an application (`application` non-zero), one of its attempts
 /// (`attempt` non-zero too) or a container of that attempt (`container_id` non-zero too).

@@ -20,7 +20,7 @@ use std::collections::BTreeSet;
 use crate::ids::{ApplicationAttemptId, YarnContainerId};
 use crate::opportunistic::outstanding::{OutstandingAsk, OutstandingAsks};
 use crate::resource::{CalculatorKind, Resource, ResourceCalculator};
-use crate::scheduler::types::{AllocateRequest, ExecutionType, RemoteAllocation, RemoteNode, ANY};
+use crate::records::{AllocateRequest, ExecutionType, RemoteAllocation, RemoteNode, ANY};
 
 /// What the RM's registration response (`RegisterDistributedSchedulingAMResponse`) gives the
 /// proxy.
@@ -232,7 +232,7 @@ impl DistributedScheduler {
 mod tests {
     use super::*;
     use crate::ids::{ApplicationId, NodeId};
-    use crate::scheduler::types::ResourceRequest;
+    use crate::records::ResourceRequest;
 
     fn attempt() -> ApplicationAttemptId {
         ApplicationAttemptId {

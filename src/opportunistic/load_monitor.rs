@@ -4,6 +4,7 @@
 //! Deterministic: the caller drives updates and sorts; ties go to the most recent update,
 //! counted by an update sequence instead of a clock.
 
+use crate::records::ContainerQueuingLimit;
 use std::collections::BTreeMap;
 
 use super::queue_limit::QueueLimitCalculator;
@@ -59,13 +60,6 @@ pub struct ClusterNode {
     pub allocated: Resource,
     /// Update sequence of the last report (the most recent wins ties).
     updated: u64,
-}
-
-/// What every NM heartbeat response carries (`ContainerQueuingLimit`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ContainerQueuingLimit {
-    pub max_queue_length: i32,
-    pub max_queue_wait_ms: i32,
 }
 
 #[derive(Debug, Clone)]

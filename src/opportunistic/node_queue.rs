@@ -11,8 +11,8 @@
 use std::collections::VecDeque;
 
 use crate::resource::Resource;
-use crate::scheduler::types::ExecutionType;
-pub use crate::scheduler::types::NodeQueueReport;
+use crate::records::ExecutionType;
+pub use crate::records::NodeQueueReport;
 
 /// `ContainerExitStatus.KILLED_BY_CONTAINER_SCHEDULER`.
 pub const KILLED_BY_CONTAINER_SCHEDULER: i32 = -108;

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use crate::resource::Resource;
-use crate::scheduler::types::{ResourceRequest, SchedulerKey, ANY};
+use crate::records::{ResourceRequest, SchedulerKey, ANY};
 
 /// One (key, capability) entry: how many containers are still wanted, and where.
 #[derive(Debug, Clone, PartialEq)]
@@ -138,7 +138,7 @@ mod tests {
 
     fn ask(priority: i32, name: &str, mb: i64, n: i32) -> ResourceRequest {
         let mut r = ResourceRequest::at(priority, name, Resource::new(mb, 1), n);
-        r.execution_type = crate::scheduler::types::ExecutionType::Opportunistic;
+        r.execution_type = crate::records::ExecutionType::Opportunistic;
         r
     }
 

@@ -13,7 +13,7 @@ use crate::scheduler::apps::AppSubmission;
 use crate::scheduler::nodes::NodeSpec;
 use crate::scheduler::notices::SchedulerNotice;
 use crate::scheduler::preemption::PreemptionOutcome;
-use crate::scheduler::types::{
+use crate::records::{
     AllocateRequest, AllocateResponse, ExecutionType, NodeStatus, NodeUpdateResponse, Rejection,
 };
 use crate::scheduler::{CapacityScheduler, SchedulerError};

@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 use crate::ids::{
     AppId, ApplicationAttemptId, ApplicationId, ContainerId, NodeId, YarnContainerId,
 };
-use crate::scheduler::notices::PendingReason;
+use crate::records::PendingReason;
 use crate::sync::{AtomicU64, Mutex, Ordering};
 
 /// One thing the engine did. Every event about a container carries its application and its

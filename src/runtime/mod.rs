@@ -48,7 +48,7 @@ use crate::scheduler::apps::{AppSubmission, AttemptSubmission, QueueAcl};
 use crate::scheduler::nodes::NodeSpec;
 use crate::scheduler::placement::Placement;
 use crate::scheduler::preemption::PreemptionOutcome;
-use crate::scheduler::types::{
+use crate::records::{
     AllocateRequest, AllocateResponse, AllocatedContainer, NodeStatus, NodeUpdateResponse,
     Rejection,
 };

@@ -3,7 +3,7 @@
 //! blacklist changes, asks, and the response.
 
 use super::containers::Completion;
-use super::types::{
+use crate::records::{
     diagnostics, exit_status, AllocateRequest, AllocateResponse, AllocatedContainer,
     ContainerState, ExecutionType, UpdatedContainer, ANY,
 };

@@ -2,8 +2,8 @@
 //! -status`, the RM REST `apps/{id}` and `appattempts/{id}/containers/{id}`): read from the
 //! live state on request, O(containers of the application).
 
-use super::notices::PendingReason;
-use super::types::{ContainerState, ExecutionType, NodeType, SchedulerKey};
+use crate::records::PendingReason;
+use crate::records::{ContainerState, ExecutionType, NodeType, SchedulerKey};
 use super::CapacityScheduler;
 use crate::ids::{
     AppId, ApplicationAttemptId, ApplicationId, ContainerId, NodeId, YarnContainerId,

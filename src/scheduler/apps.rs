@@ -1,9 +1,10 @@
 //! Application and attempt lifecycle (spec §3.1–§3.4): submission with YARN's rejection
 //! reasons, attempts, activation under the AM limits, removal; moving and re-prioritising.
 
-use super::notices::{PendingReason, SchedulerNotice};
+use super::notices::SchedulerNotice;
+use crate::records::PendingReason;
 use super::preempt_view::view_add;
-use super::types::{diagnostics, exit_status, Rejection, ResourceRequest, SchedulerKey};
+use crate::records::{diagnostics, exit_status, Rejection, ResourceRequest, SchedulerKey};
 use super::{CapacityScheduler, SchedulerError};
 use crate::config::QueueState;
 use crate::ids::{AppId, ApplicationId};
@@ -312,10 +313,10 @@ impl CapacityScheduler {
             leaf,
             sub.node_label_expression.as_deref(),
             sub.am_node_label_expression.as_deref(),
-            super::types::ANY,
+            crate::records::ANY,
         );
         if !sub.recovering {
-            self.validate_label(leaf, super::types::ANY, am_label)
+            self.validate_label(leaf, crate::records::ANY, am_label)
                 .map_err(|e| Rejection {
                     message: e.to_string(),
                 })?;
@@ -767,7 +768,7 @@ impl CapacityScheduler {
                     && self
                         .containers
                         .get(*c)
-                        .is_some_and(|c| c.state == super::types::ContainerState::Running)
+                        .is_some_and(|c| c.state == crate::records::ContainerState::Running)
             })
             .collect();
         for (c, node) in updating {
@@ -1081,18 +1082,18 @@ impl CapacityScheduler {
     pub(crate) fn update_asks(&mut self, app: AppId, asks: &[ResourceRequest]) {
         let leaf = self.apps[app].queue;
         for ask in asks {
-            let partition = if ask.resource_name == super::types::ANY {
+            let partition = if ask.resource_name == crate::records::ANY {
                 let label = self.normalized_label(
                     leaf,
                     self.apps[app].node_label_expression.as_deref(),
                     ask.node_label_expression.as_deref(),
-                    super::types::ANY,
+                    crate::records::ANY,
                 );
                 self.partition_of_label(label)
             } else {
                 DEFAULT_PARTITION
             };
-            let name = if ask.resource_name == super::types::ANY {
+            let name = if ask.resource_name == crate::records::ANY {
                 None
             } else {
                 Some(self.names.intern(&ask.resource_name))

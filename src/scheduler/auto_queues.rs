@@ -18,7 +18,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use super::apps::AppSubmission;
-use super::types::Rejection;
+use crate::records::Rejection;
 use super::{CapacityScheduler, SchedulerError};
 use crate::config::auto_create::AutoCreatedLeaf;
 use crate::config::CapacitySchedulerConfiguration;

@@ -2,7 +2,7 @@
 //! kill, expiry, unreservation. One path, so the accounting cannot drift.
 
 use super::preempt_view::view_remove;
-use super::types::{ContainerState, ContainerStatus};
+use crate::records::{ContainerState, ContainerStatus};
 use super::{CapacityScheduler, SchedulerError};
 use crate::ids::{AppId, ContainerId};
 use crate::state::container::RmContainer;
@@ -29,7 +29,7 @@ struct Ending {
     app: AppId,
     node: crate::ids::NodeId,
     resource: crate::resource::Resource,
-    key: super::types::SchedulerKey,
+    key: crate::records::SchedulerKey,
     state: ContainerState,
     is_am: bool,
     satisfied: crate::state::request::Satisfied,
@@ -84,7 +84,7 @@ impl CapacityScheduler {
                 yarn_id: c.yarn_id,
                 exit_status,
             });
-            if exit_status == super::types::exit_status::PREEMPTED {
+            if exit_status == crate::records::exit_status::PREEMPTED {
                 if let Some(a) = self.apps.get_mut(app) {
                     a.preempted_containers += 1;
                     a.preempted_resource += c.resource;
@@ -262,8 +262,8 @@ impl CapacityScheduler {
         self.complete_container(
             now_ms,
             id,
-            super::types::exit_status::ABORTED,
-            super::types::diagnostics::EXPIRED,
+            crate::records::exit_status::ABORTED,
+            crate::records::diagnostics::EXPIRED,
             Completion::Expired,
         );
     }

@@ -12,7 +12,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use super::apps::AppSubmission;
-use super::types::Rejection;
+use crate::records::Rejection;
 use super::CapacityScheduler;
 use crate::config::flexible::{DynamicQueue, DEFAULT_QUEUE_EXPIRATION_TIME_S};
 use crate::config::CapacityValue;

@@ -16,7 +16,7 @@
 //!   wasted preemption.
 
 use super::containers::Completion;
-use super::types::{diagnostics, exit_status};
+use crate::records::{diagnostics, exit_status};
 use super::CapacityScheduler;
 use crate::ids::{AppId, ContainerId, NodeId};
 use crate::resource::Resource;

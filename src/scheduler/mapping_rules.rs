@@ -9,7 +9,7 @@
 use super::apps::AppSubmission;
 use super::mapping_rule_variables::VariableContext;
 use super::placement::{Placement, DEFAULT_APPLICATION_NAME, DEFAULT_QUEUE};
-use super::types::Rejection;
+use crate::records::Rejection;
 use super::CapacityScheduler;
 use crate::config::mapping_rule_validation::{
     classify, normalize_root, PathValidity, QueueLookup, QueuePath, IMMUTABLE_VARIABLES,

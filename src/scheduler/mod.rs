@@ -31,7 +31,6 @@ pub mod queue_status;
 mod refresh;
 pub mod report;
 mod request_labels;
-pub mod types;
 pub mod update;
 
 use crate::sync::Arc;

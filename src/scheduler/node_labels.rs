@@ -4,7 +4,7 @@
 //! moves them (docs/SEMANTICS.md, "Node labels").
 
 use super::containers::Completion;
-use super::types::{diagnostics, exit_status};
+use crate::records::{diagnostics, exit_status};
 use super::{CapacityScheduler, SchedulerError};
 use crate::config::node_labels::AccessibleLabels;
 use crate::ids::NodeId;

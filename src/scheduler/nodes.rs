@@ -3,7 +3,7 @@
 
 use super::containers::Completion;
 use super::preempt_view::view_add;
-use super::types::{
+use crate::records::{
     diagnostics, exit_status, ContainerReport, ContainerState, ExecutionType, NodeStatus, NodeType,
     NodeUpdateResponse,
 };

@@ -6,46 +6,7 @@
 
 use super::CapacityScheduler;
 use crate::ids::{AppId, ContainerId, YarnContainerId};
-
-/// Why an attempt is not yet active (the RM's diagnostics for an ACCEPTED application).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PendingReason {
-    /// The leaf's AM resource limit is used up (`maximum-am-resource-percent`).
-    AmLimit,
-    /// The user's share of the leaf's AM resource limit is used up.
-    UserAmLimit,
-    /// Held back by max-parallel-apps (the user's, the leaf's or an ancestor's).
-    MaxParallelApps,
-    /// No NodeManager has registered yet.
-    ClusterResourceEmpty,
-}
-
-impl PendingReason {
-    /// The attempt's AM diagnostics as YARN words them (`AMState.INACTIVATED` and
-    /// `CSAMContainerLaunchDiagnosticsConstants`, without the time stamp YARN puts first).
-    /// YARN gives no reason for max-parallel-apps; capsched's words say which limit.
-    pub fn diagnostics(self) -> &'static str {
-        match self {
-            PendingReason::AmLimit => {
-                "Application is added to the scheduler and is not yet activated. \
-                 Queue's AM resource limit exceeded. "
-            }
-            PendingReason::UserAmLimit => {
-                "Application is added to the scheduler and is not yet activated. \
-                 User's AM resource limit exceeded. "
-            }
-            PendingReason::MaxParallelApps => {
-                "Application is added to the scheduler and is not yet activated. \
-                 The max-parallel-apps limit of its user, its queue or a parent queue is \
-                 reached. "
-            }
-            PendingReason::ClusterResourceEmpty => {
-                "Application is added to the scheduler and is not yet activated. \
-                 Skipping AM assignment as cluster resource is empty. "
-            }
-        }
-    }
-}
+use crate::records::PendingReason;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SchedulerNotice {

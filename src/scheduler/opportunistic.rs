@@ -7,16 +7,15 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::types::{ContainerState, ExecutionType, NodeType, RemoteAllocation, RemoteNode, ANY};
+use crate::records::{ContainerState, ExecutionType, NodeType, RemoteAllocation, RemoteNode, ANY};
 use super::CapacityScheduler;
 use crate::config::OpportunisticSettings;
 use crate::ids::{AppId, ApplicationAttemptId, ContainerId, NodeId, YarnContainerId};
-use crate::opportunistic::load_monitor::{
-    ContainerQueuingLimit, NodeQueueLoadMonitor, NodeQueueStatus,
-};
+use crate::opportunistic::load_monitor::{NodeQueueLoadMonitor, NodeQueueStatus};
+use crate::records::ContainerQueuingLimit;
 use crate::opportunistic::node_queue::NodeQueueReport;
 use crate::resource::{CalculatorKind, Resource, ResourceCalculator};
-use crate::scheduler::types::SchedulerKey;
+use crate::records::SchedulerKey;
 use crate::state::container::{MaybeMs, RmContainer};
 
 /// The opportunistic allocator's state in the RM.

@@ -11,7 +11,7 @@
 use std::borrow::Cow;
 
 use super::apps::AppSubmission;
-use super::types::Rejection;
+use crate::records::Rejection;
 use super::CapacityScheduler;
 use crate::config::placement::{
     MappingKind, PlacementRuleKind, QueueMapping, CURRENT_APPLICATION, CURRENT_USER, PRIMARY_GROUP,

@@ -5,7 +5,7 @@
 use crate::sync::Arc;
 
 use super::preempt_view::container_snap;
-use super::types::{PreemptionMessage, ResourceRequest, ANY, PRIORITY_UNDEFINED};
+use crate::records::{PreemptionMessage, ResourceRequest, ANY, PRIORITY_UNDEFINED};
 use super::CapacityScheduler;
 use crate::config::QueueOrderingPolicy;
 use crate::ids::{AppId, ContainerId};

@@ -6,7 +6,7 @@
 use super::partition_report::LivePartition;
 use super::CapacityScheduler;
 use crate::resource::Resource;
-use crate::scheduler::types::ContainerState;
+use crate::records::ContainerState;
 use crate::state::partition::DEFAULT_PARTITION;
 
 /// One queue's live figures (a parent's counts are its subtree's).

@@ -11,7 +11,7 @@
 //! token then.
 
 use super::preempt_view::{view_add, view_remove};
-use super::types::{
+use crate::records::{
     ContainerUpdateType, ExecutionType, UpdateContainerError, UpdateContainerRequest,
 };
 use super::CapacityScheduler;

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use super::trace::{TraceExecutionType, TraceJob};
 use crate::ids::{AppId, ContainerId};
 use crate::resource::Resource;
-use crate::scheduler::types::{exit_status, AllocateResponse, ExecutionType, ResourceRequest, ANY};
+use crate::records::{exit_status, AllocateResponse, ExecutionType, ResourceRequest, ANY};
 
 /// MRAMSimulator's priorities: reduces 10, maps 20 (a lower number is more important);
 /// MapReduce asks for its opportunistic maps at 19 (`RMContainerAllocator.
@@ -490,7 +490,7 @@ impl From<TraceExecutionType> for ExecutionType {
 mod tests {
     use super::*;
     use crate::ids::{ApplicationAttemptId, ApplicationId, YarnContainerId};
-    use crate::scheduler::types::ContainerStatus;
+    use crate::records::ContainerStatus;
 
     fn job() -> TraceJob {
         TraceJob {
@@ -541,7 +541,7 @@ mod tests {
 
     fn allocated(id: u64, priority: i32) -> AllocateResponse {
         AllocateResponse {
-            allocated: vec![crate::scheduler::types::AllocatedContainer {
+            allocated: vec![crate::records::AllocatedContainer {
                 id: ContainerId::from_u64(id),
                 yarn_id: YarnContainerId::new(
                     ApplicationAttemptId {
@@ -557,7 +557,7 @@ mod tests {
                 node: crate::ids::NodeId::from_u64(0),
                 host: "h1".into(),
                 resource: Resource::new(1024, 1),
-                key: crate::scheduler::types::SchedulerKey {
+                key: crate::records::SchedulerKey {
                     priority,
                     allocation_request_id: 0,
                 },
@@ -565,7 +565,7 @@ mod tests {
                 is_am: false,
                 version: 0,
                 remotely_allocated: false,
-                node_type: crate::scheduler::types::NodeType::OffSwitch,
+                node_type: crate::records::NodeType::OffSwitch,
             }],
             ..Default::default()
         }

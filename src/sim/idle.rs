@@ -7,7 +7,7 @@ use super::am::{AmSim, AmState};
 use super::error::SimError;
 use super::state::{Periodic, Sim};
 use crate::resource::Resource;
-use crate::scheduler::types::ExecutionType;
+use crate::records::ExecutionType;
 
 /// At a tracking sample: when nothing can happen before the next piece of work, jump the
 /// periodic events there (keeping each one's phase) and return true (the Track event is then

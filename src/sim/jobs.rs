@@ -9,7 +9,7 @@ use super::am::AmState;
 use super::state::{schedule_ends, Periodic, Sim};
 use crate::ids::AppId;
 use crate::scheduler::apps::{AppSubmission, AttemptSubmission};
-use crate::scheduler::types::{
+use crate::records::{
     AllocateRequest, AllocateResponse, ExecutionType, UpdateContainerRequest,
 };
 

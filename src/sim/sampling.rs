@@ -9,7 +9,7 @@ use super::metrics::{QueueSample, Reached, Sample, Starvation};
 use super::observer::SimObserver;
 use super::state::Sim;
 use crate::resource::Resource;
-use crate::scheduler::types::ContainerState;
+use crate::records::ContainerState;
 
 /// A leaf whose demand was met and comes back within this long is still in the same
 /// starvation (docs/SIMULATOR.md, "Preemption in the summary").

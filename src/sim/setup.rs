@@ -10,7 +10,7 @@ use crate::config::CapacitySchedulerConfiguration;
 use crate::opportunistic::load_monitor::LoadComparator;
 use crate::opportunistic::node_queue::QueuePolicy;
 use crate::resource::Resource;
-use crate::scheduler::types::ExecutionType;
+use crate::records::ExecutionType;
 use crate::scheduler::CapacityScheduler;
 use crate::sync::Arc;
 

@@ -74,7 +74,7 @@ impl Periods {
 pub(super) struct Sim {
     pub(super) cs: CapacityScheduler,
     /// The node heartbeats' response, reused (`node_update_into`).
-    pub(super) node_response: crate::scheduler::types::NodeUpdateResponse,
+    pub(super) node_response: crate::records::NodeUpdateResponse,
     /// Heartbeats and samples are due within a few seconds; work (a container's end) within
     /// minutes.
     pub(super) periodic: EventQueue<Periodic, 4096>,

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use super::nm::NmStep;
 use crate::ids::ContainerId;
 use crate::opportunistic::node_queue::KillCause;
-use crate::scheduler::types::ExecutionType;
+use crate::records::ExecutionType;
 
 /// What the log knows of a container from its launch on.
 #[derive(Debug, Clone)]

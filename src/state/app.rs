@@ -7,8 +7,8 @@ use crate::ids::{ApplicationId, ContainerId};
 use crate::opportunistic::outstanding::OutstandingAsks;
 use crate::preempt::snapshot::ContainerSnap;
 use crate::resource::Resource;
-use crate::scheduler::types::SchedulerKey;
-use crate::scheduler::types::{AllocateResponse, ContainerStatus, ContainerUpdateType};
+use crate::records::SchedulerKey;
+use crate::records::{AllocateResponse, ContainerStatus, ContainerUpdateType};
 use crate::state::queue::QueueId;
 use crate::state::request::{KeyCounters, RequestTable};
 
@@ -28,7 +28,7 @@ pub struct Attempt {
     pub attempt_id: i32,
     pub state: AttemptState,
     /// Why the attempt is not active yet (`None` once active).
-    pub pending_reason: Option<crate::scheduler::notices::PendingReason>,
+    pub pending_reason: Option<crate::records::PendingReason>,
     /// The AM container's size (normalised), counted against the AM limits while active.
     pub am_resource: Resource,
     /// The partition the AM asked for (its request's label expression, after defaulting):

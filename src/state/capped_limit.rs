@@ -19,7 +19,7 @@
 use std::cmp::Ordering;
 
 use crate::resource::{Resource, ResourceCalculator, MAX_RESOURCE_TYPES};
-use crate::state::users::last_fitting;
+use crate::state::search::last_fitting;
 
 /// The largest component the counts answer for: below 2^52 the calculator's comparisons (in
 /// doubles, or without dividing) agree exactly.

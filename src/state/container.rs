@@ -2,7 +2,7 @@
 
 use crate::ids::{AppId, ContainerId, NodeId, YarnContainerId};
 use crate::resource::Resource;
-use crate::scheduler::types::{ContainerState, ExecutionType, NodeType, SchedulerKey};
+use crate::records::{ContainerState, ExecutionType, NodeType, SchedulerKey};
 use crate::state::request::Satisfied;
 
 /// A scheduler time that may not have come yet, in 8 bytes where `Option<i64>` takes 16
@@ -241,7 +241,15 @@ impl<'a> IntoIterator for &'a ContainerSet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ids::GenId;
+    use crate::ids::{GenId, GenSlab};
+
+    /// A container's slot takes its id and the container, no more than the `slab` crate's
+    /// took with the generation (the slot's tag sits in a spare value of the container's).
+    #[test]
+    fn a_container_slot_is_its_id_and_the_container() {
+        let slot = GenSlab::<ContainerId, RmContainer>::SLOT_BYTES;
+        assert_eq!(slot, 8 + std::mem::size_of::<RmContainer>());
+    }
 
     fn id(i: usize) -> ContainerId {
         ContainerId::new(i, 0)

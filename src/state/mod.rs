@@ -9,5 +9,6 @@ pub mod node;
 pub mod partition;
 pub mod queue;
 pub mod request;
+pub(crate) mod search;
 pub mod users;
 pub mod walk_marks;

@@ -4,7 +4,7 @@ use std::collections::BTreeSet;
 
 use crate::ids::ContainerId;
 use crate::resource::Resource;
-use crate::scheduler::types::ContainerReport;
+use crate::records::ContainerReport;
 pub use crate::state::container::ContainerSet;
 use crate::state::queue::QueueId;
 use crate::sync::Arc;

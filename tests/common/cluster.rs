@@ -9,7 +9,7 @@ use capsched::ids::{AppId, ContainerId, NodeId};
 use capsched::resource::Resource;
 use capsched::scheduler::apps::{AppSubmission, AttemptSubmission};
 use capsched::scheduler::nodes::NodeSpec;
-use capsched::scheduler::types::{AllocateRequest, AllocateResponse, NodeStatus, ResourceRequest};
+use capsched::records::{AllocateRequest, AllocateResponse, NodeStatus, ResourceRequest};
 use capsched::scheduler::CapacityScheduler;
 
 pub const GB: i64 = 1024;
