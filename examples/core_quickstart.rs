@@ -7,12 +7,10 @@
 use std::sync::Arc;
 
 use capsched::config::CapacitySchedulerConfiguration;
+use capsched::records::{AllocateRequest, CompletedContainer, NodeStatus, ResourceRequest};
 use capsched::resource::Resource;
 use capsched::scheduler::apps::{AppSubmission, AttemptSubmission};
 use capsched::scheduler::nodes::NodeSpec;
-use capsched::records::{
-    AllocateRequest, CompletedContainer, NodeStatus, ResourceRequest,
-};
 use capsched::scheduler::CapacityScheduler;
 
 fn main() {

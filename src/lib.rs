@@ -7,8 +7,6 @@
 //! command-line tool on top.
 
 /// cbindgen:ignore
-pub mod alloc;
-/// cbindgen:ignore
 pub mod config;
 /// cbindgen:ignore
 pub mod conformance;

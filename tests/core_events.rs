@@ -5,12 +5,12 @@ mod common;
 use std::sync::Arc;
 
 use capsched::config::{CapacitySchedulerConfiguration, QueueState};
-use capsched::resource::Resource;
-use capsched::scheduler::apps::{AppSubmission, AttemptSubmission};
-use capsched::scheduler::nodes::NodeSpec;
 use capsched::records::{
     exit_status, AllocateRequest, ContainerReport, ContainerState, NodeStatus, ResourceRequest,
 };
+use capsched::resource::Resource;
+use capsched::scheduler::apps::{AppSubmission, AttemptSubmission};
+use capsched::scheduler::nodes::NodeSpec;
 use capsched::scheduler::SchedulerError;
 use common::cluster::*;
 

@@ -15,10 +15,8 @@ mod common;
 
 use capsched::ids::{AppId, ContainerId, NodeId};
 use capsched::preempt::policy::{PreemptionEvent, PreemptionEventKind, PreemptionPolicy};
+use capsched::records::{exit_status, CompletedContainer, NodeStatus, ResourceRequest, ANY};
 use capsched::resource::Resource;
-use capsched::records::{
-    exit_status, CompletedContainer, NodeStatus, ResourceRequest, ANY,
-};
 use common::cluster::*;
 
 /// Two 50 % queues that may each grow to the whole cluster; the monitor takes all that is

@@ -6,9 +6,9 @@ mod common;
 
 use capsched::ids::{AppId, ContainerId};
 use capsched::preempt::policy::{PreemptionEventKind, PreemptionPolicy};
+use capsched::records::exit_status;
 use capsched::resource::Resource;
 use capsched::scheduler::apps::{AppSubmission, AttemptSubmission};
-use capsched::records::exit_status;
 use common::cluster::*;
 
 /// One leaf owning the cluster, intra-queue preemption on, YARN's defaults otherwise

@@ -1,8 +1,8 @@
 //! Lifecycle events against the core, with the invariant checker after every step.
 
 mod common;
-use capsched::resource::Resource;
 use capsched::records::{exit_status, CompletedContainer, NodeStatus};
+use capsched::resource::Resource;
 use common::cluster::*;
 
 const TWO_QUEUES: &str = "\

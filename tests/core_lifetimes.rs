@@ -6,8 +6,8 @@
 use std::sync::Arc;
 
 use capsched::config::CapacitySchedulerConfiguration;
+use capsched::records::{SchedulerNotice, LIFETIME_EXPIRED};
 use capsched::scheduler::apps::AppSubmission;
-use capsched::scheduler::notices::{SchedulerNotice, LIFETIME_EXPIRED};
 use capsched::scheduler::CapacityScheduler;
 
 fn conf(extra: &str) -> Result<CapacitySchedulerConfiguration, String> {

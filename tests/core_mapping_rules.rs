@@ -7,7 +7,7 @@ use std::sync::Arc;
 use capsched::config::mapping_rules::JsonSource;
 use capsched::config::CapacitySchedulerConfiguration;
 use capsched::scheduler::apps::AppSubmission;
-use capsched::scheduler::mapping_rules::REJECTED_BY_MAPPING_RULE;
+use capsched::scheduler::placement::mapping_rules::REJECTED_BY_MAPPING_RULE;
 use capsched::scheduler::CapacityScheduler;
 
 const TS: i64 = 1410901177871;

@@ -10,9 +10,9 @@
 mod common;
 
 use capsched::ids::{AppId, NodeId};
+use capsched::records::ResourceRequest;
 use capsched::resource::Resource;
 use capsched::scheduler::apps::{AppSubmission, AttemptSubmission};
-use capsched::records::ResourceRequest;
 use capsched::scheduler::SchedulerError;
 use common::cluster::{Cluster, GB};
 
@@ -1266,8 +1266,8 @@ fn recovered_containers_are_booked_to_their_nodes_partitions() {
     // core: after an RM restart the labels are known again before the NodeManagers register;
     // each reports a 1 GB container of the recovered application, booked to its node's
     // partition up the tree.
-    use capsched::scheduler::nodes::NodeSpec;
     use capsched::records::{ContainerReport, SchedulerKey};
+    use capsched::scheduler::nodes::NodeSpec;
     let mut c = Cluster::new(&cql(""));
     labels(&mut c, &[("x", true), ("y", true)]);
     label_node(&mut c, "h1", "x");

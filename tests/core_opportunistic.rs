@@ -8,20 +8,20 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use capsched::ids::{AppId, ContainerId, NodeId, YarnContainerId};
-use capsched::opportunistic::load_monitor::ContainerQueuingLimit;
 use capsched::opportunistic::node_queue::NodeQueueReport;
-use capsched::resource::Resource;
-use capsched::scheduler::apps::{AppSubmission, AttemptSubmission};
-use capsched::scheduler::nodes::NodeSpec;
+use capsched::records::ContainerQueuingLimit;
 use capsched::records::{
     exit_status, AllocateRequest, AllocateResponse, AllocatedContainer, CompletedContainer,
     ContainerState, ContainerUpdateType, ExecutionType, NodeStatus, NodeType, NodeUpdateResponse,
     ResourceRequest, UpdateContainerRequest,
 };
-use capsched::scheduler::update::{
+use capsched::resource::Resource;
+use capsched::scheduler::apps::update::{
     INCORRECT_CONTAINER_VERSION_ERROR, INVALID_CONTAINER_ID, RESOURCE_OUTSIDE_ALLOWED_RANGE,
     UPDATE_OUTSTANDING_ERROR,
 };
+use capsched::scheduler::apps::{AppSubmission, AttemptSubmission};
+use capsched::scheduler::nodes::NodeSpec;
 use capsched::scheduler::CapacityScheduler;
 use common::cluster::*;
 use common::rng::SplitMix;

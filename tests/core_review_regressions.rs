@@ -3,10 +3,10 @@
 
 mod common;
 use capsched::ids::NodeId;
+use capsched::records::{ContainerReport, NodeStatus, ResourceRequest, SchedulerKey};
 use capsched::resource::Resource;
 use capsched::scheduler::apps::{AppSubmission, AttemptSubmission};
 use capsched::scheduler::nodes::NodeSpec;
-use capsched::records::{ContainerReport, NodeStatus, ResourceRequest, SchedulerKey};
 use capsched::scheduler::SchedulerError;
 use capsched::state::app::AttemptState;
 use common::cluster::*;

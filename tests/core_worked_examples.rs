@@ -1,8 +1,8 @@
 //! Spec §7's worked examples, transcribed from Hadoop's own unit tests, run against the core.
 
 mod common;
-use capsched::resource::Resource;
 use capsched::records::{NodeType, ResourceRequest, SchedulerKey};
+use capsched::resource::Resource;
 use common::cluster::*;
 
 /// E2 — TestApplicationLimits.testAMResourceLimit: activation by queue and user AM limits,

@@ -6,13 +6,13 @@
 #![cfg(loom)]
 
 use capsched::config::CapacitySchedulerConfiguration;
+use capsched::records::{exit_status, AllocateRequest, NodeStatus, ResourceRequest};
 use capsched::resource::Resource;
 use capsched::runtime::clock::ManualClock;
 use capsched::runtime::events::EventQueue;
 use capsched::runtime::{Engine, EngineError, EngineOptions, Mode};
 use capsched::scheduler::apps::{AppSubmission, AttemptSubmission};
 use capsched::scheduler::nodes::NodeSpec;
-use capsched::records::{exit_status, AllocateRequest, NodeStatus, ResourceRequest};
 use capsched::sync::Arc;
 use loom::thread;
 

@@ -23,8 +23,8 @@ use capsched::config::mapping_rules::{parse_json_rules, Action, Fallback, Mappin
 use capsched::config::CapacitySchedulerConfiguration;
 use capsched::ids::ApplicationId;
 use capsched::scheduler::apps::AppSubmission;
-use capsched::scheduler::mapping_rule_variables::VariableContext;
-use capsched::scheduler::mapping_rules::{
+use capsched::scheduler::placement::mapping_rule_variables::VariableContext;
+use capsched::scheduler::placement::mapping_rules::{
     evaluate, fallback_result, matches, place, RuleNote, RuleResult, Submitted,
 };
 use capsched::scheduler::CapacityScheduler;

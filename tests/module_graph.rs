@@ -235,7 +235,12 @@ fn tokens(code: &str) -> Vec<Tok> {
 
 /// The paths a `use` tree names, braces expanded, each with the name it binds (its last
 /// segment, or its `as` name); `i` is at the token after `use`.
-fn use_tree(toks: &[Tok], i: &mut usize, prefix: Vec<String>, out: &mut Vec<(Vec<String>, String)>) {
+fn use_tree(
+    toks: &[Tok],
+    i: &mut usize,
+    prefix: Vec<String>,
+    out: &mut Vec<(Vec<String>, String)>,
+) {
     let mut path = prefix;
     let mut alias = None;
     loop {
@@ -291,8 +296,6 @@ struct Named {
     inline: Vec<String>,
     /// In a `pub use` (any `pub(...)`): the module's public face, with the name it exports.
     exported_as: Option<String>,
-    /// In a `use` declaration (relative paths are only read there).
-    in_use: bool,
 }
 
 /// What one file says: the paths it names, the items it defines at its top level (and in its
@@ -366,15 +369,14 @@ fn parse(code: &str) -> Parsed {
                         path,
                         inline: here(&inline),
                         exported_as: public.then_some(name),
-                        in_use: true,
                     });
                 }
                 continue;
             }
+            // A path written in the code: from the crate, a parent, or (relative) a child
+            // module's name — `absolute` keeps the relative ones that name a file.
             Tok::Ident(w)
-                if (w == "crate" || w == "super" || w == "self")
-                    && toks.get(i + 1) == Some(&Tok::Sep)
-                    && !(i > 0 && toks[i - 1] == Tok::Sep) =>
+                if toks.get(i + 1) == Some(&Tok::Sep) && !(i > 0 && toks[i - 1] == Tok::Sep) =>
             {
                 let mut path = vec![w.clone()];
                 let mut j = i + 1;
@@ -391,7 +393,6 @@ fn parse(code: &str) -> Parsed {
                     path,
                     inline: here(&inline),
                     exported_as: None,
-                    in_use: false,
                 });
                 i = j;
                 continue;
@@ -431,9 +432,7 @@ impl Library {
             let paths = parsed
                 .named
                 .iter()
-                .filter_map(|n| {
-                    absolute(&modules, module, n).map(|p| (p, n.exported_as.clone()))
-                })
+                .filter_map(|n| absolute(&modules, module, n).map(|p| (p, n.exported_as.clone())))
                 .collect();
             files.insert(file.clone(), FileInfo { parsed, paths });
         }
@@ -500,9 +499,9 @@ fn absolute(modules: &Modules, module: &[String], n: &Named) -> Option<Vec<Strin
             base.extend(segs);
             Some(base)
         }
-        // A relative `use` names a child module (or an extern crate, or a local item, neither
-        // of which is a file here).
-        Some(first) if n.in_use => {
+        // A relative path names a child module (or an extern crate, a local item or a type's
+        // associated item, none of which is a file here).
+        Some(first) => {
             let mut child = base.clone();
             child.push(first.to_string());
             if !modules.files.contains_key(&child) {
@@ -511,7 +510,7 @@ fn absolute(modules: &Modules, module: &[String], n: &Named) -> Option<Vec<Strin
             base.extend(segs);
             Some(base)
         }
-        _ => None,
+        None => None,
     }
 }
 
@@ -519,10 +518,18 @@ fn absolute(modules: &Modules, module: &[String], n: &Named) -> Option<Vec<Strin
 /// module's public face, not a dependency of its own, unless the file also uses the name (for a
 /// glob, any item of the module it names) itself.
 fn graph(root: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    graph_with_reasons(root)
+        .into_iter()
+        .map(|(f, deps)| (f, deps.into_keys().collect()))
+        .collect()
+}
+
+/// The graph with, for each edge, the first path that made it (for `scripts/module-graph`).
+fn graph_with_reasons(root: &Path) -> BTreeMap<String, BTreeMap<String, String>> {
     let lib = Library::load(root);
     let mut graph = BTreeMap::new();
     for (file, info) in &lib.files {
-        let mut deps = BTreeSet::new();
+        let mut deps = BTreeMap::new();
         for (path, exported) in &info.paths {
             let glob = path.last().map(String::as_str) == Some("*");
             let target = if glob {
@@ -546,7 +553,7 @@ fn graph(root: &Path) -> BTreeMap<String, BTreeSet<String>> {
                 }
             }
             if &target != file {
-                deps.insert(target);
+                deps.entry(target).or_insert_with(|| path.join("::"));
             }
         }
         graph.insert(file.clone(), deps);
@@ -561,7 +568,12 @@ fn components(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
         names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
     let adj: Vec<Vec<usize>> = names
         .iter()
-        .map(|n| graph[*n].iter().filter_map(|d| index_of.get(d).copied()).collect())
+        .map(|n| {
+            graph[*n]
+                .iter()
+                .filter_map(|d| index_of.get(d).copied())
+                .collect()
+        })
         .collect();
     let n = names.len();
     let (mut index, mut low, mut on) = (vec![usize::MAX; n], vec![0; n], vec![false; n]);
@@ -651,7 +663,11 @@ fn root() -> PathBuf {
 #[test]
 fn the_library_has_no_import_circles() {
     let graph = graph(&root());
-    assert!(graph.len() > 100, "the graph found only {} files", graph.len());
+    assert!(
+        graph.len() > 100,
+        "the graph found only {} files",
+        graph.len()
+    );
     let circles: Vec<String> = components(&graph)
         .into_iter()
         .filter(|c| c.len() > 1)
@@ -682,7 +698,7 @@ fn the_graph_sees_every_form_of_path() {
         // use crate::commented::Out;
         /// See [`the parser`](super::parser) and [`crate::docs::Linked`].
         let s = "crate::in_a_string::X"; let r = r#"crate::raw::Y"#; let c = '"';
-        fn x<'a>() { crate::inline::path::call(); }
+        fn x<'a>() { crate::inline::path::call(); child::f(); }
         mod tests { use super::*; use super::super::up::Z; fn inner() {} }
         pub use child::Thing;
         struct Top; impl Top { fn method() {} }
@@ -697,7 +713,9 @@ fn the_graph_sees_every_form_of_path() {
                 "{}@{}{}",
                 n.path.join("::"),
                 n.inline.join("::"),
-                n.exported_as.as_ref().map_or(String::new(), |e| format!(" pub as {e}"))
+                n.exported_as
+                    .as_ref()
+                    .map_or(String::new(), |e| format!(" pub as {e}"))
             )
         })
         .collect();
@@ -711,6 +729,7 @@ fn the_graph_sees_every_form_of_path() {
             "super::parser@",
             "crate::docs::Linked@",
             "crate::inline::path::call@",
+            "child::f@",
             "super::*@tests",
             "super::super::up::Z@tests",
             "child::Thing@ pub as Thing",
@@ -727,25 +746,26 @@ fn print_the_graph_when_asked() {
     let Ok(what) = std::env::var("MODULE_GRAPH") else {
         return;
     };
-    let graph = graph(&root());
     if what == "layers" {
+        let graph = graph(&root());
         // Tarjan yields components in reverse topological order: dependencies first.
         for comp in components(&graph) {
             println!("{}", comp.join("  <circle>  "));
         }
         return;
     }
+    let graph = graph_with_reasons(&root());
     let Some(deps) = graph.get(&what) else {
         panic!("{what} is not a library file (give it as src/…)");
     };
     println!("{what} uses:");
-    for d in deps {
-        println!("  {d}");
+    for (d, why) in deps {
+        println!("  {d}  ({why})");
     }
     println!("{what} is used by:");
     for (f, ds) in &graph {
-        if ds.contains(&what) {
-            println!("  {f}");
+        if let Some(why) = ds.get(&what) {
+            println!("  {f}  ({why})");
         }
     }
 }

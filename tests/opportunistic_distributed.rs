@@ -11,11 +11,11 @@ use capsched::config::opportunistic::{
 use capsched::ids::{ApplicationAttemptId, ApplicationId, ContainerId, NodeId};
 use capsched::opportunistic::distributed::{DistributedParams, DistributedScheduler};
 use capsched::opportunistic::node_queue::NodeQueueReport;
-use capsched::resource::Resource;
 use capsched::records::{
     diagnostics, exit_status, AllocateRequest, ContainerState, ExecutionType, NodeStatus,
     RemoteNode, ResourceRequest, UpdateContainerRequest, ANY,
 };
+use capsched::resource::Resource;
 use common::cluster::*;
 
 fn attempt() -> ApplicationAttemptId {

@@ -9,16 +9,16 @@ use std::time::Duration;
 
 use capsched::config::CapacitySchedulerConfiguration;
 use capsched::ids::{AppId, ApplicationId, ContainerId, YarnContainerId};
-use capsched::resource::Resource;
-use capsched::runtime::events::EngineEvent;
-use capsched::runtime::{Engine, EngineOptions, Mode};
-use capsched::scheduler::app_report::AppState;
-use capsched::scheduler::apps::{AppSubmission, AttemptSubmission};
-use capsched::scheduler::nodes::NodeSpec;
 use capsched::records::PendingReason;
 use capsched::records::{
     AllocateRequest, CompletedContainer, ContainerReport, NodeStatus, ResourceRequest, SchedulerKey,
 };
+use capsched::resource::Resource;
+use capsched::runtime::events::EngineEvent;
+use capsched::runtime::{Engine, EngineOptions, Mode};
+use capsched::scheduler::apps::app_report::AppState;
+use capsched::scheduler::apps::{AppSubmission, AttemptSubmission};
+use capsched::scheduler::nodes::NodeSpec;
 
 const GB: i64 = 1024;
 const TS: i64 = 1_410_901_177_871;

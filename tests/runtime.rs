@@ -8,13 +8,13 @@ use std::time::{Duration, Instant};
 
 use capsched::config::CapacitySchedulerConfiguration;
 use capsched::ids::{AppId, ContainerId, NodeId};
+use capsched::records::{AllocateRequest, NodeStatus, ResourceRequest};
 use capsched::resource::Resource;
 use capsched::runtime::clock::{ManualClock, SystemClock};
 use capsched::runtime::events::EngineEvent;
 use capsched::runtime::{Engine, EngineError, EngineOptions, Mode};
 use capsched::scheduler::apps::{AppSubmission, AttemptSubmission};
 use capsched::scheduler::nodes::NodeSpec;
-use capsched::records::{AllocateRequest, NodeStatus, ResourceRequest};
 
 const GB: i64 = 1024;
 

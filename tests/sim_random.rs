@@ -10,12 +10,12 @@ use capsched::config::CapacitySchedulerConfiguration;
 use capsched::ids::{AppId, NodeId};
 use capsched::preempt::policy::PreemptionPolicy;
 use capsched::preempt::snapshot::PreemptionSnapshot;
-use capsched::resource::Resource;
-use capsched::scheduler::apps::{AppSubmission, AttemptSubmission};
-use capsched::scheduler::nodes::NodeSpec;
 use capsched::records::{
     AllocateRequest, CompletedContainer, ContainerState, NodeStatus, ResourceRequest,
 };
+use capsched::resource::Resource;
+use capsched::scheduler::apps::{AppSubmission, AttemptSubmission};
+use capsched::scheduler::nodes::NodeSpec;
 use capsched::scheduler::CapacityScheduler;
 
 mod common;

@@ -10,13 +10,13 @@ use serde_json::json;
 
 use capsched::config::CapacitySchedulerConfiguration;
 use capsched::ids::{AppId, ContainerId, NodeId};
-use capsched::resource::Resource;
-use capsched::scheduler::apps::AppSubmission;
-use capsched::scheduler::nodes::NodeSpec;
 use capsched::records::{
     AllocateRequest, CompletedContainer, ContainerReport, NodeStatus, NodeUpdateResponse,
     ResourceRequest, SchedulerKey,
 };
+use capsched::resource::Resource;
+use capsched::scheduler::apps::AppSubmission;
+use capsched::scheduler::nodes::NodeSpec;
 use capsched::scheduler::CapacityScheduler;
 
 use super::bench_cluster::{

@@ -8,11 +8,11 @@ use std::time::Instant;
 use serde_json::json;
 
 use super::bench_cluster::{add_nodes, equal_queues_conf, submit_unmanaged, GB};
+use capsched::records::{AllocateRequest, NodeStatus, ResourceRequest};
 use capsched::resource::Resource;
 use capsched::runtime::clock::{ManualClock, SystemClock};
 use capsched::runtime::{Engine, EngineOptions, Mode};
 use capsched::scheduler::apps::AppSubmission;
-use capsched::records::{AllocateRequest, NodeStatus, ResourceRequest};
 use capsched::scheduler::CapacityScheduler;
 use capsched::sync::Arc;
 

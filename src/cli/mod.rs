@@ -5,20 +5,17 @@ mod bench_cluster;
 mod bench_opportunistic;
 mod bench_runtime;
 mod bench_simulate;
+mod common;
 mod conformance;
 mod describe;
 mod queues;
 mod simulate;
 mod validate;
 
-use capsched::sync::Arc;
-use std::io::{self, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-
-use capsched::config::{CapacitySchedulerConfiguration, ConfigErrors};
 
 #[derive(Parser)]
 #[command(
@@ -89,60 +86,5 @@ pub fn main() -> ExitCode {
         Command::Bench(b) => bench::run(b),
         Command::Simulate(args) => simulate::run(args),
         Command::Conformance { files } => conformance::run(&files),
-    }
-}
-
-/// Loads FILE, or the built-in default configuration when none is given.
-fn load(file: Option<&Path>) -> Result<Arc<CapacitySchedulerConfiguration>, ConfigErrors> {
-    match file {
-        Some(path) => CapacitySchedulerConfiguration::from_file(path).map(Arc::new),
-        None => Ok(Arc::new(CapacitySchedulerConfiguration::seed_default())),
-    }
-}
-
-/// Prints every error as YARN's message followed by where to look. Written through a buffer
-/// and stopped quietly if standard error goes away (`capsched validate bad.xml 2>&1 | head`).
-fn print_errors(source: &str, errors: &ConfigErrors) {
-    let stderr = io::stderr();
-    let mut out = BufWriter::new(stderr.lock());
-    let _ = write_errors(&mut out, source, errors).and_then(|()| out.flush());
-}
-
-fn write_errors(out: &mut dyn Write, source: &str, errors: &ConfigErrors) -> io::Result<()> {
-    writeln!(
-        out,
-        "{source}: invalid configuration ({} problem{})",
-        errors.len(),
-        if errors.len() == 1 { "" } else { "s" }
-    )?;
-    for e in errors.iter() {
-        writeln!(out, "error: {}", e.message)?;
-        if let Some(q) = &e.queue {
-            writeln!(out, "  queue: {q}")?;
-        }
-        if let Some(k) = &e.key {
-            writeln!(out, "  key:   {k}")?;
-        }
-    }
-    Ok(())
-}
-
-fn source_name(file: Option<&Path>) -> String {
-    file.map(|p| p.display().to_string())
-        .unwrap_or_else(|| "built-in default".to_string())
-}
-
-/// Runs `write` against buffered standard output. A reader that goes away early
-/// (`capsched validate big.xml | head`) ends the command quietly: `println!` would panic.
-fn write_stdout(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> ExitCode {
-    let stdout = io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
-    match write(&mut out).and_then(|()| out.flush()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: cannot write the output: {e}");
-            ExitCode::from(1)
-        }
     }
 }

@@ -9,7 +9,7 @@ use capsched::report::rest::write_scheduler_info;
 use capsched::resource::Resource;
 use capsched::state::queue::QueueTree;
 
-use super::{load, print_errors, source_name, write_stdout};
+use super::common::{load, print_errors, source_name, write_stdout};
 
 pub fn run(
     file: Option<&Path>,

@@ -17,7 +17,7 @@ use capsched::sim::{
     SimulationOptions,
 };
 
-use super::print_errors;
+use super::common::print_errors;
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum TraceType {

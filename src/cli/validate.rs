@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use capsched::config::{CapacitySchedulerConfiguration, CapacityValue, MaxCapacityValue};
 use capsched::state::queue::QueueTree;
 
-use super::{load, print_errors, source_name, write_stdout};
+use super::common::{load, print_errors, source_name, write_stdout};
 
 pub fn run(file: Option<&Path>) -> ExitCode {
     let source = source_name(file);

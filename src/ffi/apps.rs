@@ -7,12 +7,12 @@ use super::engine::{capsched_engine, handle};
 use super::ids::{Ids, Kind};
 use super::types::*;
 use super::{capsched_status, guard, FfiError, FfiResult};
-use crate::runtime::EngineError;
-use crate::scheduler::apps::{AppSubmission, AttemptSubmission};
 use crate::records::{
     AllocateRequest, AllocateResponse, AllocatedContainer, ContainerUpdateType, ResourceRequest,
     SchedulerKey, UpdateContainerRequest,
 };
+use crate::runtime::EngineError;
+use crate::scheduler::apps::{AppSubmission, AttemptSubmission};
 
 /// For `capsched_app_submit`'s priority: the leaf queue's default.
 pub const CAPSCHED_DEFAULT_PRIORITY: i32 = i32::MIN;

@@ -5,8 +5,8 @@ use super::ids::{Ids, Kind};
 use super::types::*;
 use super::{capsched_status, guard, FfiError, FfiResult};
 use crate::opportunistic::node_queue::NodeQueueReport;
-use crate::scheduler::nodes::NodeSpec;
 use crate::records::{CompletedContainer, ContainerReport, NodeStatus, SchedulerKey};
+use crate::scheduler::nodes::NodeSpec;
 
 /// Registers a NodeManager; `*out_node` gets its id.
 ///

@@ -3,8 +3,8 @@
 use std::ffi::c_char;
 
 use super::{FfiError, FfiResult};
-use crate::resource::Resource;
 use crate::records::ExecutionType;
+use crate::resource::Resource;
 
 /// A borrowed UTF-8 string: pointer and length in bytes (no terminator needed). A NULL
 /// pointer with length 0 is the empty string.

@@ -7,9 +7,9 @@ use super::ids::{Ids, Kind};
 use super::types::*;
 use super::{capsched_status, guard, FfiError, FfiResult};
 use crate::ids::{ApplicationAttemptId, ApplicationId, YarnContainerId};
-use crate::scheduler::app_report::{AppReport, AppState, ContainerInfo};
 use crate::records::PendingReason;
 use crate::records::{ContainerState, NodeType};
+use crate::scheduler::apps::app_report::{AppReport, AppState, ContainerInfo};
 
 /// A YARN id as far as it goes: an application (`application` non-zero), one of its attempts
 /// (`attempt` non-zero too) or a container of that attempt (`container_id` non-zero too).

@@ -19,8 +19,8 @@ use std::collections::BTreeSet;
 
 use crate::ids::{ApplicationAttemptId, YarnContainerId};
 use crate::opportunistic::outstanding::{OutstandingAsk, OutstandingAsks};
-use crate::resource::{CalculatorKind, Resource, ResourceCalculator};
 use crate::records::{AllocateRequest, ExecutionType, RemoteAllocation, RemoteNode, ANY};
+use crate::resource::{CalculatorKind, Resource, ResourceCalculator};
 
 /// What the RM's registration response (`RegisterDistributedSchedulingAMResponse`) gives the
 /// proxy.

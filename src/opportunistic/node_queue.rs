@@ -10,9 +10,9 @@
 
 use std::collections::VecDeque;
 
-use crate::resource::Resource;
 use crate::records::ExecutionType;
 pub use crate::records::NodeQueueReport;
+use crate::resource::Resource;
 
 /// `ContainerExitStatus.KILLED_BY_CONTAINER_SCHEDULER`.
 pub const KILLED_BY_CONTAINER_SCHEDULER: i32 = -108;

@@ -6,8 +6,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::resource::Resource;
 use crate::records::{ResourceRequest, SchedulerKey, ANY};
+use crate::resource::Resource;
 
 /// One (key, capability) entry: how many containers are still wanted, and where.
 #[derive(Debug, Clone, PartialEq)]

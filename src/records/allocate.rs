@@ -2,7 +2,10 @@
 //! blacklist and updates in; containers, completions, headroom, preemption and update results
 //! out; and the opportunistic containers a `DistributedScheduler` placed beside a node.
 
-use super::container::{AllocatedContainer, ContainerStatus, UpdateContainerError, UpdateContainerRequest, UpdatedContainer};
+use super::container::{
+    AllocatedContainer, ContainerStatus, UpdateContainerError, UpdateContainerRequest,
+    UpdatedContainer,
+};
 use super::node::RemoteNode;
 use super::request::{ResourceRequest, SchedulerKey};
 use crate::ids::{ContainerId, NodeId, YarnContainerId};

@@ -8,10 +8,12 @@ mod allocate;
 mod app;
 mod container;
 mod node;
+mod notice;
 mod request;
 
 pub use allocate::*;
 pub use app::*;
 pub use container::*;
 pub use node::*;
+pub use notice::*;
 pub use request::*;

@@ -11,7 +11,7 @@ use super::json::{JsonStyle, JsonWriter};
 
 use crate::config::{AccessControlList, CapacityValue, QueueConf};
 use crate::resource::{Resource, ResourceTypes};
-use crate::scheduler::partition_report::LivePartition;
+use crate::scheduler::labels::partition_report::LivePartition;
 use crate::scheduler::report::{LiveQueue, LiveUser};
 use crate::state::queue::{QueueId, QueueTree};
 

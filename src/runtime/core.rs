@@ -8,14 +8,14 @@ use super::snapshot::EngineSnapshot;
 use crate::config::CapacitySchedulerConfiguration;
 use crate::ids::{AppId, ApplicationAttemptId, ContainerId, NodeId, YarnContainerId};
 use crate::preempt::policy::PreemptionEvent;
-use crate::resource::Resource;
-use crate::scheduler::apps::AppSubmission;
-use crate::scheduler::nodes::NodeSpec;
-use crate::scheduler::notices::SchedulerNotice;
-use crate::scheduler::preemption::PreemptionOutcome;
+use crate::records::SchedulerNotice;
 use crate::records::{
     AllocateRequest, AllocateResponse, ExecutionType, NodeStatus, NodeUpdateResponse, Rejection,
 };
+use crate::resource::Resource;
+use crate::scheduler::apps::AppSubmission;
+use crate::scheduler::nodes::NodeSpec;
+use crate::scheduler::preemption::PreemptionOutcome;
 use crate::scheduler::{CapacityScheduler, SchedulerError};
 use crate::sync::Arc;
 use std::collections::HashMap;

@@ -91,7 +91,7 @@ pub enum EngineEvent {
         attempt: ApplicationAttemptId,
     },
     /// The application's lifetime has ended: the RM kills it with
-    /// `scheduler::notices::LIFETIME_EXPIRED` as its diagnostics (RMAppLifetimeMonitor).
+    /// `records::LIFETIME_EXPIRED` as its diagnostics (RMAppLifetimeMonitor).
     AppLifetimeExpired {
         app: AppId,
         application: ApplicationId,

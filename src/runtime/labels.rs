@@ -7,7 +7,7 @@
 
 use super::{Engine, EngineError};
 use crate::ids::NodeId;
-use crate::scheduler::node_labels::PartitionUsage;
+use crate::scheduler::labels::PartitionUsage;
 
 impl Engine {
     /// `addToCluserNodeLabels`: `(name, exclusive)` pairs; the label manager's words when

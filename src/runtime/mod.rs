@@ -27,288 +27,37 @@
 
 pub mod clock;
 pub mod core;
+mod error;
 pub mod events;
 mod labels;
 mod monitor;
+mod options;
+mod shared;
 pub mod snapshot;
 mod worker;
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
-
-use self::clock::Clock;
 use self::core::EngineCore;
+pub(crate) use self::error::panic_message;
+pub use self::error::EngineError;
 use self::events::{EngineEvent, EventQueue};
+pub use self::options::{EngineOptions, Mode};
+use self::shared::{inside_engine, reentrant, Command, Shared};
 use self::snapshot::EngineSnapshot;
 use crate::config::CapacitySchedulerConfiguration;
 use crate::ids::{AppId, ApplicationId, ContainerId, NodeId, YarnContainerId};
 use crate::preempt::policy::PreemptionPolicy;
-use crate::resource::Resource;
-use crate::scheduler::app_report::{AppReport, ContainerInfo};
-use crate::scheduler::apps::{AppSubmission, AttemptSubmission, QueueAcl};
-use crate::scheduler::nodes::NodeSpec;
-use crate::scheduler::placement::Placement;
-use crate::scheduler::preemption::PreemptionOutcome;
 use crate::records::{
     AllocateRequest, AllocateResponse, AllocatedContainer, NodeStatus, NodeUpdateResponse,
     Rejection,
 };
-use crate::scheduler::{CapacityScheduler, SchedulerError};
-use crate::sync::{oneshot, thread, Arc, AtomicBool, AtomicU64, Mutex, Ordering, Sender};
-
-/// How the engine runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    /// An engine thread (and a preemption monitor thread when preemption is on, unless the
-    /// host brings a manual clock: then its `tick_at` runs the rounds).
-    Threaded,
-    /// No threads: the host drives time with `tick` and `step`.
-    Manual,
-}
-
-/// How to build an engine.
-pub struct EngineOptions {
-    pub mode: Mode,
-    /// Seeds the core's PRNG (asynchronous pass start node, opportunistic placement).
-    pub seed: u64,
-    /// The RM's start time in YARN's application ids.
-    pub cluster_timestamp: i64,
-    /// The RM's epoch in the container ids the engine mints (YARN's RM state store counts
-    /// restarts; 0 for an RM without one).
-    pub rm_epoch: i64,
-    pub clock: Arc<dyn Clock>,
-    /// `None`: as `yarn.scheduler.capacity.schedule-asynchronously.enable` says.
-    pub async_scheduling: Option<bool>,
-    /// `None`: as `yarn.resourcemanager.scheduler.monitor.enable` (with the proportional
-    /// policy) says.
-    pub preemption: Option<bool>,
-    /// Events kept for the host before new ones are dropped (and counted).
-    pub event_capacity: usize,
-    /// Set when the clock is a [`clock::ManualClock`] the host moves with [`Engine::tick_at`].
-    pub manual_clock: Option<Arc<clock::ManualClock>>,
-}
-
-impl EngineOptions {
-    pub fn new(mode: Mode, clock: Arc<dyn Clock>) -> Self {
-        EngineOptions {
-            mode,
-            seed: 1,
-            cluster_timestamp: clock.now_ms(),
-            rm_epoch: 0,
-            clock,
-            async_scheduling: None,
-            preemption: None,
-            event_capacity: 65_536,
-            manual_clock: None,
-        }
-    }
-
-    /// Options for a host that brings its own time: a manual clock starting at `start_ms`,
-    /// moved by [`Engine::tick_at`].
-    pub fn with_manual_clock(mode: Mode, start_ms: i64) -> Self {
-        let clock = Arc::new(clock::ManualClock::new(start_ms));
-        let mut opts = Self::new(mode, clock.clone());
-        opts.manual_clock = Some(clock);
-        opts
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum EngineError {
-    #[error(transparent)]
-    Scheduler(#[from] SchedulerError),
-    #[error("the engine is stopped")]
-    Stopped,
-    #[error("the engine failed: {0}")]
-    Failed(String),
-    #[error("{0}")]
-    InvalidArgument(String),
-}
-
-type Call = Box<dyn FnOnce(&mut EngineCore) + Send>;
-
-// Loom's `thread_local!` takes no `const` initialiser; std's would prefer one.
-#[allow(clippy::missing_const_for_thread_local)]
-mod inside {
-    crate::sync::thread_local! {
-        /// Set while this thread runs a call on the core: a call from inside one would wait on
-    /// itself, so it is refused instead.
-        pub(super) static INSIDE_ENGINE: std::cell::Cell<bool> = std::cell::Cell::new(false);
-    }
-}
-use inside::INSIDE_ENGINE;
-
-fn inside_engine() -> bool {
-    INSIDE_ENGINE.with(|f| f.get())
-}
-
-/// Runs `f` with the re-entrancy flag set.
-pub(crate) fn as_engine<R>(f: impl FnOnce() -> R) -> R {
-    struct Reset(bool);
-    impl Drop for Reset {
-        fn drop(&mut self) {
-            INSIDE_ENGINE.with(|f| f.set(self.0));
-        }
-    }
-    let _reset = Reset(INSIDE_ENGINE.with(|f| f.replace(true)));
-    f()
-}
-
-fn reentrant() -> EngineError {
-    EngineError::InvalidArgument(
-        "the engine was called from inside one of its own calls; that would wait on itself"
-            .to_string(),
-    )
-}
-
-/// How long a caller polls for its reply before parking: most calls take a few microseconds
-/// on the engine thread, far less than waking a parked thread costs.
-const REPLY_SPIN: std::time::Duration = std::time::Duration::from_micros(50);
-
-pub(crate) enum Command {
-    /// A call, and whether it may bring work for the asynchronous pass (reads do not).
-    Call(Call, bool),
-    /// An explicit tick (manual clocks, and loom models that cannot wait with a timeout).
-    Tick,
-    Shutdown,
-}
-
-pub(crate) struct Shared {
-    mode: Mode,
-    clock: Arc<dyn Clock>,
-    events: Arc<EventQueue>,
-    snapshot: Mutex<Arc<EngineSnapshot>>,
-    failed: Mutex<Option<String>>,
-    stopped: AtomicBool,
-    /// Callers waiting for a reply right now (only the first polls).
-    spinners: AtomicU64,
-    /// Threaded mode: the engine thread's command queue.
-    commands: Mutex<Option<Sender<Command>>>,
-    /// Manual mode: the core itself.
-    manual: Mutex<Option<EngineCore>>,
-    /// The preemption policy and when it last ran, when the host runs rounds (manual mode, a
-    /// manual clock, and loom models); the monitor thread owns its own otherwise.
-    manual_policy: Mutex<Option<(PreemptionPolicy, i64)>>,
-    monitor_interval_ms: i64,
-    manual_clock: Option<Arc<clock::ManualClock>>,
-}
-
-impl Shared {
-    fn fail(&self, message: String) {
-        let mut f = self.failed.lock();
-        if f.is_none() {
-            *f = Some(message);
-        }
-    }
-
-    fn error_now(&self) -> EngineError {
-        match self.failed.lock().clone() {
-            Some(m) => EngineError::Failed(m),
-            None => EngineError::Stopped,
-        }
-    }
-
-    /// Runs `f` on the core and returns its result: through the engine thread, or here.
-    /// `work`: whether the call may give the asynchronous pass something to do.
-    fn call<R: Send + 'static>(
-        &self,
-        work: bool,
-        f: impl FnOnce(&mut EngineCore) -> R + Send + 'static,
-    ) -> Result<R, EngineError> {
-        if inside_engine() {
-            return Err(reentrant());
-        }
-        if let Some(m) = self.failed.lock().clone() {
-            return Err(EngineError::Failed(m));
-        }
-        match self.mode {
-            Mode::Manual => {
-                let mut core = self.manual.lock();
-                // A panic on another thread may have retired the core meanwhile.
-                let c = core.as_mut().ok_or_else(|| self.error_now())?;
-                let run = || {
-                    let r = f(c);
-                    c.flush_notices();
-                    r
-                };
-                match catch_unwind(AssertUnwindSafe(|| as_engine(run))) {
-                    Ok(r) => Ok(r),
-                    Err(p) => {
-                        // The core may be half-changed: it is not used again.
-                        *core = None;
-                        self.fail(panic_message(&*p));
-                        Err(self.error_now())
-                    }
-                }
-            }
-            Mode::Threaded => {
-                let (tx, rx) = oneshot::<Result<R, String>>();
-                let call: Call = Box::new(move |core| {
-                    let run = || {
-                        let r = f(core);
-                        core.flush_notices();
-                        r
-                    };
-                    match catch_unwind(AssertUnwindSafe(|| as_engine(run))) {
-                        Ok(r) => {
-                            let _ = tx.send(Ok(r));
-                        }
-                        Err(p) => {
-                            // Tell the caller why, then let the engine thread die with it.
-                            let _ = tx.send(Err(panic_message(&*p)));
-                            std::panic::resume_unwind(p);
-                        }
-                    }
-                });
-                {
-                    let commands = self.commands.lock();
-                    let sender = commands.as_ref().ok_or(EngineError::Stopped)?;
-                    if sender.send(Command::Call(call, work)).is_err() {
-                        return Err(self.error_now());
-                    }
-                }
-                // The reply sender is dropped unanswered only if the engine thread died or
-                // stopped before running the call.
-                // One caller at a time polls; the others park, so spinning never starves the
-                // engine thread of a core (hosts run many more threads than cores).
-                let spin = self.spinners.fetch_add(1, Ordering::SeqCst) == 0;
-                let reply = if spin {
-                    rx.recv_spinning(REPLY_SPIN)
-                } else {
-                    rx.recv()
-                };
-                self.spinners.fetch_sub(1, Ordering::SeqCst);
-                match reply {
-                    Some(Ok(r)) => Ok(r),
-                    Some(Err(message)) => {
-                        self.fail(message);
-                        Err(self.error_now())
-                    }
-                    None => Err(self.error_now()),
-                }
-            }
-        }
-    }
-
-    /// Publishes `snapshot` unless a newer one is already out (snapshots are numbered in the
-    /// order the core made them), and returns what is published now.
-    fn publish(&self, snapshot: EngineSnapshot) -> Arc<EngineSnapshot> {
-        let mut slot = self.snapshot.lock();
-        if snapshot.sequence >= slot.sequence {
-            *slot = Arc::new(snapshot);
-        }
-        slot.clone()
-    }
-}
-
-pub(crate) fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = p.downcast_ref::<&str>() {
-        s.to_string()
-    } else if let Some(s) = p.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "panic with a non-string payload".to_string()
-    }
-}
+use crate::resource::Resource;
+use crate::scheduler::apps::app_report::{AppReport, ContainerInfo};
+use crate::scheduler::apps::{AppSubmission, AttemptSubmission, QueueAcl};
+use crate::scheduler::nodes::NodeSpec;
+use crate::scheduler::placement::Placement;
+use crate::scheduler::preemption::PreemptionOutcome;
+use crate::scheduler::CapacityScheduler;
+use crate::sync::{thread, Arc, AtomicBool, AtomicU64, Mutex, Ordering, Sender};
 
 /// The scheduler as a service. `Send + Sync`: share it (`&Engine`, `Arc<Engine>`) between host
 /// threads. Dropping it stops it.

@@ -5,7 +5,8 @@
 //! against the state at that moment, so a container released in between is skipped as stale —
 //! never killed or counted twice — and a plan is never half-applied.
 
-use super::{EngineError, Shared};
+use super::error::EngineError;
+use super::shared::Shared;
 use crate::preempt::policy::PreemptionPolicy;
 use crate::scheduler::preemption::PreemptionOutcome;
 
@@ -20,7 +21,10 @@ pub(crate) fn guarded_round(
     match catch_unwind(AssertUnwindSafe(|| round(policy, shared, now_ms))) {
         Ok(r) => r,
         Err(p) => {
-            shared.fail(format!("preemption monitor: {}", super::panic_message(&*p)));
+            shared.fail(format!(
+                "preemption monitor: {}",
+                super::error::panic_message(&*p)
+            ));
             Err(shared.error_now())
         }
     }

@@ -9,7 +9,8 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use super::core::EngineCore;
-use super::{panic_message, Command, Shared};
+use super::error::panic_message;
+use super::shared::{Command, Shared};
 use crate::sync::{Arc, Receiver};
 
 /// What woke the loop.

@@ -1,37 +1,34 @@
 //! The deterministic CapacityScheduler: every YARN scheduler event is a method; time comes in
 //! as `now_ms`; randomness comes from a seeded PRNG held here. No threads, no clocks, no I/O.
 //!
-//! The per-node allocation algorithm lives in `crate::alloc`; this module holds the state and
-//! the bookkeeping every event shares (usage up the tree, users, pending totals).
+//! This file holds `CapacityScheduler` itself — the state (the tree, the slabs of nodes,
+//! applications and containers, the seeded PRNG) and the bookkeeping every event shares (usage
+//! up the tree, users, pending totals). The events and calls are methods on it, grouped by
+//! concern in the folders below: `alloc` (the per-node allocation pass), `apps` (applications,
+//! attempts, the AM's allocate, containers' ends, updates, reports), `nodes` (NodeManagers
+//! joining, heartbeating, resized, decommissioned), `placement` (where a submission goes, and
+//! the queues made for it), `labels` (node labels and partitions), `preemption` (the policy's
+//! snapshot and its plan applied, freed space); beside them the notices to the RM, a refresh,
+//! the reports and the invariant checker.
+//!
+//! The scheduler may use everything below it: `state` (whose types are its fields; a field's
+//! type never lives in a file that implements the scheduler, or the two would import each
+//! other), `records`, `config`, `preempt`, `opportunistic`, `report`, `resource`, `ids`.
+//! Nothing here knows the runtime, the C ABI or the simulator.
 
-mod am;
-pub mod app_report;
+pub mod alloc;
 pub mod apps;
-mod auto_queues;
-mod decommission;
-mod flexible_queues;
-pub(crate) mod freed_space;
-pub mod node_resource;
-pub mod notices;
-
-pub(crate) mod containers;
 pub mod error;
 pub mod invariants;
-pub mod mapping_rule_variables;
-pub mod mapping_rules;
-pub(crate) mod node_index;
-pub mod node_labels;
+pub mod labels;
 pub mod nodes;
+pub mod notices;
 pub(crate) mod opportunistic;
-pub mod partition_report;
 pub mod placement;
-pub(crate) mod preempt_view;
 pub mod preemption;
 pub mod queue_status;
 mod refresh;
 pub mod report;
-mod request_labels;
-pub mod update;
 
 use crate::sync::Arc;
 use std::collections::HashMap;
@@ -53,7 +50,7 @@ use crate::state::partition::{add_in, ByPartition, Partition, DEFAULT_PARTITION}
 use crate::state::queue::{QueueId, QueueTree};
 use crate::state::request::PendingDelta;
 use crate::state::users::{QueueLimitInputs, UsersManager};
-use node_index::{Names, NodeIndex};
+use nodes::node_index::{Names, NodeIndex};
 
 /// YARN's CapacityScheduler as a deterministic state machine.
 #[derive(Debug, Clone)]
@@ -88,13 +85,13 @@ pub struct CapacityScheduler {
     /// (cleared when the next one starts), for the node's response.
     pub(crate) allocated_now: Vec<ContainerId>,
     /// What the RM around the core is told as it happens, when recorded (`notices.rs`).
-    pub(crate) notices: Option<Vec<notices::SchedulerNotice>>,
+    pub(crate) notices: Option<Vec<crate::records::SchedulerNotice>>,
     /// Applications with a lifetime, by deadline (`expire_lifetimes` pops from the front).
     pub(crate) lifetime_deadlines: std::collections::BTreeSet<(i64, AppId)>,
     /// The auto-created leaves' management policy's memory (`auto_queues`).
-    pub(crate) queue_management: auto_queues::QueueManagementState,
+    pub(crate) queue_management: crate::state::dynamic_queues::QueueManagementState,
     /// Dynamic queues' activity and the deletion policy's marks (`flexible_queues`).
-    pub(crate) dynamic_queues: flexible_queues::DynamicQueueState,
+    pub(crate) dynamic_queues: crate::state::dynamic_queues::DynamicQueueState,
     pub(crate) nodes: GenSlab<NodeId, SchedulerNode>,
     /// Nodes by their NodeId as registered (`host:port`, or the host) and by host.
     pub(crate) node_index: NodeIndex,
@@ -122,13 +119,13 @@ pub struct CapacityScheduler {
     pub(crate) largest_node: Resource,
     /// Opportunistic allocation: the node-queue monitor, the handed-out node list, and the
     /// container updates waiting for room.
-    pub(crate) opportunistic: opportunistic::OpportunisticState,
+    pub(crate) opportunistic: crate::state::opportunistic::OpportunisticState,
     /// Whether node heartbeats leave allocation to the asynchronous pass
     /// (`schedule-asynchronously.enable`, read once at start as YARN does).
     pub(crate) asynchronous: bool,
     /// Each parent's children in allocation order, kept between assignments (by parent id;
     /// `alloc::ordering`).
-    pub(crate) child_orders: Vec<crate::alloc::ChildOrder>,
+    pub(crate) child_orders: Vec<crate::scheduler::alloc::ChildOrder>,
     /// Bumped whenever a leaf's active list or an application's asks change: with the usage
     /// epoch and the tree's generation, what a visit depends on before it tries an
     /// application (`alloc::found_nothing`).
@@ -155,7 +152,8 @@ impl CapacityScheduler {
         cluster_timestamp: i64,
         seed: u64,
     ) -> Self {
-        let opportunistic = opportunistic::OpportunisticState::new(conf.opportunistic());
+        let opportunistic =
+            crate::state::opportunistic::OpportunisticState::new(conf.opportunistic());
         let asynchronous = conf.settings().async_scheduling.enabled;
         let preemption_views_kept = conf.preemption().proportional_policy_enabled();
         let tree = QueueTree::new(conf);

@@ -5,35 +5,8 @@
 //! simulator drives the core directly and does not).
 
 use super::CapacityScheduler;
-use crate::ids::{AppId, ContainerId, YarnContainerId};
-use crate::records::PendingReason;
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SchedulerNotice {
-    /// The attempt's AM container was allocated: the RM launches it (`AMContainerAllocated`).
-    AmContainerAllocated { app: AppId, container: ContainerId },
-    /// A container ended, however (its NodeManager reported it finished, its AM released it,
-    /// the scheduler or the RM killed it, it expired, its node was lost), with its exit
-    /// status. Reservations are not containers here.
-    ContainerCompleted {
-        app: AppId,
-        container: ContainerId,
-        /// Its YARN id (the container is gone once completed).
-        yarn_id: YarnContainerId,
-        exit_status: i32,
-    },
-    /// The attempt became active: the leaf schedules it from now on.
-    AppActivated { app: AppId },
-    /// The attempt was added but waits, and why.
-    AppPending { app: AppId, reason: PendingReason },
-    /// The application's lifetime has ended: the RM kills it ("Application is killed by
-    /// ResourceManager as it has exceeded the lifetime period.", RMAppLifetimeMonitor).
-    AppLifetimeExpired { app: AppId },
-}
-
-/// RMAppLifetimeMonitor's diagnostics for an application it kills.
-pub const LIFETIME_EXPIRED: &str =
-    "Application is killed by ResourceManager as it has exceeded the lifetime period.";
+use crate::ids::AppId;
+use crate::records::SchedulerNotice;
 
 impl CapacityScheduler {
     /// RMAppLifetimeMonitor: the applications whose lifetime has ended by `now_ms`, each

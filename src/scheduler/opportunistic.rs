@@ -7,59 +7,16 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::records::{ContainerState, ExecutionType, NodeType, RemoteAllocation, RemoteNode, ANY};
 use super::CapacityScheduler;
 use crate::config::OpportunisticSettings;
 use crate::ids::{AppId, ApplicationAttemptId, ContainerId, NodeId, YarnContainerId};
-use crate::opportunistic::load_monitor::{NodeQueueLoadMonitor, NodeQueueStatus};
-use crate::records::ContainerQueuingLimit;
+use crate::opportunistic::load_monitor::NodeQueueStatus;
 use crate::opportunistic::node_queue::NodeQueueReport;
-use crate::resource::{CalculatorKind, Resource, ResourceCalculator};
+use crate::records::ContainerQueuingLimit;
 use crate::records::SchedulerKey;
+use crate::records::{ContainerState, ExecutionType, NodeType, RemoteAllocation, RemoteNode, ANY};
+use crate::resource::{CalculatorKind, Resource, ResourceCalculator};
 use crate::state::container::{MaybeMs, RmContainer};
-
-/// The opportunistic allocator's state in the RM.
-#[derive(Debug, Clone)]
-pub(crate) struct OpportunisticState {
-    pub monitor: NodeQueueLoadMonitor<NodeId>,
-    /// When the monitor last sorted (the sort runs on the first event of each interval).
-    last_sort_ms: Option<i64>,
-    /// The least-loaded list handed to distributed schedulers, and when it was last refreshed
-    /// with a non-empty result (an empty one does not reset the clock, spec O3 step 1).
-    cached_nodes: Vec<NodeId>,
-    cached_ms: Option<i64>,
-    /// Increases (promotions and resource increases) waiting for room on their node, in
-    /// arrival order (spec O8).
-    pub pending_increases: BTreeMap<NodeId, Vec<PendingIncrease>>,
-    /// Containers with an update outstanding: one at a time per container.
-    pub outstanding_updates: BTreeSet<ContainerId>,
-    /// Every node's opportunistic containers (queued or running), summed: kept with the
-    /// nodes' own figures (the invariant checker compares).
-    pub allocated_total: Resource,
-}
-
-/// A promotion or resource increase waiting for the CapacityScheduler to find room.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct PendingIncrease {
-    pub container: ContainerId,
-    /// What the queue, user and node are charged when it happens.
-    pub delta: Resource,
-    pub promote: bool,
-}
-
-impl OpportunisticState {
-    pub fn new(s: &OpportunisticSettings) -> Self {
-        OpportunisticState {
-            monitor: NodeQueueLoadMonitor::new(s.load_comparator, s.queue_limit_calculator()),
-            last_sort_ms: None,
-            cached_nodes: Vec::new(),
-            cached_ms: None,
-            pending_increases: BTreeMap::new(),
-            outstanding_updates: BTreeSet::new(),
-            allocated_total: Resource::ZERO,
-        }
-    }
-}
 
 /// Opportunistic containers are normalised with the dominant calculator whatever the
 /// scheduler's (`OpportunisticContainerAllocator.RESOURCE_CALCULATOR`).
@@ -221,7 +178,7 @@ impl CapacityScheduler {
     /// room free of them is counted for the whole cluster).
     pub(crate) fn opportunistic_room_spared(
         &self,
-        ctx: &crate::alloc::NodeCtx,
+        ctx: &crate::scheduler::alloc::NodeCtx,
         capability: &Resource,
     ) -> Resource {
         let s = self.opportunistic_settings();

@@ -3,10 +3,10 @@
 //! walk over the applications and containers — O(apps + containers), made only when a report
 //! is asked for, never on the scheduling path.
 
-use super::partition_report::LivePartition;
+use super::labels::partition_report::LivePartition;
 use super::CapacityScheduler;
-use crate::resource::Resource;
 use crate::records::ContainerState;
+use crate::resource::Resource;
 use crate::state::partition::DEFAULT_PARTITION;
 
 /// One queue's live figures (a parent's counts are its subtree's).

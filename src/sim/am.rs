@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::trace::{TraceExecutionType, TraceJob};
 use crate::ids::{AppId, ContainerId};
-use crate::resource::Resource;
 use crate::records::{exit_status, AllocateResponse, ExecutionType, ResourceRequest, ANY};
+use crate::resource::Resource;
 
 /// MRAMSimulator's priorities: reduces 10, maps 20 (a lower number is more important);
 /// MapReduce asks for its opportunistic maps at 19 (`RMContainerAllocator.

@@ -35,9 +35,9 @@ use super::setup::{
 };
 use super::state::{schedule_ends, Event, Periodic, Periods, Sim, Work};
 use crate::preempt::policy::PreemptionPolicy;
+use crate::records::ExecutionType;
 use crate::resource::Resource;
 use crate::scheduler::nodes::NodeSpec;
-use crate::records::ExecutionType;
 use crate::scheduler::CapacityScheduler;
 use crate::state::queue::partitions::PartitionCapacities;
 use crate::state::queue::QueueId;

@@ -6,8 +6,8 @@
 use super::am::{AmSim, AmState};
 use super::error::SimError;
 use super::state::{Periodic, Sim};
-use crate::resource::Resource;
 use crate::records::ExecutionType;
+use crate::resource::Resource;
 
 /// At a tracking sample: when nothing can happen before the next piece of work, jump the
 /// periodic events there (keeping each one's phase) and return true (the Track event is then

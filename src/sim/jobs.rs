@@ -8,10 +8,8 @@ use std::time::Instant;
 use super::am::AmState;
 use super::state::{schedule_ends, Periodic, Sim};
 use crate::ids::AppId;
+use crate::records::{AllocateRequest, AllocateResponse, ExecutionType, UpdateContainerRequest};
 use crate::scheduler::apps::{AppSubmission, AttemptSubmission};
-use crate::records::{
-    AllocateRequest, AllocateResponse, ExecutionType, UpdateContainerRequest,
-};
 
 pub(super) fn start_job(sim: &mut Sim, now: i64, j: usize) {
     sim.active(now);
@@ -55,7 +53,7 @@ pub(super) fn start_job(sim: &mut Sim, now: i64, j: usize) {
 /// The RM kills the job whose application's lifetime ended (RMAppLifetimeMonitor).
 pub(super) fn kill_job(sim: &mut Sim, now: i64, app: AppId) {
     if let Some(j) = sim.ams.iter().position(|a| a.app == Some(app)) {
-        let message = crate::scheduler::notices::LIFETIME_EXPIRED.to_string();
+        let message = crate::records::LIFETIME_EXPIRED.to_string();
         end_job(sim, now, j, AmState::Killed(message));
     }
 }

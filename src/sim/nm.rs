@@ -10,8 +10,8 @@ use std::collections::HashMap;
 
 use crate::ids::{ContainerId, NodeId};
 use crate::opportunistic::node_queue::{KillCause, NodeContainerScheduler, NodeEvent, QueuePolicy};
-use crate::resource::Resource;
 use crate::records::{exit_status, CompletedContainer, ExecutionType, NodeStatus};
+use crate::resource::Resource;
 
 /// A container that runs until its AM finishes (the AM container itself).
 pub const UNTIL_KILLED: i64 = i64::MAX;

@@ -8,8 +8,8 @@ use super::limits;
 use super::metrics::{QueueSample, Reached, Sample, Starvation};
 use super::observer::SimObserver;
 use super::state::Sim;
-use crate::resource::Resource;
 use crate::records::ContainerState;
+use crate::resource::Resource;
 
 /// A leaf whose demand was met and comes back within this long is still in the same
 /// starvation (docs/SIMULATOR.md, "Preemption in the summary").

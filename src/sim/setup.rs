@@ -9,8 +9,8 @@ use super::trace::{TraceJob, TraceNode};
 use crate::config::CapacitySchedulerConfiguration;
 use crate::opportunistic::load_monitor::LoadComparator;
 use crate::opportunistic::node_queue::QueuePolicy;
-use crate::resource::Resource;
 use crate::records::ExecutionType;
+use crate::resource::Resource;
 use crate::scheduler::CapacityScheduler;
 use crate::sync::Arc;
 

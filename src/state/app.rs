@@ -6,9 +6,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::ids::{ApplicationId, ContainerId};
 use crate::opportunistic::outstanding::OutstandingAsks;
 use crate::preempt::snapshot::ContainerSnap;
-use crate::resource::Resource;
 use crate::records::SchedulerKey;
 use crate::records::{AllocateResponse, ContainerStatus, ContainerUpdateType};
+use crate::resource::Resource;
 use crate::state::queue::QueueId;
 use crate::state::request::{KeyCounters, RequestTable};
 

@@ -1,8 +1,8 @@
 //! `RMContainer`: one container from reservation or allocation until it completes.
 
 use crate::ids::{AppId, ContainerId, NodeId, YarnContainerId};
-use crate::resource::Resource;
 use crate::records::{ContainerState, ExecutionType, NodeType, SchedulerKey};
+use crate::resource::Resource;
 use crate::state::request::Satisfied;
 
 /// A scheduler time that may not have come yet, in 8 bytes where `Option<i64>` takes 16

@@ -3,9 +3,11 @@
 pub mod app;
 pub(crate) mod capped_limit;
 pub mod container;
+pub(crate) mod dynamic_queues;
 pub mod labels;
 pub mod leaf;
 pub mod node;
+pub(crate) mod opportunistic;
 pub mod partition;
 pub mod queue;
 pub mod request;

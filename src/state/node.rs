@@ -3,8 +3,8 @@
 use std::collections::BTreeSet;
 
 use crate::ids::ContainerId;
-use crate::resource::Resource;
 use crate::records::ContainerReport;
+use crate::resource::Resource;
 pub use crate::state::container::ContainerSet;
 use crate::state::queue::QueueId;
 use crate::sync::Arc;

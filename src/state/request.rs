@@ -6,8 +6,8 @@ use std::collections::{BTreeMap, HashMap};
 
 use smallvec::SmallVec;
 
-use crate::resource::Resource;
 use crate::records::{NodeType, SchedulerKey};
+use crate::resource::Resource;
 use crate::state::partition::{add_in, get_in, ByPartition, Partition, DEFAULT_PARTITION};
 
 /// One (key, resource name) entry: an AM ask replaces it, allocations decrement it.

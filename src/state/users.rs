@@ -6,8 +6,8 @@ use slab::Slab;
 
 use crate::resource::{CalculatorKind, Resource, ResourceCalculator, MAX_RESOURCE_TYPES};
 use crate::state::capped_limit::{over_the_cap, CapCounts};
-use crate::state::search::last_fitting;
 use crate::state::partition::{get_in, Partition, DEFAULT_PARTITION};
+use crate::state::search::last_fitting;
 
 #[derive(Debug, Clone, Default)]
 pub struct User {

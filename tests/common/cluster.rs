@@ -6,10 +6,10 @@ use std::sync::Arc;
 
 use capsched::config::CapacitySchedulerConfiguration;
 use capsched::ids::{AppId, ContainerId, NodeId};
+use capsched::records::{AllocateRequest, AllocateResponse, NodeStatus, ResourceRequest};
 use capsched::resource::Resource;
 use capsched::scheduler::apps::{AppSubmission, AttemptSubmission};
 use capsched::scheduler::nodes::NodeSpec;
-use capsched::records::{AllocateRequest, AllocateResponse, NodeStatus, ResourceRequest};
 use capsched::scheduler::CapacityScheduler;
 
 pub const GB: i64 = 1024;

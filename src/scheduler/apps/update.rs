@@ -10,14 +10,14 @@
 //! pulls it in an allocate response; pulling is what bumps the version, as YARN issues the new
 //! token then.
 
-use super::preempt_view::{view_add, view_remove};
+use crate::ids::{AppId, ContainerId, NodeId};
 use crate::records::{
     ContainerUpdateType, ExecutionType, UpdateContainerError, UpdateContainerRequest,
 };
-use super::CapacityScheduler;
-use crate::ids::{AppId, ContainerId, NodeId};
 use crate::resource::Resource;
-use crate::scheduler::opportunistic::PendingIncrease;
+use crate::scheduler::preemption::preempt_view::{view_add, view_remove};
+use crate::scheduler::CapacityScheduler;
+use crate::state::opportunistic::PendingIncrease;
 
 pub const INVALID_CONTAINER_ID: &str = "INVALID_CONTAINER_ID";
 pub const INCORRECT_CONTAINER_VERSION_ERROR: &str = "INCORRECT_CONTAINER_VERSION_ERROR";

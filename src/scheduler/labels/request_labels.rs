@@ -8,10 +8,10 @@
 //! none (they follow their key's ANY ask). A label must be one the cluster has and the queue
 //! may access, one label only, and only on ANY asks.
 
-use crate::records::ANY;
-use super::{CapacityScheduler, SchedulerError};
 use crate::config::java::{java_hash_order, java_trim};
 use crate::config::node_labels::AccessibleLabels;
+use crate::records::ANY;
+use crate::scheduler::{CapacityScheduler, SchedulerError};
 use crate::state::partition::{Partition, DEFAULT_PARTITION};
 use crate::state::queue::QueueId;
 

@@ -9,25 +9,16 @@
 //! `queue-expiration-time`: a queue eligible in two consecutive rounds is sent for deletion and
 //! removed if it has been idle long enough by then.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
-use super::apps::AppSubmission;
-use crate::records::Rejection;
-use super::CapacityScheduler;
 use crate::config::flexible::{DynamicQueue, DEFAULT_QUEUE_EXPIRATION_TIME_S};
 use crate::config::CapacityValue;
 use crate::ids::ApplicationId;
+use crate::records::Rejection;
+use crate::scheduler::apps::AppSubmission;
+use crate::scheduler::CapacityScheduler;
 use crate::state::queue::{QueueId, QueueLookupError};
 use crate::sync::Arc;
-
-/// The deletion policy's memory and each dynamic queue's last activity
-/// (`lastSubmittedTimestamp`: a leaf's last submission, a parent's last new child).
-#[derive(Debug, Default, Clone)]
-pub(crate) struct DynamicQueueState {
-    last_activity_ms: HashMap<String, i64>,
-    marked: BTreeSet<String>,
-    sent: BTreeSet<String>,
-}
 
 impl CapacityScheduler {
     /// Whether some queue may create dynamic children: the 3.4 creation rules apply only then,

@@ -3,16 +3,17 @@
 //! user limits — and repeat while YARN's per-heartbeat limits allow.
 
 mod app;
+mod child_order;
 mod commit;
 mod ordering;
 
-pub(crate) use ordering::ChildOrder;
+pub(crate) use child_order::ChildOrder;
 
 use smallvec::SmallVec;
 
 use crate::ids::{AppId, ContainerId, NodeId};
-use crate::resource::Resource;
 use crate::records::NodeType;
+use crate::resource::Resource;
 use crate::scheduler::CapacityScheduler;
 use crate::state::partition::{Partition, DEFAULT_PARTITION};
 use crate::state::queue::QueueId;

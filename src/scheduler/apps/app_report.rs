@@ -2,13 +2,13 @@
 //! -status`, the RM REST `apps/{id}` and `appattempts/{id}/containers/{id}`): read from the
 //! live state on request, O(containers of the application).
 
-use crate::records::PendingReason;
-use crate::records::{ContainerState, ExecutionType, NodeType, SchedulerKey};
-use super::CapacityScheduler;
 use crate::ids::{
     AppId, ApplicationAttemptId, ApplicationId, ContainerId, NodeId, YarnContainerId,
 };
+use crate::records::PendingReason;
+use crate::records::{ContainerState, ExecutionType, NodeType, SchedulerKey};
 use crate::resource::Resource;
+use crate::scheduler::CapacityScheduler;
 use crate::state::app::AttemptState;
 
 /// Where an application stands in the scheduler (the scheduler's part of YARN's

@@ -15,11 +15,11 @@
 //!   hold-ms`. Either way, a record taken by an allocation of the leaf it came from counts as a
 //!   wasted preemption.
 
-use super::containers::Completion;
-use crate::records::{diagnostics, exit_status};
-use super::CapacityScheduler;
 use crate::ids::{AppId, ContainerId, NodeId};
+use crate::records::{diagnostics, exit_status};
 use crate::resource::Resource;
+use crate::scheduler::apps::containers::Completion;
+use crate::scheduler::CapacityScheduler;
 use crate::state::container::RmContainer;
 use crate::state::leaf::PreemptionStats;
 use crate::state::node::FreedSpace;
@@ -182,7 +182,9 @@ impl CapacityScheduler {
         }
         if let Some(a) = self.apps.get_mut(app) {
             if let Some(t) = a.attempt.as_mut() {
-                if let Some(snap) = super::preempt_view::view_entry_mut(t, pos) {
+                if let Some(snap) =
+                    crate::scheduler::preemption::preempt_view::view_entry_mut(t, pos)
+                {
                     snap.killable = true;
                 }
             }
@@ -217,7 +219,9 @@ impl CapacityScheduler {
             c.killable = false;
             let (app, pos) = (c.app, c.view_pos);
             if let Some(t) = self.apps.get_mut(app).and_then(|a| a.attempt.as_mut()) {
-                if let Some(snap) = super::preempt_view::view_entry_mut(t, pos) {
+                if let Some(snap) =
+                    crate::scheduler::preemption::preempt_view::view_entry_mut(t, pos)
+                {
                     snap.killable = false;
                 }
             }

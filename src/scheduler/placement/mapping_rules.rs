@@ -6,11 +6,6 @@
 //! path; `submit_application` then creates it if it does not exist yet (docs/SEMANTICS.md,
 //! "Queue placement", "JSON mapping rules").
 
-use super::apps::AppSubmission;
-use super::mapping_rule_variables::VariableContext;
-use super::placement::{Placement, DEFAULT_APPLICATION_NAME, DEFAULT_QUEUE};
-use crate::records::Rejection;
-use super::CapacityScheduler;
 use crate::config::mapping_rule_validation::{
     classify, normalize_root, PathValidity, QueueLookup, QueuePath, IMMUTABLE_VARIABLES,
 };
@@ -19,6 +14,11 @@ use crate::config::mapping_rules::{
 };
 use crate::config::placement::{CURRENT_APPLICATION, CURRENT_USER, PRIMARY_GROUP, SECONDARY_GROUP};
 use crate::config::QueueConf;
+use crate::records::Rejection;
+use crate::scheduler::apps::AppSubmission;
+use crate::scheduler::placement::mapping_rule_variables::VariableContext;
+use crate::scheduler::placement::{Placement, DEFAULT_APPLICATION_NAME, DEFAULT_QUEUE};
+use crate::scheduler::CapacityScheduler;
 use crate::state::queue::{QueueLookupError, QueueTree};
 
 /// What the client is told when a rule rejects the submission, or its fallback to the default

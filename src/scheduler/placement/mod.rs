@@ -8,16 +8,21 @@
 //! placement"). With `mapping-rule-format=json`, YARN 3.4's mapping rules answer instead
 //! (`scheduler::mapping_rules`).
 
+pub(super) mod auto_queues;
+pub(super) mod flexible_queues;
+pub mod mapping_rule_variables;
+pub mod mapping_rules;
+
 use std::borrow::Cow;
 
 use super::apps::AppSubmission;
-use crate::records::Rejection;
 use super::CapacityScheduler;
 use crate::config::placement::{
     MappingKind, PlacementRuleKind, QueueMapping, CURRENT_APPLICATION, CURRENT_USER, PRIMARY_GROUP,
     SECONDARY_GROUP,
 };
 use crate::ids::ApplicationId;
+use crate::records::Rejection;
 use crate::state::queue::QueueLookupError;
 
 /// YARN's `YarnConfiguration.DEFAULT_QUEUE_NAME`.

@@ -4,8 +4,8 @@
 
 use super::{Limits, NodeCtx, Outcome};
 use crate::ids::{AppId, ContainerId};
-use crate::resource::Resource;
 use crate::records::{NodeType, SchedulerKey};
+use crate::resource::Resource;
 use crate::scheduler::CapacityScheduler;
 use crate::state::partition::DEFAULT_PARTITION;
 use crate::state::queue::QueueId;

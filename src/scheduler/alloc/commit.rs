@@ -3,12 +3,12 @@
 
 use super::NodeCtx;
 use crate::ids::{AppId, ContainerId};
-use crate::resource::Resource;
-use crate::scheduler::containers::Completion;
-use crate::scheduler::preempt_view::view_add_expecting;
 use crate::records::{
     diagnostics, exit_status, ContainerState, ExecutionType, NodeType, SchedulerKey,
 };
+use crate::resource::Resource;
+use crate::scheduler::apps::containers::Completion;
+use crate::scheduler::preemption::preempt_view::view_add_expecting;
 use crate::scheduler::CapacityScheduler;
 use crate::state::container::{MaybeMs, RmContainer};
 use crate::state::partition::DEFAULT_PARTITION;
@@ -312,12 +312,10 @@ impl CapacityScheduler {
         self.consume_freed(ctx.node, leaf, capability, unallocated);
         self.allocated_now.push(id);
         if is_am {
-            self.notice(
-                crate::scheduler::notices::SchedulerNotice::AmContainerAllocated {
-                    app,
-                    container: id,
-                },
-            );
+            self.notice(crate::records::SchedulerNotice::AmContainerAllocated {
+                app,
+                container: id,
+            });
         }
         Some(id)
     }

@@ -2,14 +2,14 @@
 //! YARN's messages (the whole call fails on any bad part, nothing applied), releases,
 //! blacklist changes, asks, and the response.
 
-use super::containers::Completion;
+use crate::ids::{AppId, ApplicationAttemptId, ContainerId};
 use crate::records::{
     diagnostics, exit_status, AllocateRequest, AllocateResponse, AllocatedContainer,
     ContainerState, ExecutionType, UpdatedContainer, ANY,
 };
-use super::{CapacityScheduler, SchedulerError};
-use crate::ids::{AppId, ApplicationAttemptId, ContainerId};
 use crate::resource::Resource;
+use crate::scheduler::apps::containers::Completion;
+use crate::scheduler::{CapacityScheduler, SchedulerError};
 use crate::state::container::MaybeMs;
 use crate::state::queue::QueueId;
 

@@ -8,8 +8,8 @@
 
 use std::collections::BTreeSet;
 
-use super::{CapacityScheduler, SchedulerError};
 use crate::ids::NodeId;
+use crate::scheduler::{CapacityScheduler, SchedulerError};
 use crate::state::node::Decommissioning;
 
 impl CapacityScheduler {

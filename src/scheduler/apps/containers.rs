@@ -1,10 +1,10 @@
 //! The end of a container, whatever ends it (spec §3.6): NM completion, AM release, scheduler
 //! kill, expiry, unreservation. One path, so the accounting cannot drift.
 
-use super::preempt_view::view_remove;
-use crate::records::{ContainerState, ContainerStatus};
-use super::{CapacityScheduler, SchedulerError};
 use crate::ids::{AppId, ContainerId};
+use crate::records::{ContainerState, ContainerStatus};
+use crate::scheduler::preemption::preempt_view::view_remove;
+use crate::scheduler::{CapacityScheduler, SchedulerError};
 use crate::state::container::RmContainer;
 
 /// Who ended the container; decides its final state and whether the NM must kill it.
@@ -78,7 +78,7 @@ impl CapacityScheduler {
         self.containers.discard(id);
         let app = c.app;
         if c.state != ContainerState::Reserved {
-            self.notice(super::notices::SchedulerNotice::ContainerCompleted {
+            self.notice(crate::records::SchedulerNotice::ContainerCompleted {
                 app,
                 container: id,
                 yarn_id: c.yarn_id,

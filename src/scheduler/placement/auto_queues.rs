@@ -17,26 +17,18 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use super::apps::AppSubmission;
-use crate::records::Rejection;
-use super::{CapacityScheduler, SchedulerError};
 use crate::config::auto_create::AutoCreatedLeaf;
 use crate::config::CapacitySchedulerConfiguration;
 use crate::ids::ApplicationId;
+use crate::records::Rejection;
+use crate::scheduler::apps::AppSubmission;
+use crate::scheduler::{CapacityScheduler, SchedulerError};
+use crate::state::dynamic_queues::QueueManagementState;
 use crate::state::queue::QueueId;
 use crate::sync::Arc;
 
 /// `CSQueueUtils.EPSILON`.
 const EPSILON: f32 = 0.0001;
-
-/// The policy's memory per managed parent and partition (`ParentQueueState`): the absolute
-/// capacity its active leaves hold there, kept as YARN keeps it — a float moved by each
-/// activation and deactivation — so that rounding matches.
-#[derive(Debug, Default, Clone)]
-pub(crate) struct QueueManagementState {
-    /// By (parent path, label; `""` the default partition).
-    activated: HashMap<(String, String), f32>,
-}
 
 /// The partitions a managed parent's policy entitles leaves on (`leafQueueTemplateNodeLabels`):
 /// the default one and each label the template has capacity keys for.

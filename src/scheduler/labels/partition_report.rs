@@ -14,9 +14,9 @@
 //!
 //! A user lists the partitions it has used or run an AM in.
 
-use super::CapacityScheduler;
 use crate::config::node_labels::AccessibleLabels;
 use crate::resource::Resource;
+use crate::scheduler::CapacityScheduler;
 use crate::state::partition::{ByPartition, Partition, DEFAULT_PARTITION};
 use crate::state::queue::QueueId;
 use crate::state::users::User;

@@ -3,11 +3,14 @@
 //! running containers moved to its new partition as `CapacityScheduler.updateLabelsOnNode`
 //! moves them (docs/SEMANTICS.md, "Node labels").
 
-use super::containers::Completion;
-use crate::records::{diagnostics, exit_status};
+pub mod partition_report;
+pub(super) mod request_labels;
+
+use super::apps::containers::Completion;
 use super::{CapacityScheduler, SchedulerError};
 use crate::config::node_labels::AccessibleLabels;
 use crate::ids::NodeId;
+use crate::records::{diagnostics, exit_status};
 use crate::resource::Resource;
 use crate::state::partition::{get_in, Partition};
 use crate::state::queue::QueueId;
@@ -182,7 +185,7 @@ impl CapacityScheduler {
             // The preemption view charges the container to its node's partition too.
             if let Some(t) = self.apps[app].attempt.as_mut() {
                 if t.live_containers.contains(&id) {
-                    if let Some(v) = super::preempt_view::view_entry_mut(t, pos) {
+                    if let Some(v) = super::preemption::preempt_view::view_entry_mut(t, pos) {
                         v.partition = to as usize;
                     }
                 }

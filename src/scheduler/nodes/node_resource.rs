@@ -7,9 +7,9 @@
 //! now; a positive timeout — their AMs are asked to give them back now (the preemption
 //! message) and the node's first heartbeat after the deadline kills what is still over.
 
-use super::{CapacityScheduler, SchedulerError};
 use crate::ids::{ContainerId, NodeId};
 use crate::resource::Resource;
+use crate::scheduler::{CapacityScheduler, SchedulerError};
 
 /// What an overcommitted node's containers were told: killed (−102) or marked for their AMs.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -1,14 +1,18 @@
 //! Node events (spec §3.5): NODE_ADDED (with container reports, for work-preserving recovery),
 //! NODE_REMOVED, NODE_RESOURCE_UPDATE and NODE_UPDATE (the heartbeat).
 
-use super::containers::Completion;
-use super::preempt_view::view_add;
+pub(super) mod decommission;
+pub(crate) mod node_index;
+pub mod node_resource;
+
+use super::apps::containers::Completion;
+use super::preemption::preempt_view::view_add;
+use super::{CapacityScheduler, SchedulerError};
+use crate::ids::{ApplicationAttemptId, NodeId, YarnContainerId};
 use crate::records::{
     diagnostics, exit_status, ContainerReport, ContainerState, ExecutionType, NodeStatus, NodeType,
     NodeUpdateResponse,
 };
-use super::{CapacityScheduler, SchedulerError};
-use crate::ids::{ApplicationAttemptId, NodeId, YarnContainerId};
 use crate::resource::Resource;
 use crate::state::container::{MaybeMs, RmContainer};
 use crate::state::node::SchedulerNode;

@@ -1,13 +1,18 @@
 //! Application and attempt lifecycle (spec §3.1–§3.4): submission with YARN's rejection
 //! reasons, attempts, activation under the AM limits, removal; moving and re-prioritising.
 
-use super::notices::SchedulerNotice;
-use crate::records::PendingReason;
-use super::preempt_view::view_add;
-use crate::records::{diagnostics, exit_status, Rejection, ResourceRequest, SchedulerKey};
+pub(super) mod am;
+pub mod app_report;
+pub(crate) mod containers;
+pub mod update;
+
+use super::preemption::preempt_view::view_add;
 use super::{CapacityScheduler, SchedulerError};
 use crate::config::QueueState;
 use crate::ids::{AppId, ApplicationId};
+use crate::records::PendingReason;
+use crate::records::SchedulerNotice;
+use crate::records::{diagnostics, exit_status, Rejection, ResourceRequest, SchedulerKey};
 use crate::resource::Resource;
 use crate::state::app::{Attempt, AttemptState, SchedulerApp};
 use crate::state::partition::{get_in, Partition, DEFAULT_PARTITION};
@@ -548,7 +553,7 @@ impl CapacityScheduler {
                     c,
                     exit_status::ABORTED,
                     diagnostics::COMPLETED_APPLICATION,
-                    super::containers::Completion::Killed,
+                    self::containers::Completion::Killed,
                 );
             }
         }
@@ -780,7 +785,7 @@ impl CapacityScheduler {
                 c,
                 exit_status::ABORTED,
                 diagnostics::COMPLETED_APPLICATION,
-                super::containers::Completion::Killed,
+                self::containers::Completion::Killed,
             );
         }
         for c in containers.iter().copied().filter(|c| !kept.contains(c)) {
@@ -795,7 +800,7 @@ impl CapacityScheduler {
                 c,
                 exit_status::ABORTED,
                 diag,
-                super::containers::Completion::Killed,
+                self::containers::Completion::Killed,
             );
         }
         let delta = self.apps[app]
@@ -888,7 +893,7 @@ impl CapacityScheduler {
                 c,
                 exit_status::ABORTED,
                 diagnostics::COMPLETED_APPLICATION,
-                super::containers::Completion::Killed,
+                self::containers::Completion::Killed,
             );
         }
         let a = self.apps.remove(app).expect("checked above");

@@ -12,9 +12,9 @@
 //! the live containers (`live_view`); a refresh that turns the policy on builds them all
 //! (`keep_preemption_views`), one that turns it off drops them.
 
-use super::CapacityScheduler;
 use crate::ids::ContainerId;
 use crate::preempt::snapshot::ContainerSnap;
+use crate::scheduler::CapacityScheduler;
 use crate::state::app::Attempt;
 use crate::state::container::RmContainer;
 use crate::sync::Arc;

@@ -2,15 +2,18 @@
 //! round's events after re-checking each against the current state (propose, then commit: a
 //! container released meanwhile is skipped, never counted twice).
 
+pub(crate) mod freed_space;
+pub(crate) mod preempt_view;
+
 use crate::sync::Arc;
 
-use super::preempt_view::container_snap;
-use crate::records::{PreemptionMessage, ResourceRequest, ANY, PRIORITY_UNDEFINED};
+use self::preempt_view::container_snap;
 use super::CapacityScheduler;
 use crate::config::QueueOrderingPolicy;
 use crate::ids::{AppId, ContainerId};
 use crate::preempt::policy::{PreemptionEvent, PreemptionEventKind};
 use crate::preempt::snapshot::*;
+use crate::records::{PreemptionMessage, ResourceRequest, ANY, PRIORITY_UNDEFINED};
 use crate::resource::Resource;
 use crate::state::app::{Attempt, SchedulerApp};
 use crate::state::partition::{get_in, Partition, DEFAULT_PARTITION};

@@ -1,5 +1,7 @@
-//! Orders a parent's children for allocation (`PriorityUtilizationQueueOrderingPolicy`, spec
-//! §4.3) and a leaf's applications for the fair policy.
+//! A parent's children in allocation order (`PriorityUtilizationQueueOrderingPolicy`, spec
+//! §4.3), kept sorted between assignments: the comparison YARN sorts with, and the kept order
+//! that re-keys only the children whose usage moved. Plain data over the queue tree; the
+//! scheduler's side (which orders to mark, the per-partition copies) is `ordering`.
 
 use std::cmp::Ordering;
 
@@ -7,13 +9,11 @@ use smallvec::SmallVec;
 
 use crate::config::{CapacityValue, QueueOrderingPolicy};
 use crate::resource::Resource;
-use crate::scheduler::CapacityScheduler;
-use crate::state::partition::{Partition, DEFAULT_PARTITION};
 use crate::state::queue::{QueueId, QueueTree};
 
 #[derive(Debug, Clone, Copy)]
-struct Candidate {
-    id: QueueId,
+pub(super) struct Candidate {
+    pub(super) id: QueueId,
     absolute_capacity: f32,
     used_capacity: f32,
     absolute_used_capacity: f32,
@@ -22,7 +22,7 @@ struct Candidate {
     configured_min: Option<(i64, i64)>,
 }
 
-fn compare(policy: QueueOrderingPolicy, a: &Candidate, b: &Candidate) -> Ordering {
+pub(super) fn compare(policy: QueueOrderingPolicy, a: &Candidate, b: &Candidate) -> Ordering {
     let float = |x: f32, y: f32| x.partial_cmp(&y).unwrap_or(Ordering::Equal);
     // 2. A queue with guaranteed capacity goes before one without.
     let by_usage = match (a.absolute_capacity > 0.0, b.absolute_capacity > 0.0) {
@@ -89,6 +89,11 @@ struct Keyed {
 }
 
 impl ChildOrder {
+    /// Whether no order is kept yet (made at the parent's first assignment).
+    pub(super) fn is_empty(&self) -> bool {
+        self.keyed.is_empty()
+    }
+
     /// The usage of the child at `pos` (its place in the parent's list) moved.
     // Inlined for the test: an only child's place never changes (its stale key is never
     // compared; a second child changes the list's length, and `bring_up_to_date` re-keys
@@ -112,7 +117,7 @@ impl ChildOrder {
     }
 
     /// The children in allocation order.
-    fn children(&self) -> impl Iterator<Item = QueueId> + '_ {
+    pub(super) fn children(&self) -> impl Iterator<Item = QueueId> + '_ {
         (0..self.order.len()).map(|i| self.child(i))
     }
 
@@ -135,7 +140,7 @@ impl ChildOrder {
 
     /// Re-keys the children whose usage moved and puts them back in place (re-sorts all on a
     /// new generation).
-    fn bring_up_to_date(&mut self, tree: &QueueTree, parent: QueueId) {
+    pub(super) fn bring_up_to_date(&mut self, tree: &QueueTree, parent: QueueId) {
         let generation = tree.generation();
         let children = tree.children(parent);
         if self.generation != generation || self.keyed.len() != children.len() {
@@ -285,13 +290,19 @@ impl ChildOrder {
     }
 }
 
-fn ordering_policy(tree: &QueueTree, parent: QueueId) -> QueueOrderingPolicy {
+pub(super) fn ordering_policy(tree: &QueueTree, parent: QueueId) -> QueueOrderingPolicy {
     tree.conf(parent)
         .queue_ordering_policy
         .unwrap_or(QueueOrderingPolicy::Utilization)
 }
 
-fn candidate(tree: &QueueTree, id: QueueId, abs: f32, used: f32, abs_used: f32) -> Candidate {
+pub(super) fn candidate(
+    tree: &QueueTree,
+    id: QueueId,
+    abs: f32,
+    used: f32,
+    abs_used: f32,
+) -> Candidate {
     let conf = tree.conf(id);
     Candidate {
         id,
@@ -306,7 +317,7 @@ fn candidate(tree: &QueueTree, id: QueueId, abs: f32, used: f32, abs_used: f32) 
     }
 }
 
-fn default_candidate(tree: &QueueTree, id: QueueId) -> Candidate {
+pub(super) fn default_candidate(tree: &QueueTree, id: QueueId) -> Candidate {
     candidate(
         tree,
         id,
@@ -314,104 +325,6 @@ fn default_candidate(tree: &QueueTree, id: QueueId) -> Candidate {
         tree.used_capacity(id),
         tree.absolute_used_capacity(id),
     )
-}
-
-impl CapacityScheduler {
-    /// The children of `parent` in the order they are offered a node of `partition` (stable:
-    /// ties keep the `queues` list order). The allocation path reads the default partition's
-    /// order in place (`child_order`); this copy is for the others and the tests.
-    pub(crate) fn sorted_children(
-        &mut self,
-        parent: QueueId,
-        partition: Partition,
-    ) -> SmallVec<[QueueId; 16]> {
-        if partition != DEFAULT_PARTITION {
-            return self.sorted_children_in(parent, partition);
-        }
-        self.child_order(parent).children().collect()
-    }
-
-    /// `parent`'s children in default-partition allocation order, brought up to date.
-    pub(crate) fn child_order(&mut self, parent: QueueId) -> &ChildOrder {
-        if self.child_orders.len() <= parent {
-            self.child_orders.resize_with(parent + 1, Default::default);
-        }
-        // In place: bringing an order up to date reads only the tree.
-        self.child_orders[parent].bring_up_to_date(&self.tree, parent);
-        debug_assert!(
-            self.child_orders[parent]
-                .children()
-                .eq(self.sorted_children_afresh(parent)),
-            "the kept order of {parent}'s children differs from sorting them afresh"
-        );
-        &self.child_orders[parent]
-    }
-
-    /// Whether every kept order, brought up to date, is the order YARN's sort gives now (for
-    /// the invariant checker: the kept orders must never change a decision).
-    pub(crate) fn check_child_orders(&self) -> Result<(), String> {
-        for (parent, kept) in self.child_orders.iter().enumerate() {
-            if parent >= self.tree.len() || self.tree.is_leaf(parent) || kept.keyed.is_empty() {
-                continue;
-            }
-            let mut o = kept.clone();
-            o.bring_up_to_date(&self.tree, parent);
-            let afresh = self.sorted_children_afresh(parent);
-            if !o.children().eq(afresh.iter().copied()) {
-                return Err(format!(
-                    "the kept order of {}'s children is {:?}, sorting them afresh gives {:?}",
-                    self.tree.path(parent),
-                    o.children().collect::<Vec<_>>(),
-                    afresh
-                ));
-            }
-        }
-        Ok(())
-    }
-
-    /// YARN's computation as it is: every child keyed and the list sorted (stable). What the
-    /// kept order must always equal (checked in debug builds and by the tests).
-    pub(crate) fn sorted_children_afresh(&self, parent: QueueId) -> SmallVec<[QueueId; 16]> {
-        let policy = ordering_policy(&self.tree, parent);
-        let mut candidates: SmallVec<[Candidate; 16]> = self
-            .tree
-            .children(parent)
-            .iter()
-            .map(|&id| default_candidate(&self.tree, id))
-            .collect();
-        candidates.sort_by(|a, b| compare(policy, a, b));
-        candidates.iter().map(|c| c.id).collect()
-    }
-
-    /// PriorityUtilizationQueueOrderingPolicy on a labelled partition: queues that may use
-    /// it come first, in either exclusivity mode; then the same order on the partition's
-    /// figures. (A stable sort on access first: the two groups sorted apart.)
-    fn sorted_children_in(&self, parent: QueueId, partition: Partition) -> SmallVec<[QueueId; 16]> {
-        let policy = ordering_policy(&self.tree, parent);
-        let label = self.labels.name(partition);
-        let (mut with, mut without): (SmallVec<[Candidate; 16]>, SmallVec<[Candidate; 16]>) =
-            Default::default();
-        for &id in self.tree.children(parent) {
-            let used = self.tree.queue(id).labelled_used.get(partition);
-            let (used_capacity, absolute_used_capacity) =
-                self.tree.used_capacities_in(id, label, used);
-            let c = candidate(
-                &self.tree,
-                id,
-                self.tree.partition_capacity(id, label).absolute_capacity,
-                used_capacity,
-                absolute_used_capacity,
-            );
-            if self.tree.conf(id).labels.accessible.can_access(label) {
-                with.push(c);
-            } else {
-                without.push(c);
-            }
-        }
-        with.sort_by(|a, b| compare(policy, a, b));
-        without.sort_by(|a, b| compare(policy, a, b));
-        with.iter().chain(&without).map(|c| c.id).collect()
-    }
 }
 
 #[cfg(test)]
