@@ -688,6 +688,31 @@ fn the_library_has_no_import_circles() {
     );
 }
 
+/// docs/ARCHITECTURE.md: `src/sync.rs` is the only file that names `std::sync`, `parking_lot`,
+/// `crossbeam_channel` or `loom` (so the loom models see every handoff, and the deterministic
+/// core's floors hold no process-wide state).
+#[test]
+fn only_sync_rs_names_the_concurrency_primitives() {
+    let src = root().join("src");
+    let modules = Modules::load(&src);
+    let mut found = Vec::new();
+    for file in modules.files.values().filter(|f| *f != "src/sync.rs") {
+        let code = code_only(&fs::read_to_string(root().join(file)).unwrap());
+        for (n, line) in code.lines().enumerate() {
+            for name in ["std::sync", "parking_lot", "crossbeam_channel", "loom::"] {
+                if line.contains(name) {
+                    found.push(format!("{file}:{}: {}", n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "outside src/sync.rs:\n  {}",
+        found.join("\n  ")
+    );
+}
+
 #[test]
 fn the_graph_sees_every_form_of_path() {
     // The parser's own check: each form of path a file can name another by.

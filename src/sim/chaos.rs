@@ -6,7 +6,7 @@
 //! the given rate, each kind chosen by its weight, from a generator of their own seed: the same
 //! seeds replay the same run. This file says what to inject; faults.rs injects it.
 
-use std::sync::Arc;
+use crate::sync::Arc;
 
 use rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;

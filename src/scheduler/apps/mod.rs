@@ -1,3 +1,10 @@
+//! **Applications** (`scheduler::apps`): an application's life in the scheduler — this file's
+//! submission, attempts, activation, removal, moves and priorities; `am` (the AM's `allocate`
+//! call), `containers` (the one path every container end takes), `update` (container updates
+//! in `allocate`), `app_report` (one application's and one container's report). It may use
+//! the scheduler's state, `labels` for a request's label expression, `placement` for where a
+//! submission goes, and the floors below (`state`, `records`, `config`, `resource`, `ids`).
+//!
 //! Application and attempt lifecycle (spec §3.1–§3.4): submission with YARN's rejection
 //! reasons, attempts, activation under the AM limits, removal; moving and re-prioritising.
 

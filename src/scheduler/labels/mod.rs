@@ -1,3 +1,9 @@
+//! **Node labels and partitions** (`scheduler::labels`): this file's label manager calls and
+//! relabelled nodes, `request_labels` (a request's label expression defaulted and checked, the
+//! partition it names) and `partition_report` (the per-partition figures reports read). It
+//! may use the scheduler's state, `state::labels` (the label manager itself) and the floors
+//! below.
+//!
 //! Node labels at run time: the cluster's labels and the node mapping changed through the
 //! scheduler (the RM's label manager calls, `NODE_LABELS_UPDATE`), and a relabelled node's
 //! running containers moved to its new partition as `CapacityScheduler.updateLabelsOnNode`

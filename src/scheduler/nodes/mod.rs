@@ -1,3 +1,10 @@
+//! **NodeManagers** (`scheduler::nodes`): a node's life in the scheduler — this file's
+//! NODE_ADDED, NODE_REMOVED and NODE_UPDATE, `node_resource` (a node resized, its overcommit
+//! timeout), `decommission` (graceful decommissioning and recommissioning) and `node_index`
+//! (nodes by address and host over interned names, a field of the scheduler's). It may use the
+//! scheduler's state, `apps` for the containers a node's end takes with it, and the floors
+//! below.
+//!
 //! Node events (spec §3.5): NODE_ADDED (with container reports, for work-preserving recovery),
 //! NODE_REMOVED, NODE_RESOURCE_UPDATE and NODE_UPDATE (the heartbeat).
 

@@ -1,3 +1,11 @@
+//! **Placement and the queues made for it** (`scheduler::placement`): where a submission goes
+//! and the queues created to take it — this file's 3.3 rules (user-group and app-name
+//! mappings), `mapping_rules` with `mapping_rule_variables` (YARN 3.4's JSON rules and one
+//! submission's variables), `auto_queues` (3.3's auto-created leaves under managed parents and
+//! their capacity policy), `flexible_queues` (3.4's dynamic queues and their deletion policy).
+//! It may use the scheduler's state, `config`'s placement and auto-queue settings, and the
+//! floors below; the memory it keeps between events lives in `state::dynamic_queues`.
+//!
 //! Queue placement at submission: YARN 3.3's PlacementManager running the CapacityScheduler's
 //! rules in their configured order (`UserGroupMappingPlacementRule`,
 //! `AppNameMappingPlacementRule`), then `RMAppManager` copying the placed queue into the

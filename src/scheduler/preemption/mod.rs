@@ -1,3 +1,10 @@
+//! **Preemption, the scheduler's side** (`scheduler::preemption`): this file's snapshot for the
+//! policy and its plan applied, `preempt_view` (each attempt's running containers kept in the
+//! policy's form) and `freed_space` (what a round leaves between rounds: the room kills freed,
+//! lazy preemption's killable containers). The policy itself is `crate::preempt`, below the
+//! scheduler: it reads an owned snapshot and never sees the scheduler. This folder may use the
+//! scheduler's state, `preempt`'s snapshot and plan types, and the floors below.
+//!
 //! The scheduler's side of preemption: an immutable snapshot for the policy, and applying a
 //! round's events after re-checking each against the current state (propose, then commit: a
 //! container released meanwhile is skipped, never counted twice).
