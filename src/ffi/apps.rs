@@ -3,10 +3,10 @@
 
 use std::ffi::CString;
 
-use super::engine::{capsched_engine, handle};
+use super::engine_handle::{capsched_engine, handle};
 use super::ids::{Ids, Kind};
+use super::status::{capsched_status, guard, FfiError, FfiResult};
 use super::types::*;
-use super::{capsched_status, guard, FfiError, FfiResult};
 use crate::runtime::EngineError;
 use crate::scheduler::apps::{AppSubmission, AttemptSubmission};
 use crate::scheduler::types::{
