@@ -104,8 +104,8 @@ impl QueuePath {
     pub fn new(full: &str) -> Self {
         match full.rfind('.') {
             Some(i) => QueuePath {
-                parent: Some(super::java::java_trim(&full[..i]).to_string()),
-                leaf: super::java::java_trim(&full[i + 1..]).to_string(),
+                parent: Some(super::hadoop::java::java_trim(&full[..i]).to_string()),
+                leaf: super::hadoop::java::java_trim(&full[i + 1..]).to_string(),
             },
             None => QueuePath {
                 parent: None,

@@ -18,8 +18,8 @@ use serde::Deserialize as _;
 use serde_json::{Map, Value};
 
 use super::error::ConfigError;
+use super::hadoop::java::java_trim;
 use super::hadoop::Configuration;
-use super::java::java_trim;
 use super::mapping_rule_validation::{validate_rules, QueueIndex};
 use super::placement::{CURRENT_APPLICATION, CURRENT_USER, PRIMARY_GROUP, SECONDARY_GROUP};
 use super::QueueConf;

@@ -8,7 +8,6 @@ mod created_queues;
 mod error;
 pub mod flexible;
 pub mod hadoop;
-pub mod java;
 pub mod keys;
 pub mod limits;
 pub mod mapping_rule_validation;

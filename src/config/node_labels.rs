@@ -10,7 +10,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::java::{self, java_trim};
+use super::hadoop::java::{self, java_trim};
 use super::keys::{CAPACITY, MAXIMUM_AM_RESOURCE_PERCENT, MAXIMUM_CAPACITY, PREFIX, ROOT};
 use super::queue_conf::QueueConf;
 use super::reader::{queue_key, Reader};

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use super::acl::{AccessControlList, ALL_ACL, NOBODY_ACL};
-use super::java::{self, java_trim};
+use super::hadoop::java::{self, java_trim};
 use super::keys::*;
 use super::queue_conf::*;
 use super::reader::{queue_key, Reader};

@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 
 use super::acl::AccessControlList;
+use super::hadoop::java::java_trim;
 use super::hadoop::trimmed_strings;
-use super::java::java_trim;
 use super::keys::*;
 use super::limits::{MAX_DURATION_MS, MAX_USER_LIMIT_FACTOR};
 use super::reader::{global_key, Reader};

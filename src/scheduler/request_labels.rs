@@ -10,7 +10,7 @@
 
 use super::types::ANY;
 use super::{CapacityScheduler, SchedulerError};
-use crate::config::java::{java_hash_order, java_trim};
+use crate::config::hadoop::java::{java_hash_order, java_trim};
 use crate::config::node_labels::AccessibleLabels;
 use crate::state::partition::{Partition, DEFAULT_PARTITION};
 use crate::state::queue::QueueId;

@@ -4,7 +4,7 @@ use std::collections::HashSet;
 
 use super::json::{self, At, Fields};
 use super::{SimDefaults, TraceError, TraceJob, TraceNode};
-use crate::config::java::java_trim;
+use crate::config::hadoop::java::java_trim;
 use crate::sim::limits::{too_many, MAX_NODES};
 
 /// `YarnClientUtils.ADD_LABEL_FORMAT_ERR_MSG`: a nodes file's `labels` SLS cannot read.
