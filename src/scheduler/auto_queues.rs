@@ -40,7 +40,7 @@ pub(crate) struct QueueManagementState {
 
 /// The partitions a managed parent's policy entitles leaves on (`leafQueueTemplateNodeLabels`):
 /// the default one and each label the template has capacity keys for.
-fn managed_labels(mp: &crate::config::auto_create::ManagedParent) -> Vec<String> {
+fn managed_labels(mp: &crate::config::ManagedParent) -> Vec<String> {
     std::iter::once(String::new())
         .chain(mp.template_labels().map(str::to_string))
         .collect()
@@ -143,7 +143,7 @@ impl CapacityScheduler {
     fn template_share(
         &self,
         parent: QueueId,
-        mp: &crate::config::auto_create::ManagedParent,
+        mp: &crate::config::ManagedParent,
         label: &str,
     ) -> (f32, f32) {
         if label.is_empty() {
