@@ -14,6 +14,7 @@ pub mod mapping_rule_validation;
 pub mod mapping_rules;
 mod messages;
 pub mod node_labels;
+mod node_labels_read;
 pub mod opportunistic;
 pub mod placement;
 mod queue_conf;
