@@ -5,6 +5,7 @@ pub mod acl;
 pub mod auto_create;
 mod capacity;
 mod created_queues;
+pub mod derived;
 mod error;
 pub mod flexible;
 pub mod hadoop;

@@ -1,5 +1,7 @@
 //! One queue's configuration as written in capacity-scheduler.xml, typed but not yet derived
-//! (derived values — absolute capacities, limits — live in `state::queue`).
+//! (derived values live in `derived` — absolute capacities, effective resources — and in
+//! `state::queue` — limits), with the settings it embeds for a parent that creates queues
+//! (`ManagedParent`, `FlexibleParent`).
 
 use std::collections::{BTreeMap, BTreeSet};
 

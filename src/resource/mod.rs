@@ -17,6 +17,7 @@
 mod calculator;
 mod types;
 
+pub(crate) use calculator::{divide_or_zero, divide_or_zero_inlined};
 pub use calculator::{CalculatorKind, ResourceCalculator};
 pub use types::{looks_absolute, AbsoluteResource, NamedResource, ResourceTypes};
 
