@@ -12,8 +12,8 @@ use super::flexible::{
 use super::hadoop::Configuration;
 use super::keys::*;
 use super::limits::{MAX_QUEUES, MAX_QUEUE_DEPTH, MAX_TOTAL_PATH_BYTES};
-use super::mapping_rules::MappingRules;
 use super::opportunistic::{read_opportunistic_settings, OpportunisticSettings};
+use super::placement::mapping_rules::MappingRules;
 use super::placement::{read_placement, PlacementSettings};
 use super::queue_conf::*;
 use super::queue_names::{child_names, split_queue_names};

@@ -11,8 +11,6 @@ pub mod flexible;
 pub mod hadoop;
 pub mod keys;
 pub mod limits;
-pub mod mapping_rule_validation;
-pub mod mapping_rules;
 mod messages;
 pub mod node_labels;
 mod node_labels_read;

@@ -11,10 +11,10 @@ use super::mapping_rule_variables::VariableContext;
 use super::placement::{Placement, DEFAULT_APPLICATION_NAME, DEFAULT_QUEUE};
 use super::types::Rejection;
 use super::CapacityScheduler;
-use crate::config::mapping_rule_validation::{
+use crate::config::placement::mapping_rule_validation::{
     classify, normalize_root, PathValidity, QueueLookup, QueuePath, IMMUTABLE_VARIABLES,
 };
-use crate::config::mapping_rules::{
+use crate::config::placement::mapping_rules::{
     Action, Fallback, MappingRule, Matcher, DEFAULT, ROOT_DEFAULT, SPECIFIED,
 };
 use crate::config::placement::{CURRENT_APPLICATION, CURRENT_USER, PRIMARY_GROUP, SECONDARY_GROUP};
