@@ -4,11 +4,13 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use super::auto_create::{is_auto_create_enabled, read_managed_parent, AutoCreatedLeaf};
-use super::error::{ConfigError, ConfigErrors};
-use super::flexible::{
+use super::auto_queues::auto_create::{
+    is_auto_create_enabled, read_managed_parent, AutoCreatedLeaf,
+};
+use super::auto_queues::flexible::{
     is_v2_enabled, read_flexible_parent, with_dynamic_queues, DynamicQueue, AUTO_REMOVAL_ENABLED,
 };
+use super::error::{ConfigError, ConfigErrors};
 use super::hadoop::Configuration;
 use super::keys::*;
 use super::limits::{MAX_QUEUES, MAX_QUEUE_DEPTH, MAX_TOTAL_PATH_BYTES};

@@ -2,12 +2,11 @@
 //! substitution) and, on top of it, the typed and validated CapacityScheduler configuration.
 
 pub mod acl;
-pub mod auto_create;
+pub mod auto_queues;
 mod capacity;
 mod created_queues;
 pub mod derived;
 mod error;
-pub mod flexible;
 pub mod hadoop;
 pub mod keys;
 pub mod limits;

@@ -20,7 +20,7 @@ use std::collections::{BTreeSet, HashMap};
 use super::apps::AppSubmission;
 use super::types::Rejection;
 use super::{CapacityScheduler, SchedulerError};
-use crate::config::auto_create::AutoCreatedLeaf;
+use crate::config::auto_queues::auto_create::AutoCreatedLeaf;
 use crate::config::CapacitySchedulerConfiguration;
 use crate::ids::ApplicationId;
 use crate::state::queue::QueueId;
@@ -68,7 +68,7 @@ impl CapacityScheduler {
             // The leaf's constructor reads the template's keys as its own.
             let template_path = format!(
                 "{parent_path}.{}",
-                crate::config::auto_create::LEAF_QUEUE_TEMPLATE
+                crate::config::auto_queues::auto_create::LEAF_QUEUE_TEMPLATE
             );
             return Err(e.replace(&template_path, &leaf_path));
         }

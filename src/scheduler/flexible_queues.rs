@@ -14,7 +14,7 @@ use std::collections::{BTreeSet, HashMap};
 use super::apps::AppSubmission;
 use super::types::Rejection;
 use super::CapacityScheduler;
-use crate::config::flexible::{DynamicQueue, DEFAULT_QUEUE_EXPIRATION_TIME_S};
+use crate::config::auto_queues::flexible::{DynamicQueue, DEFAULT_QUEUE_EXPIRATION_TIME_S};
 use crate::config::CapacityValue;
 use crate::ids::ApplicationId;
 use crate::state::queue::{QueueId, QueueLookupError};
@@ -86,7 +86,7 @@ impl CapacityScheduler {
                 }
             }
         };
-        let limit = crate::config::flexible::max_depth(
+        let limit = crate::config::auto_queues::flexible::max_depth(
             self.configuration().configuration(),
             self.tree.path(first_static),
         );
@@ -133,7 +133,9 @@ impl CapacityScheduler {
             .flexible
             .as_ref()
             .map(|f| f.max_queues)
-            .unwrap_or(crate::config::flexible::DEFAULT_AUTO_QUEUE_CREATION_V2_MAX_QUEUES);
+            .unwrap_or(
+                crate::config::auto_queues::flexible::DEFAULT_AUTO_QUEUE_CREATION_V2_MAX_QUEUES,
+            );
         let children = self.tree.children(parent);
         if children.len() as i64 >= max as i64 {
             return Err(format!(
@@ -183,7 +185,7 @@ impl CapacityScheduler {
                 &format!(
                     "{}{}",
                     crate::config::keys::PREFIX,
-                    crate::config::flexible::QUEUE_EXPIRATION_TIME
+                    crate::config::auto_queues::flexible::QUEUE_EXPIRATION_TIME
                 ),
                 DEFAULT_QUEUE_EXPIRATION_TIME_S,
             )

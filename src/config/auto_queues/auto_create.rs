@@ -9,14 +9,14 @@
 //! [`AutoCreatedLeaf`]s, and a configuration with them is built anew when one is added or its
 //! entitlement changes (`CapacitySchedulerConfiguration::with_auto_created_leaves`).
 
-use super::keys::{
+use crate::config::keys::{
     DEFAULT_MAXIMUM_AM_RESOURCE_PERCENT, DEFAULT_USER_LIMIT_FACTOR, DEFAULT_USER_LIMIT_PERCENT,
     PREFIX,
 };
-use super::queue_conf::{CapacityValue, ManagedParent, QueueConf};
-use super::queue_read::read_queue;
-use super::reader::{queue_key, Reader};
-use super::settings::SchedulerSettings;
+use crate::config::queue_conf::{CapacityValue, ManagedParent, QueueConf};
+use crate::config::queue_read::read_queue;
+use crate::config::reader::{queue_key, Reader};
+use crate::config::settings::SchedulerSettings;
 use crate::echo::echo;
 use std::collections::BTreeSet;
 
@@ -114,8 +114,8 @@ pub(crate) fn read_managed_parent(
         false,
     );
     let capacity_keys = [
-        queue_key(&template_path, super::keys::CAPACITY),
-        queue_key(&template_path, super::keys::MAXIMUM_CAPACITY),
+        queue_key(&template_path, crate::config::keys::CAPACITY),
+        queue_key(&template_path, crate::config::keys::MAXIMUM_CAPACITY),
     ];
     let (load, creation): (Vec<_>, Vec<_>) = own
         .errors
@@ -127,7 +127,7 @@ pub(crate) fn read_managed_parent(
     if !matches!(template.capacity, CapacityValue::Percent(_)) {
         r.error(
             Some(&template_path),
-            &queue_key(&template_path, super::keys::CAPACITY),
+            &queue_key(&template_path, crate::config::keys::CAPACITY),
             format!(
                 "Only a percentage capacity is supported for the leaf queue template of {path}"
             ),

@@ -11,10 +11,10 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use super::hadoop::Configuration;
-use super::keys::{ACL_ADMINISTER_QUEUE, ACL_SUBMIT_APPLICATIONS, CAPACITY, PREFIX};
-use super::queue_conf::FlexibleParent;
-use super::reader::{global_key, queue_key, Reader};
+use crate::config::hadoop::Configuration;
+use crate::config::keys::{ACL_ADMINISTER_QUEUE, ACL_SUBMIT_APPLICATIONS, CAPACITY, PREFIX};
+use crate::config::queue_conf::FlexibleParent;
+use crate::config::reader::{global_key, queue_key, Reader};
 
 pub const AUTO_QUEUE_CREATION_V2_ENABLED: &str = "auto-queue-creation-v2.enabled";
 pub const AUTO_QUEUE_CREATION_V2_MAX_QUEUES: &str = "auto-queue-creation-v2.max-queues";
@@ -105,7 +105,7 @@ pub(crate) fn read_flexible_parent(conf: &Configuration, path: &str) -> Flexible
         ..Default::default()
     };
     // A one-component path that is not root has no template (QueuePath.isInvalid).
-    if !path.contains('.') && path != super::keys::ROOT {
+    if !path.contains('.') && path != crate::config::keys::ROOT {
         return p;
     }
     for candidate in wildcarded_paths(path, depth) {
@@ -156,11 +156,11 @@ pub(crate) fn with_dynamic_queues(conf: &Configuration, dynamic: &[DynamicQueue]
         let key = |suffix: &str| queue_key(&d.path, suffix);
         if !d.is_parent {
             out.set(
-                &key(super::keys::USER_LIMIT_FACTOR),
+                &key(crate::config::keys::USER_LIMIT_FACTOR),
                 DYNAMIC_LEAF_USER_LIMIT_FACTOR,
             );
             out.set(
-                &key(super::keys::MAXIMUM_AM_RESOURCE_PERCENT),
+                &key(crate::config::keys::MAXIMUM_AM_RESOURCE_PERCENT),
                 DYNAMIC_LEAF_MAXIMUM_AM_RESOURCE_PERCENT,
             );
         }
