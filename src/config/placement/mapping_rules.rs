@@ -45,7 +45,7 @@ pub const MAX_JSON_FILE_BYTES: u64 = 16 << 20;
 /// Which rules the configuration asks for (`mapping-rule-format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RuleFormat {
-    /// YARN 3.3's `queue-mappings` and app-name mappings (`config::placement`).
+    /// YARN 3.3's `queue-mappings` and app-name mappings (read by the placement settings).
     Legacy,
     Json,
 }
