@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use capsched::config::mapping_rules::JsonSource;
+use capsched::config::placement::mapping_rules::JsonSource;
 use capsched::config::CapacitySchedulerConfiguration;
 use capsched::scheduler::apps::AppSubmission;
 use capsched::scheduler::placement::mapping_rules::REJECTED_BY_MAPPING_RULE;

@@ -18,8 +18,12 @@
 
 use std::sync::Arc;
 
-use capsched::config::mapping_rule_validation::{validate_rules, QueueIndex, ValidationContext};
-use capsched::config::mapping_rules::{parse_json_rules, Action, Fallback, MappingRule, Matcher};
+use capsched::config::placement::mapping_rule_validation::{
+    validate_rules, QueueIndex, ValidationContext,
+};
+use capsched::config::placement::mapping_rules::{
+    parse_json_rules, Action, Fallback, MappingRule, Matcher,
+};
 use capsched::config::CapacitySchedulerConfiguration;
 use capsched::ids::ApplicationId;
 use capsched::scheduler::apps::AppSubmission;

@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use capsched::config::mapping_rules::{JsonSource, MappingRules};
+use capsched::config::placement::mapping_rules::{JsonSource, MappingRules};
 use capsched::config::placement::{MappingKind, PlacementRuleKind};
 use capsched::config::CapacitySchedulerConfiguration;
 use capsched::state::queue::QueueTree;

@@ -4,16 +4,18 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use super::auto_create::{is_auto_create_enabled, read_managed_parent, AutoCreatedLeaf};
-use super::error::{ConfigError, ConfigErrors};
-use super::flexible::{
+use super::auto_queues::auto_create::{
+    is_auto_create_enabled, read_managed_parent, AutoCreatedLeaf,
+};
+use super::auto_queues::flexible::{
     is_v2_enabled, read_flexible_parent, with_dynamic_queues, DynamicQueue, AUTO_REMOVAL_ENABLED,
 };
+use super::error::{ConfigError, ConfigErrors};
 use super::hadoop::Configuration;
 use super::keys::*;
 use super::limits::{MAX_QUEUES, MAX_QUEUE_DEPTH, MAX_TOTAL_PATH_BYTES};
-use super::mapping_rules::MappingRules;
 use super::opportunistic::{read_opportunistic_settings, OpportunisticSettings};
+use super::placement::mapping_rules::MappingRules;
 use super::placement::{read_placement, PlacementSettings};
 use super::queue_conf::*;
 use super::queue_names::{child_names, split_queue_names};

@@ -5,12 +5,12 @@
 //! what `with_created_queues` builds from the file (tests/core_auto_queues.rs,
 //! tests/core_flexible_queues.rs compare the two).
 
-use super::auto_create::AutoCreatedLeaf;
-use super::capacity::{hierarchy_limit, CapacitySchedulerConfiguration};
-use super::error::{ConfigError, ConfigErrors};
-use super::flexible::{
+use super::auto_queues::auto_create::AutoCreatedLeaf;
+use super::auto_queues::flexible::{
     read_flexible_parent, with_dynamic_queues, DynamicQueue, AUTO_REMOVAL_ENABLED,
 };
+use super::capacity::{hierarchy_limit, CapacitySchedulerConfiguration};
+use super::error::{ConfigError, ConfigErrors};
 use super::keys::QUEUES;
 use super::queue_conf::{CapacityValue, QueueConf, QueueIndex};
 use super::queue_read::read_queue;

@@ -124,3 +124,15 @@ pub const RM_SCHEDULER_MONITOR_POLICIES: &str = "yarn.resourcemanager.scheduler.
 pub const DEFAULT_RM_SCHEDULER_MONITOR_POLICIES: &str =
     "org.apache.hadoop.yarn.server.resourcemanager.monitor.capacity.ProportionalCapacityPreemptionPolicy";
 pub const PREEMPTION_PREFIX: &str = "yarn.resourcemanager.monitor.capacity.preemption.";
+// The monitor's policies for auto-created and dynamic queues (their keys are in
+// `auto_queues`), read with the monitor's other settings.
+/// The QueueManagementDynamicEditPolicy's period (a yarn-site key, read from the scheduler's
+/// configuration as YARN reads it).
+pub const QUEUE_MANAGEMENT_MONITORING_INTERVAL: &str =
+    "yarn.resourcemanager.monitor.capacity.queue-management.monitoring-interval";
+pub const DEFAULT_QUEUE_MANAGEMENT_MONITORING_INTERVAL_MS: i64 = 1500;
+/// The monitor policy that re-runs the management policy periodically; without it (YARN's
+/// default) entitlements change only when a leaf is made and at a refresh.
+pub const QUEUE_MANAGEMENT_DYNAMIC_EDIT_POLICY: &str = "QueueManagementDynamicEditPolicy";
+/// The monitor policy that deletes expired dynamic queues (never on by default).
+pub const AUTO_CREATED_QUEUE_DELETION_POLICY: &str = "AutoCreatedQueueDeletionPolicy";

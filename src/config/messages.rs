@@ -3,7 +3,7 @@
 //! printing included — and what capsched adds follows them. A message raised in several places
 //! is built here once.
 
-use super::java::float_to_string;
+use super::hadoop::java::float_to_string;
 use crate::resource::Resource;
 
 /// `sentence`, then `context` as a sentence of its own.

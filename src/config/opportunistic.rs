@@ -3,7 +3,7 @@
 //! queue. Read from the same `Configuration` as the scheduler's keys, as the RM reads them from
 //! its merged configuration.
 
-use super::java::java_trim;
+use super::hadoop::java::java_trim;
 use super::limits::MAX_DURATION_MS;
 use super::reader::Reader;
 use super::settings::{untrimmed_hint, AT_LEAST_0, AT_LEAST_1};

@@ -1,12 +1,14 @@
 //! One queue's configuration as written in capacity-scheduler.xml, typed but not yet derived
-//! (derived values — absolute capacities, limits — live in `state::queue`).
+//! (derived values live in `derived` — absolute capacities, effective resources — and in
+//! `state::queue` — limits), with the settings it embeds for a parent that creates queues
+//! (`ManagedParent`, `FlexibleParent`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::acl::AccessControlList;
 use crate::resource::{AbsoluteResource, Resource};
 
-/// Index of a queue in [`super::CapacitySchedulerConfiguration::queues`] (pre-order, root = 0).
+/// Index of a queue in the whole configuration's queue list (pre-order, root = 0).
 pub type QueueIndex = usize;
 
 /// `yarn.scheduler.capacity.<q>.capacity`, in one of YARN's three forms (spec §1.2).
@@ -169,12 +171,12 @@ pub struct QueueConf {
     pub queue_ordering_policy: Option<QueueOrderingPolicy>,
     /// `auto-create-child-queue.enabled`: a `ManagedParentQueue`, a parent even without
     /// children of its own (docs/SEMANTICS.md, "Auto-created queues").
-    pub managed: Option<Box<super::auto_create::ManagedParent>>,
+    pub managed: Option<Box<ManagedParent>>,
     /// An `AutoCreatedLeafQueue`: made by the running scheduler from its parent's template.
     pub auto_created: bool,
     /// A parent that may get dynamic children (`auto-queue-creation-v2.enabled`, or a dynamic
     /// parent), with its templates; a parent even without children.
-    pub flexible: Option<Box<super::flexible::FlexibleParent>>,
+    pub flexible: Option<Box<FlexibleParent>>,
     /// A queue the running scheduler created through flexible auto queue creation.
     pub dynamic: bool,
     /// `auto-queue-creation-v2.queue-auto-removal.enable` of a dynamic queue.
@@ -245,4 +247,92 @@ impl QueueConf {
         };
         (min, max)
     }
+}
+
+/// A `ManagedParentQueue`'s settings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ManagedParent {
+    /// Every auto-created leaf's configuration before its entitlement: the template's keys
+    /// read as the keys of a leaf of this parent (its path is `<parent>.leaf-queue-template`).
+    pub template: Box<QueueConf>,
+    /// The template's keys as REST's `leafQueueTemplate` lists them
+    /// (`leaf-queue-template.capacity` → `10`), in key order.
+    pub template_properties: Vec<(String, String)>,
+    /// What the leaf's constructor would throw for the template's other keys (the maximum
+    /// allocation above the cluster's, an unknown ordering policy…): each creation fails with
+    /// the first.
+    pub creation_errors: Vec<String>,
+    /// `auto-create-child-queue.fail-on-exceeding-parent-capacity`.
+    pub fail_on_exceeding_parent_capacity: bool,
+    /// `auto-create-child-queue.max-queues`.
+    pub max_child_queues: i32,
+}
+
+impl ManagedParent {
+    /// The template's capacity as a fraction of the parent (what an activated leaf gets).
+    pub fn template_capacity(&self) -> f32 {
+        self.template.capacity.percent_fraction()
+    }
+
+    /// The template's maximum capacity as a fraction of the parent's.
+    pub fn template_maximum_capacity(&self) -> f32 {
+        match &self.template.maximum_capacity {
+            MaxCapacityValue::Percent(m) => *m,
+            MaxCapacityValue::Absolute(_) => 1.0,
+        }
+    }
+
+    /// The labels the template has capacity keys for, which the management policy entitles
+    /// each leaf on separately (`leafQueueTemplateNodeLabels`, the default partition aside).
+    pub fn template_labels(&self) -> impl Iterator<Item = &str> {
+        self.template.labels.capacities.keys().map(String::as_str)
+    }
+
+    /// The template's capacity on `label` as a fraction of the parent's there.
+    pub fn template_label_capacity(&self, label: &str) -> f32 {
+        self.template.labels.capacity(label).capacity
+    }
+
+    /// The leaf `name` of this parent as the template makes it, with the capacities its
+    /// entitlement gives (`AutoCreatedLeafQueue.reinitializeFromTemplate`): on the default
+    /// partition the template's when `active`, on each template label the template's when
+    /// listed in `active_labels`, 0 otherwise; the maxima are the template's either way.
+    pub fn leaf_conf(
+        &self,
+        parent_path: &str,
+        name: &str,
+        active: bool,
+        active_labels: &BTreeSet<String>,
+    ) -> QueueConf {
+        let mut q = (*self.template).clone();
+        q.path = format!("{parent_path}.{name}");
+        q.name = name.to_string();
+        q.parent = None;
+        q.children.clear();
+        q.capacity = CapacityValue::Percent(if active {
+            self.template_capacity()
+        } else {
+            0.0
+        });
+        for (label, c) in q.labels.capacities.iter_mut() {
+            if !active_labels.contains(label) {
+                c.capacity = 0.0;
+            }
+        }
+        q.auto_created = true;
+        q
+    }
+}
+
+/// A parent that creates dynamic children: its limits and its resolved templates
+/// (`AutoCreatedQueueTemplate`, most explicit path first).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FlexibleParent {
+    /// `auto-queue-creation-v2.max-queues`: children of every kind.
+    pub max_queues: i32,
+    /// `auto-queue-creation-v2.maximum-queue-depth` (this queue's, else the global one).
+    pub max_depth: i32,
+    pub template: BTreeMap<String, String>,
+    pub leaf_template: BTreeMap<String, String>,
+    pub parent_template: BTreeMap<String, String>,
 }

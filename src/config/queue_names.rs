@@ -11,7 +11,7 @@
 
 use std::collections::HashSet;
 
-use super::java::java_trim;
+use super::hadoop::java::java_trim;
 use super::keys::ROOT;
 use super::limits::MAX_QUEUE_NAME_BYTES;
 use super::reader::Reader;

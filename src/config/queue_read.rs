@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use super::acl::{AccessControlList, ALL_ACL, NOBODY_ACL};
-use super::java::{self, java_trim};
+use super::hadoop::java::{self, java_trim};
 use super::keys::*;
 use super::queue_conf::*;
 use super::reader::{queue_key, Reader};
@@ -62,7 +62,7 @@ pub(crate) fn read_queue(
     let allow_zero_capacity_sum = r.boolean(&queue_key(path, ALLOW_ZERO_CAPACITY_SUM), false);
 
     let lifetimes = read_lifetimes(r, path, parent);
-    let labels = super::node_labels::read_queue_labels(
+    let labels = super::node_labels_read::read_queue_labels(
         r,
         &settings.resource_types,
         path,

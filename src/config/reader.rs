@@ -12,8 +12,8 @@
 //! [`MAX_EXPANDED_BYTES_TOTAL`].
 
 use super::error::ConfigError;
+use super::hadoop::java::{self, java_trim};
 use super::hadoop::Configuration;
-use super::java::{self, java_trim};
 use super::keys::PREFIX;
 use super::limits::MAX_EXPANDED_BYTES_TOTAL;
 use crate::echo::echo;

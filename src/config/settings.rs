@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 
 use super::acl::AccessControlList;
+use super::hadoop::java::java_trim;
 use super::hadoop::trimmed_strings;
-use super::java::java_trim;
 use super::keys::*;
 use super::limits::{MAX_DURATION_MS, MAX_USER_LIMIT_FACTOR};
 use super::reader::{global_key, Reader};
@@ -156,7 +156,7 @@ impl PreemptionSettings {
         self.monitor_enabled
             && self.monitor_policies.iter().any(|p| {
                 p.rsplit('.').next()
-                    == Some(crate::config::auto_create::QUEUE_MANAGEMENT_DYNAMIC_EDIT_POLICY)
+                    == Some(crate::config::keys::QUEUE_MANAGEMENT_DYNAMIC_EDIT_POLICY)
             })
     }
 
@@ -166,7 +166,7 @@ impl PreemptionSettings {
         self.monitor_enabled
             && self.monitor_policies.iter().any(|p| {
                 p.rsplit('.').next()
-                    == Some(crate::config::flexible::AUTO_CREATED_QUEUE_DELETION_POLICY)
+                    == Some(crate::config::keys::AUTO_CREATED_QUEUE_DELETION_POLICY)
             })
     }
 
@@ -568,8 +568,8 @@ pub(crate) fn read_preemption_settings(r: &mut Reader) -> PreemptionSettings {
         monitoring_interval_ms: duration(r, &p("monitoring_interval"), 3000, 1),
         queue_management_interval_ms: duration(
             r,
-            crate::config::auto_create::QUEUE_MANAGEMENT_MONITORING_INTERVAL,
-            crate::config::auto_create::DEFAULT_QUEUE_MANAGEMENT_MONITORING_INTERVAL_MS,
+            crate::config::keys::QUEUE_MANAGEMENT_MONITORING_INTERVAL,
+            crate::config::keys::DEFAULT_QUEUE_MANAGEMENT_MONITORING_INTERVAL_MS,
             1,
         ),
         max_wait_before_kill_ms: duration(r, &p("max_wait_before_kill"), 15000, 0),

@@ -6,13 +6,13 @@
 
 use std::collections::HashSet;
 
+use super::derived::capacities::derive_capacities;
 use super::keys::{CAPACITY, MAXIMUM_CAPACITY, QUEUES};
 use super::messages::{self, ChildrenSum};
 use super::queue_conf::{CapacityMode, CapacityValue, MaxCapacityValue, QueueConf};
 use super::reader::{queue_key, Reader};
 use super::settings::SchedulerSettings;
 use crate::resource::Resource;
-use crate::state::queue::capacities::derive_capacities;
 
 /// YARN's `ParentQueue.PRECISION`: children's percentages must sum to 1 within 0.05%.
 const PRECISION: f32 = 0.0005;
@@ -112,10 +112,9 @@ fn check_label_capacities(r: &mut Reader, settings: &SchedulerSettings, queues: 
     for (i, q) in queues.iter().enumerate().skip(1) {
         check_label_modes(r, queues, i, q);
     }
-    let caps =
-        crate::state::queue::partitions::derive_partition_capacities(queues, settings, |_| {
-            Resource::ZERO
-        });
+    let caps = super::derived::partitions::derive_partition_capacities(queues, settings, |_| {
+        Resource::ZERO
+    });
     for (q, by_label) in queues.iter().zip(&caps) {
         for (label, c) in by_label {
             if c.absolute_capacity > c.absolute_maximum_capacity {

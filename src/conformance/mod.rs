@@ -15,6 +15,11 @@
 //!   [`NodeQueueLoadMonitor`](crate::opportunistic::load_monitor::NodeQueueLoadMonitor).
 //!
 //! Used by `capsched conformance FILE…` and by `tests/conformance.rs`.
+//!
+//! The folder may use the policy it drives (`preempt`), the node queue load monitor
+//! (`opportunistic`), the configuration and the resource types; nothing of the scheduler, the
+//! runtime or the simulator. Inside it, this file is the bottom (the caps on what a vector may
+//! build); `vectors` and `scenario` come next, the harnesses on them, and `run` on top.
 
 pub mod matrix;
 pub mod opportunistic;

@@ -1,7 +1,7 @@
 //! Serde model of `preemption-vectors.json` (Hadoop's preemption unit tests transcribed as
 //! data). Only the shape is modelled here; what the fields mean is in the file's own `meta`
-//! and in the spec (P8, P9), and is applied by [`super::matrix`], [`super::string`] and
-//! [`super::run`].
+//! and in the spec (P8, P9), and is applied by the harnesses that build on this model (the
+//! matrix and string harnesses, and the runner).
 //!
 //! Unknown fields are ignored (vectors carry notes and provenance); fields the harness needs
 //! must have the stated types, otherwise loading fails with serde's message.

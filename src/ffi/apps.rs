@@ -3,10 +3,10 @@
 
 use std::ffi::CString;
 
-use super::engine::{capsched_engine, handle};
+use super::engine_handle::{capsched_engine, handle};
 use super::ids::{Ids, Kind};
+use super::status::{capsched_status, guard, FfiError, FfiResult};
 use super::types::*;
-use super::{capsched_status, guard, FfiError, FfiResult};
 use crate::records::{
     AllocateRequest, AllocateResponse, AllocatedContainer, ContainerUpdateType, ResourceRequest,
     SchedulerKey, UpdateContainerRequest,

@@ -2,8 +2,8 @@
 //! parsed and validated with YARN's messages. A `capsched_config` is immutable; engines share
 //! it and `capsched_config_free` may come before the engine's.
 
+use super::status::{capsched_status, guard, FfiError, FfiResult};
 use super::types::{capsched_str, need_out, read_slice, read_str, write_out};
-use super::{capsched_status, guard, FfiError, FfiResult};
 use crate::config::{CapacitySchedulerConfiguration, ConfigErrors, Configuration};
 use crate::sync::Arc;
 

@@ -3,32 +3,17 @@
 //! stream.
 
 use super::config::capsched_config;
+use super::engine_handle::{capsched_engine, engine_ref, handle};
 use super::ids::{EngineTag, Ids};
+use super::status::{capsched_status, guard, FfiError, FfiResult};
 use super::types::{
     capsched_owned_str, capsched_resource, give_string, need_out, read_growable, write_out,
 };
-use super::{capsched_status, guard, FfiError, FfiResult};
 use crate::ids::{AppId, ContainerId, YarnContainerId};
 use crate::runtime::clock::SystemClock;
 use crate::runtime::events::EngineEvent;
 use crate::runtime::{Engine, EngineOptions, Mode};
 use crate::sync::Arc;
-
-/// A running scheduler (opaque). Usable from any number of threads at once; only
-/// `capsched_engine_free` must not race with other calls on it.
-pub struct capsched_engine {
-    pub(crate) engine: Engine,
-    /// Declared after `engine`, so dropped after it: the tag goes back to the pool only once
-    /// the engine has stopped and can hand out no more ids.
-    tag: EngineTag,
-}
-
-impl capsched_engine {
-    /// The translator between this engine's host ids (tagged) and the core's.
-    pub(crate) fn ids(&self) -> Ids {
-        self.tag.ids()
-    }
-}
 
 pub const CAPSCHED_MODE_THREADED: i32 = 0;
 pub const CAPSCHED_MODE_MANUAL: i32 = 1;
@@ -171,15 +156,6 @@ pub unsafe extern "C" fn capsched_engine_new(
             "out",
         )
     })
-}
-
-pub(crate) unsafe fn engine_ref<'a>(e: *const capsched_engine) -> FfiResult<&'a Engine> {
-    handle(e).map(|e| &e.engine)
-}
-
-/// The engine handle, for calls that translate ids.
-pub(crate) unsafe fn handle<'a>(e: *const capsched_engine) -> FfiResult<&'a capsched_engine> {
-    e.as_ref().ok_or_else(|| FfiError::null("engine"))
 }
 
 /// Stops the engine: queued calls finish, threads are joined; later calls return

@@ -15,7 +15,7 @@
 //! it is unknown unless a live value of the same kind sits in the same slot with the same
 //! generation.
 
-use super::{capsched_status, FfiError, FfiResult};
+use super::status::{capsched_status, FfiError, FfiResult};
 use crate::ids::{AppId, ContainerId, NodeId, ID_BITS};
 use crate::runtime::EngineError;
 use crate::scheduler::SchedulerError;

@@ -7,10 +7,10 @@
 
 use std::ffi::CString;
 
-use super::engine::{capsched_engine, engine_ref, handle};
+use super::engine_handle::{capsched_engine, engine_ref, handle};
 use super::ids::Kind;
+use super::status::{capsched_status, guard, FfiResult};
 use super::types::*;
-use super::{capsched_status, guard, FfiResult};
 use crate::runtime::EngineError;
 use crate::scheduler::SchedulerError;
 

@@ -10,12 +10,25 @@
 //! Thread model: an engine handle may be used from any number of threads at once;
 //! `capsched_engine_free` must not race with other calls on the same handle. A configuration
 //! handle is immutable once built and may be shared likewise.
+//!
+//! The folder is the top of the library: it may use the runtime (`Engine`, its events and
+//! clocks), the scheduler's vocabulary and reports, the configuration, the resource types and
+//! the ids; nothing inside the crate uses it. This file is its facade (it re-exports every
+//! piece, in the order cbindgen reads them). Inside: `status` at the bottom (statuses, the
+//! last error, the panic guard); `ids` (engine tags) and `types` (C value types, argument
+//! readers) on it; `engine_handle` (the opaque engine and reading it from C) above those; then
+//! one file per area of calls — `config`, `engine`, `apps`, `nodes`, `labels`, `queues`, `rm`,
+//! `yarn` — each using only the files below it (`yarn` below `engine`, `apps` and `rm`, whose
+//! events, containers and submissions carry YARN ids; `apps` below `nodes`, `labels` and `rm`).
 #![allow(non_camel_case_types)]
 #![allow(clippy::missing_safety_doc)]
+
+mod status;
 
 mod apps;
 mod config;
 mod engine;
+mod engine_handle;
 mod ids;
 mod labels;
 mod nodes;
@@ -24,177 +37,15 @@ mod rm;
 mod types;
 mod yarn;
 
+pub use status::*;
+
 pub use apps::*;
 pub use config::*;
 pub use engine::*;
+pub use engine_handle::*;
 pub use labels::*;
 pub use nodes::*;
 pub use queues::*;
 pub use rm::*;
 pub use types::*;
 pub use yarn::*;
-
-use std::cell::RefCell;
-use std::ffi::CString;
-use std::panic::{catch_unwind, AssertUnwindSafe};
-
-use crate::runtime::EngineError;
-use crate::scheduler::SchedulerError;
-
-/// What every fallible call returns. The numbers are stable and never reused.
-#[repr(i32)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum capsched_status {
-    CAPSCHED_OK = 0,
-    /// A required pointer argument was NULL.
-    CAPSCHED_ERR_NULL_ARGUMENT = 1,
-    /// An argument is out of range or malformed (see `capsched_last_error`).
-    CAPSCHED_ERR_INVALID_ARGUMENT = 2,
-    /// A string argument is not UTF-8.
-    CAPSCHED_ERR_INVALID_UTF8 = 3,
-    /// An input struct's `struct_size` is smaller than this library's first version of it.
-    CAPSCHED_ERR_STRUCT_SIZE = 4,
-    /// The configuration is invalid; the message is YARN's.
-    CAPSCHED_ERR_CONFIG = 5,
-    /// A node, application or container id the engine does not know (or no longer knows):
-    /// stale, never issued, 0, or issued by another engine (see "Ids" in the preamble).
-    CAPSCHED_ERR_UNKNOWN_ID = 6,
-    /// The scheduler refused the request (YARN's exception message in `capsched_last_error`),
-    /// the node-label manager's refusals included.
-    CAPSCHED_ERR_REFUSED = 7,
-    /// The application was rejected at submission (YARN's reason in `capsched_last_error`).
-    CAPSCHED_ERR_REJECTED = 8,
-    /// The engine is stopped.
-    CAPSCHED_ERR_STOPPED = 9,
-    /// An engine thread panicked earlier; the engine is unusable (the panic's message given).
-    CAPSCHED_ERR_ENGINE_FAILED = 10,
-    /// This call panicked inside the library (a bug); the message says where.
-    CAPSCHED_ERR_PANIC = 11,
-    /// Reading a file failed.
-    CAPSCHED_ERR_IO = 12,
-    /// The scheduler's state broke one of its invariants (`capsched_engine_check_invariants`;
-    /// a bug — the message lists what).
-    CAPSCHED_ERR_INVARIANT = 13,
-}
-
-use capsched_status::*;
-
-/// A failure on its way to C: a status and the message for `capsched_last_error`.
-pub(crate) struct FfiError(pub capsched_status, pub String);
-
-pub(crate) type FfiResult<T = ()> = Result<T, FfiError>;
-
-impl FfiError {
-    pub fn null(what: &str) -> Self {
-        FfiError(CAPSCHED_ERR_NULL_ARGUMENT, format!("{what} is NULL"))
-    }
-    pub fn invalid(message: impl Into<String>) -> Self {
-        FfiError(CAPSCHED_ERR_INVALID_ARGUMENT, message.into())
-    }
-}
-
-impl From<SchedulerError> for FfiError {
-    fn from(e: SchedulerError) -> Self {
-        let status = match e {
-            SchedulerError::UnknownNode(_)
-            | SchedulerError::UnknownApplication(_)
-            | SchedulerError::UnknownContainer(_)
-            | SchedulerError::NoAttempt(_) => CAPSCHED_ERR_UNKNOWN_ID,
-            SchedulerError::InvalidArgument(_) | SchedulerError::DuplicateNode(_) => {
-                CAPSCHED_ERR_INVALID_ARGUMENT
-            }
-            // The label manager's IOException (labels disabled, a bad or unknown label, a
-            // label a queue still uses, a malformed node): YARN refuses the admin call with
-            // its words, as it refuses a move or a refresh.
-            SchedulerError::NodeLabels(_) => CAPSCHED_ERR_REFUSED,
-            _ => CAPSCHED_ERR_REFUSED,
-        };
-        FfiError(status, e.to_string())
-    }
-}
-
-impl From<EngineError> for FfiError {
-    fn from(e: EngineError) -> Self {
-        match e {
-            EngineError::Scheduler(s) => s.into(),
-            EngineError::Stopped => FfiError(CAPSCHED_ERR_STOPPED, e.to_string()),
-            EngineError::Failed(_) => FfiError(CAPSCHED_ERR_ENGINE_FAILED, e.to_string()),
-            EngineError::InvalidArgument(m) => FfiError(CAPSCHED_ERR_INVALID_ARGUMENT, m),
-        }
-    }
-}
-
-thread_local! {
-    static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
-}
-
-fn set_last_error(message: &str) {
-    let c = CString::new(message.replace('\0', "\\0")).unwrap_or_default();
-    LAST_ERROR.with(|e| *e.borrow_mut() = c);
-}
-
-/// Runs an export's body: panics are caught, errors recorded for `capsched_last_error`, and
-/// the status returned. On success the calling thread's last error is cleared.
-pub(crate) fn guard(body: impl FnOnce() -> FfiResult) -> capsched_status {
-    match catch_unwind(AssertUnwindSafe(body)) {
-        Ok(Ok(())) => {
-            set_last_error("");
-            CAPSCHED_OK
-        }
-        Ok(Err(FfiError(status, message))) => {
-            set_last_error(&message);
-            status
-        }
-        Err(p) => {
-            set_last_error(&format!(
-                "internal panic: {}",
-                crate::runtime::panic_message(&*p)
-            ));
-            CAPSCHED_ERR_PANIC
-        }
-    }
-}
-
-/// The calling thread's message for its last failed call (empty after a success), as a
-/// NUL-terminated UTF-8 string owned by the library and valid until this thread's next call.
-#[no_mangle]
-pub extern "C" fn capsched_last_error() -> *const std::ffi::c_char {
-    LAST_ERROR.with(|e| e.borrow().as_ptr())
-}
-
-/// The library's version, "MAJOR.MINOR.PATCH", NUL-terminated, static.
-#[no_mangle]
-pub extern "C" fn capsched_version() -> *const std::ffi::c_char {
-    crate::VERSION_NUL.as_ptr().cast()
-}
-
-/// The C ABI version this library implements (`CAPSCHED_ABI_VERSION` in the header it was
-/// built with). Bindings compare the two at load.
-#[no_mangle]
-pub extern "C" fn capsched_abi_version() -> u32 {
-    crate::ABI_VERSION
-}
-
-/// The name of a status, e.g. "CAPSCHED_ERR_NULL_ARGUMENT"; "CAPSCHED_UNKNOWN_STATUS" for a
-/// number that is not one; static.
-#[no_mangle]
-pub extern "C" fn capsched_status_name(status: i32) -> *const std::ffi::c_char {
-    let s: &'static [u8] = match status {
-        x if x == CAPSCHED_OK as i32 => b"CAPSCHED_OK\0",
-        x if x == CAPSCHED_ERR_NULL_ARGUMENT as i32 => b"CAPSCHED_ERR_NULL_ARGUMENT\0",
-        x if x == CAPSCHED_ERR_INVALID_ARGUMENT as i32 => b"CAPSCHED_ERR_INVALID_ARGUMENT\0",
-        x if x == CAPSCHED_ERR_INVALID_UTF8 as i32 => b"CAPSCHED_ERR_INVALID_UTF8\0",
-        x if x == CAPSCHED_ERR_STRUCT_SIZE as i32 => b"CAPSCHED_ERR_STRUCT_SIZE\0",
-        x if x == CAPSCHED_ERR_CONFIG as i32 => b"CAPSCHED_ERR_CONFIG\0",
-        x if x == CAPSCHED_ERR_UNKNOWN_ID as i32 => b"CAPSCHED_ERR_UNKNOWN_ID\0",
-        x if x == CAPSCHED_ERR_REFUSED as i32 => b"CAPSCHED_ERR_REFUSED\0",
-        x if x == CAPSCHED_ERR_REJECTED as i32 => b"CAPSCHED_ERR_REJECTED\0",
-        x if x == CAPSCHED_ERR_STOPPED as i32 => b"CAPSCHED_ERR_STOPPED\0",
-        x if x == CAPSCHED_ERR_ENGINE_FAILED as i32 => b"CAPSCHED_ERR_ENGINE_FAILED\0",
-        x if x == CAPSCHED_ERR_PANIC as i32 => b"CAPSCHED_ERR_PANIC\0",
-        x if x == CAPSCHED_ERR_IO as i32 => b"CAPSCHED_ERR_IO\0",
-        x if x == CAPSCHED_ERR_INVARIANT as i32 => b"CAPSCHED_ERR_INVARIANT\0",
-        _ => b"CAPSCHED_UNKNOWN_STATUS\0",
-    };
-    s.as_ptr().cast()
-}

@@ -1,9 +1,9 @@
 //! NodeManagers from C: register, remove, heartbeat.
 
-use super::engine::{capsched_engine, handle};
+use super::engine_handle::{capsched_engine, handle};
 use super::ids::{Ids, Kind};
+use super::status::{capsched_status, guard, FfiError, FfiResult};
 use super::types::*;
-use super::{capsched_status, guard, FfiError, FfiResult};
 use crate::opportunistic::node_queue::NodeQueueReport;
 use crate::records::{CompletedContainer, ContainerReport, NodeStatus, SchedulerKey};
 use crate::scheduler::nodes::NodeSpec;

@@ -1,11 +1,11 @@
 //! Each queue's figures as a ResourceManager publishes them (`QueueInfo`, `QueueMetrics`):
 //! the scheduler's side of them, for a host that keeps YARN's own bookkeeping beside.
 
-use super::engine::{capsched_engine, engine_ref};
+use super::engine_handle::{capsched_engine, engine_ref};
+use super::status::{capsched_status, guard};
 use super::types::{
     capsched_resource, capsched_str, free_array, give_array, need_out, read_str, write_out,
 };
-use super::{capsched_status, guard};
 use crate::config::QueueState;
 use crate::scheduler::queue_status::{QueueStatus, UserStatus};
 

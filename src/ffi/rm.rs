@@ -2,11 +2,11 @@
 //! decommissioning and recommissioning, killing a container, queue ACL checks, and submission
 //! with the user's groups (for those ACLs).
 
-use super::engine::capsched_engine;
-use super::engine::handle;
+use super::engine_handle::capsched_engine;
+use super::engine_handle::handle;
 use super::ids::Kind;
+use super::status::{capsched_status, guard, FfiError, FfiResult};
 use super::types::*;
-use super::{capsched_status, guard, FfiError, FfiResult};
 use crate::scheduler::apps::{AppSubmission, QueueAcl};
 
 /// `capsched_check_access`'s rights (YARN's `QueueACL`).

@@ -2,7 +2,7 @@
 
 use std::ffi::c_char;
 
-use super::{FfiError, FfiResult};
+use super::status::{FfiError, FfiResult};
 use crate::records::ExecutionType;
 use crate::resource::Resource;
 
@@ -82,7 +82,7 @@ pub(crate) unsafe fn read_str<'a>(s: capsched_str, what: &str) -> FfiResult<&'a 
     let bytes = std::slice::from_raw_parts(s.ptr.cast::<u8>(), s.len);
     std::str::from_utf8(bytes).map_err(|e| {
         FfiError(
-            super::capsched_status::CAPSCHED_ERR_INVALID_UTF8,
+            super::status::capsched_status::CAPSCHED_ERR_INVALID_UTF8,
             format!("{what} is not UTF-8: {e}"),
         )
     })
@@ -125,7 +125,7 @@ pub(crate) unsafe fn read_slice<'a, T>(
 pub(crate) fn check_struct_size(size: u32, first_version: usize, what: &str) -> FfiResult {
     if (size as usize) < first_version {
         return Err(FfiError(
-            super::capsched_status::CAPSCHED_ERR_STRUCT_SIZE,
+            super::status::capsched_status::CAPSCHED_ERR_STRUCT_SIZE,
             format!("{what}.struct_size is {size}, at least {first_version} expected (set it to sizeof({what}))"),
         ));
     }

@@ -2,10 +2,10 @@
 //! event carries, formatting and parsing YARN's string forms, finding an engine handle from a
 //! YARN id, the AM container the RM launches, and the application and container reports.
 
-use super::engine::{capsched_engine, handle};
+use super::engine_handle::{capsched_engine, handle};
 use super::ids::{Ids, Kind};
+use super::status::{capsched_status, guard, FfiError, FfiResult};
 use super::types::*;
-use super::{capsched_status, guard, FfiError, FfiResult};
 use crate::ids::{ApplicationAttemptId, ApplicationId, YarnContainerId};
 use crate::records::PendingReason;
 use crate::records::{ContainerState, NodeType};

@@ -473,7 +473,7 @@ fn capacities_json(tree: &QueueTree, id: QueueId, live: Option<&LiveQueue>) -> V
             labels.push(&p.label);
         }
     }
-    for label in crate::config::java::java_hash_order(&labels) {
+    for label in crate::config::hadoop::java::java_hash_order(&labels) {
         // A partition only used, not configured: YARN's entry has nothing but the used
         // capacities (a missing capacity reads 0, its maximum AM share too).
         let configured = by_label.get(label);
@@ -607,7 +607,7 @@ fn resources_json(tree: &QueueTree, l: &LiveQueue, has_live: bool, id: QueueId) 
 /// default partition's): all seven keys with `am`, the first four without.
 fn partition_usages(tree: &QueueTree, parts: &[LivePartition], am: bool) -> Vec<Value> {
     let labels: Vec<&str> = parts.iter().map(|p| p.label.as_str()).collect();
-    crate::config::java::java_hash_order(&labels)
+    crate::config::hadoop::java::java_hash_order(&labels)
         .into_iter()
         .filter_map(|label| parts.iter().find(|p| p.label == label))
         .map(|p| {
@@ -765,7 +765,7 @@ fn jfloat(f: f32) -> Value {
 }
 
 fn java_float(f: f32) -> String {
-    crate::config::java::float_to_string(f)
+    crate::config::hadoop::java::float_to_string(f)
 }
 
 /// `ResourceInfo`: memory, vCores and one `resourceInformation` per configured type.
@@ -819,7 +819,7 @@ mod tests {
     fn partitions_come_in_java_hash_map_order() {
         // Buckets (table of 16): "x" 8, "y" 9, "Lx" 12, "Ly" 13, "red" 0, "blue" 4.
         assert_eq!(
-            crate::config::java::java_hash_order(&["Ly", "y", "Lx", "x", "blue", "red"]),
+            crate::config::hadoop::java::java_hash_order(&["Ly", "y", "Lx", "x", "blue", "red"]),
             vec!["red", "blue", "x", "y", "Lx", "Ly"]
         );
     }

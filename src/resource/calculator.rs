@@ -690,6 +690,39 @@ fn compare_two_without_dividing(
     None
 }
 
+/// `rc.divide(cluster, a, b)`, 0 when the divisor is empty (no nodes yet) or the result is
+/// not finite: a derived capacity is never NaN.
+// (`used_capacity_over`, with which the kept children's order re-keys a child at every
+// assignment, always inlines the body below.)
+#[inline]
+pub(crate) fn divide_or_zero(
+    rc: crate::resource::ResourceCalculator,
+    cluster: Resource,
+    a: Resource,
+    b: Resource,
+) -> f32 {
+    divide_or_zero_inlined(rc, cluster, a, b)
+}
+
+/// `divide_or_zero`, always inlined (for `used_capacity_over`).
+#[inline(always)]
+pub(crate) fn divide_or_zero_inlined(
+    rc: crate::resource::ResourceCalculator,
+    cluster: Resource,
+    a: Resource,
+    b: Resource,
+) -> f32 {
+    if b.is_zero() || rc.is_invalid_divisor(&b) {
+        return 0.0;
+    }
+    let v = rc.divide(&cluster, &a, &b);
+    if v.is_finite() {
+        v
+    } else {
+        0.0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

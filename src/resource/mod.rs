@@ -8,10 +8,16 @@
 //! Apache Hadoop trunk (`hadoop-yarn-common/.../util/resource/{Resources,ResourceCalculator,
 //! DefaultResourceCalculator,DominantResourceCalculator}.java`); version differences are noted
 //! where a method's behaviour changed between releases.
+//!
+//! The folder is the crate's base: it may use only `echo` (how a refused value is quoted), and
+//! everything else may use it. Inside it, this file is `Resource` itself, at the bottom (it
+//! uses nothing of the crate); `types.rs` (the configured types, absolute strings) builds on
+//! it, and `calculator.rs` on both.
 
 mod calculator;
 mod types;
 
+pub(crate) use calculator::{divide_or_zero, divide_or_zero_inlined};
 pub use calculator::{CalculatorKind, ResourceCalculator};
 pub use types::{looks_absolute, AbsoluteResource, NamedResource, ResourceTypes};
 

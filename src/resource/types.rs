@@ -96,7 +96,7 @@ impl ResourceTypes {
         Self::with_extra(&names)
     }
 
-    /// Number of countable types (2 + extras); pass it to [`super::ResourceCalculator::new`].
+    /// Number of countable types (2 + extras); pass it to `ResourceCalculator::new`.
     #[inline]
     pub fn count(&self) -> usize {
         2 + self.extra.len()

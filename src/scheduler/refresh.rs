@@ -123,9 +123,9 @@ impl CapacityScheduler {
             if cap < sum {
                 return refused(format!(
                     "Total of Auto Created leaf queues guaranteed capacity : {} exceeds Parent queue's {} guaranteed capacity {}.Cannot enforce policy to auto create queues beyond parent queue's capacity",
-                    crate::config::java::float_to_string(sum),
+                    crate::config::hadoop::java::float_to_string(sum),
                     new_q.path,
-                    crate::config::java::float_to_string(cap)
+                    crate::config::hadoop::java::float_to_string(cap)
                 ));
             }
         }

@@ -34,12 +34,12 @@ use super::setup::{
     apply_node_labels, check_input, check_opportunistic_can_be_placed, rack_name, task_groups,
 };
 use super::state::{schedule_ends, Event, Periodic, Periods, Sim, Work};
+use crate::config::derived::partitions::PartitionCapacities;
 use crate::preempt::policy::PreemptionPolicy;
 use crate::records::ExecutionType;
 use crate::resource::Resource;
 use crate::scheduler::nodes::NodeSpec;
 use crate::scheduler::CapacityScheduler;
-use crate::state::queue::partitions::PartitionCapacities;
 use crate::state::queue::QueueId;
 
 /// Everything a run produced.

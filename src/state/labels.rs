@@ -190,7 +190,7 @@ impl NodeLabelsManager {
         }
         let labels: Vec<(String, bool)> = labels
             .iter()
-            .map(|(n, e)| (crate::config::java::java_trim(n).to_string(), *e))
+            .map(|(n, e)| (crate::config::hadoop::java::java_trim(n).to_string(), *e))
             .collect();
         let mismatched: Vec<String> = labels
             .iter()
@@ -237,7 +237,7 @@ impl NodeLabelsManager {
     ) -> Result<(), String> {
         let names: Vec<String> = names
             .iter()
-            .map(|n| crate::config::java::java_trim(n).to_string())
+            .map(|n| crate::config::hadoop::java::java_trim(n).to_string())
             .collect();
         for n in &names {
             if let Some(q) = queue_using(n) {
@@ -290,7 +290,7 @@ impl NodeLabelsManager {
             let node = LabelledNode::parse(node)?;
             let mut labels: Vec<String> = labels
                 .iter()
-                .map(|l| crate::config::java::java_trim(l).to_string())
+                .map(|l| crate::config::hadoop::java::java_trim(l).to_string())
                 .collect();
             labels.sort();
             labels.dedup();

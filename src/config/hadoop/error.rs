@@ -21,7 +21,7 @@ pub enum ConfError {
     /// A file that cannot be read.
     #[error("cannot read configuration file {path}: {message}")]
     Io { path: String, message: String },
-    /// A resource beyond one of the limits of [`super::limits`].
+    /// A resource beyond one of the limits of the `limits` module.
     #[error("{resource}: {message}")]
     Limit { resource: String, message: String },
     /// An `xi:include` that cannot be loaded.
@@ -37,7 +37,7 @@ pub enum ConfError {
     },
     /// Variable substitution failed: it needed too many rounds (`message` is Hadoop's
     /// `Variable substitution depth too large: 20 <expression>`), or its result would exceed
-    /// [`super::limits::MAX_EXPANDED_VALUE_BYTES`] (capsched's limit).
+    /// `limits::MAX_EXPANDED_VALUE_BYTES` (capsched's limit).
     #[error("cannot expand configuration key {key}: {message}")]
     SubstitutionDepth { key: String, message: String },
 }

@@ -1,9 +1,9 @@
 //! `<xi:include href="…">`: loading another XML file in place, with `<xi:fallback>` for a
 //! missing one (the rules are in the [module documentation](super)).
 
+use super::error::ConfError;
 use super::limits::{read_regular_file, MAX_INCLUDE_DEPTH};
 use super::xml::{parse_xml, Parser, XmlContext};
-use super::ConfError;
 use std::path::{Path, PathBuf};
 
 /// Where an include's `href` points, if it can be loaded from the file system.
@@ -129,122 +129,5 @@ impl Parser<'_> {
             }
         }
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::test_support::xml;
-    use super::super::{ConfError, Configuration};
-    use std::path::PathBuf;
-
-    fn tmpdir(name: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("capsched-hadoop-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        d
-    }
-
-    #[test]
-    fn add_file_detects_the_form_and_follows_includes() {
-        let dir = tmpdir("include");
-        std::fs::create_dir_all(dir.join("sub")).unwrap();
-        std::fs::write(
-            dir.join("inc.xml"),
-            xml("<property><name>a</name><value>from-inc</value></property>"),
-        )
-        .unwrap();
-        // Nested relative includes resolve against the top-level file's directory.
-        std::fs::write(
-            dir.join("sub/nested.xml"),
-            xml("<xi:include href=\"inc.xml\" xmlns:xi=\"http://www.w3.org/2001/XInclude\"/>"),
-        )
-        .unwrap();
-        std::fs::write(
-            dir.join("main.xml"),
-            format!(
-                "\u{FEFF}{}",
-                xml(&format!(
-                    r#"<xi:include href="sub/nested.xml" xmlns:xi="http://www.w3.org/2001/XInclude"/>
-                       <property><name>b</name><value>from-main</value></property>
-                       <xi:include href="missing.xml" xmlns:xi="http://www.w3.org/2001/XInclude">
-                         <xi:fallback><property><name>c</name><value>fallback</value></property></xi:fallback>
-                       </xi:include>
-                       <xi:include href="inc.xml" xmlns:xi="http://www.w3.org/2001/XInclude">
-                         <xi:fallback><property><name>d</name><value>unused</value></property></xi:fallback>
-                       </xi:include>
-                       <xi:include href="file:{}" xmlns:xi="http://www.w3.org/2001/XInclude"/>"#,
-                    dir.join("url.xml").display()
-                ))
-            ),
-        )
-        .unwrap();
-        std::fs::write(
-            dir.join("url.xml"),
-            xml("<property><name>u</name><value>by-url</value></property>"),
-        )
-        .unwrap();
-        let mut c = Configuration::new();
-        c.add_file(&dir.join("main.xml")).unwrap();
-        assert_eq!(c.get_raw("a"), Some("from-inc"));
-        assert_eq!(c.get_raw("b"), Some("from-main"));
-        assert_eq!(c.get_raw("c"), Some("fallback"));
-        assert_eq!(c.get_raw("d"), None);
-        assert_eq!(c.get_raw("u"), Some("by-url"));
-
-        // A missing include without a fallback.
-        std::fs::write(
-            dir.join("nofb.xml"),
-            xml("<xi:include href=\"gone.xml\" xmlns:xi=\"http://www.w3.org/2001/XInclude\"/>"),
-        )
-        .unwrap();
-        let e = c.add_file(&dir.join("nofb.xml")).unwrap_err();
-        let name = dir.join("nofb.xml").display().to_string();
-        assert_eq!(
-            e,
-            ConfError::Include {
-                resource: name.clone(),
-                message: format!(
-                    "Fetch fail on include for 'gone.xml' with no fallback while loading '{name}'"
-                )
-            }
-        );
-        // An include cycle fails instead of recursing forever.
-        std::fs::write(
-            dir.join("loop.xml"),
-            xml("<xi:include href=\"loop.xml\" xmlns:xi=\"http://www.w3.org/2001/XInclude\"/>"),
-        )
-        .unwrap();
-        assert!(matches!(
-            c.add_file(&dir.join("loop.xml")),
-            Err(ConfError::Include { .. })
-        ));
-        // Malformed included XML names the included file.
-        std::fs::write(dir.join("broken.xml"), "<configuration>").unwrap();
-        std::fs::write(
-            dir.join("inc-broken.xml"),
-            xml("<xi:include href=\"broken.xml\" xmlns:xi=\"http://www.w3.org/2001/XInclude\"/>"),
-        )
-        .unwrap();
-        match c.add_file(&dir.join("inc-broken.xml")) {
-            Err(ConfError::Xml { resource, .. }) => assert!(resource.ends_with("broken.xml")),
-            other => panic!("{other:?}"),
-        }
-        // Relative includes need a file resource.
-        let e = Configuration::new()
-            .add_xml_str(
-                &xml("<xi:include href=\"inc.xml\" xmlns:xi=\"http://www.w3.org/2001/XInclude\"/>"),
-                "s.xml",
-            )
-            .unwrap_err();
-        assert!(matches!(e, ConfError::Include { .. }), "{e}");
-        // The properties form from a file, and a missing file.
-        std::fs::write(dir.join("p.properties"), "\n  # c\nx = 1\n").unwrap();
-        c.add_file(&dir.join("p.properties")).unwrap();
-        assert_eq!(c.get_raw("x"), Some("1"));
-        let e = c.add_file(&dir.join("absent.xml")).unwrap_err();
-        assert!(matches!(e, ConfError::Io { .. }));
-        assert!(e.to_string().contains("absent.xml"));
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -1,8 +1,9 @@
 //! `key=value` resources in the syntax of Java's `Properties.load` (the rules are in the
 //! [module documentation](super)).
 
+use super::error::ConfError;
+use super::item::Item;
 use super::limits::{Budget, MAX_PROPERTIES};
-use super::{ConfError, Item};
 
 /// `Properties.load`'s white space.
 fn is_prop_space(c: char) -> bool {
@@ -189,78 +190,4 @@ pub(super) fn parse_properties(text: &str, source: &str) -> Result<Vec<Item>, Co
         });
     }
     Ok(items)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::test_support::xml;
-    use super::super::{ConfError, Configuration};
-
-    #[test]
-    fn properties_form() {
-        let text = "# comment\n! another\n\n   a.b = c  \nd:e\nf g\nh\\=i = j\\\n    k\nl=\\u0041\\t\\\\\nm =\nn\n  \\ o = p\n";
-        let mut c = Configuration::new();
-        c.add_properties_str(text, "t.properties").unwrap();
-        let all: Vec<(&str, &str)> = c.iter_raw().collect();
-        assert_eq!(
-            all,
-            vec![
-                (" o", "p"),
-                ("a.b", "c  "),
-                ("d", "e"),
-                ("f", "g"),
-                ("h=i", "jk"),
-                ("l", "A\t\\"),
-                ("m", ""),
-                ("n", "")
-            ]
-        );
-        let e = c
-            .add_properties_str("ok=1\nbad=\\u12x4\n", "bad.properties")
-            .unwrap_err();
-        assert_eq!(
-            e,
-            ConfError::Properties {
-                resource: "bad.properties".into(),
-                line: 2,
-                message: "Malformed \\uxxxx encoding.".into()
-            }
-        );
-        // CRLF, a comment ending in a backslash (not continued), continuation at EOF.
-        let mut c = Configuration::new();
-        c.add_properties_str("#x\\\r\na=1\r\nb=2\\", "crlf")
-            .unwrap();
-        assert_eq!(
-            c.iter_raw().collect::<Vec<_>>(),
-            vec![("a", "1"), ("b", "2")]
-        );
-        // Surrogate pairs through \u escapes.
-        let mut c = Configuration::new();
-        c.add_properties_str("e=\\uD83D\\uDE00", "emoji").unwrap();
-        assert_eq!(c.get_raw("e"), Some("\u{1F600}"));
-    }
-    #[test]
-    fn xml_and_properties_give_the_same_settings() {
-        let x = xml(
-            r#"<property><name>yarn.scheduler.capacity.root.queues</name><value>default,b</value></property>
-               <property><name>yarn.scheduler.capacity.root.default.capacity</name><value>80</value></property>
-               <property><name>yarn.scheduler.capacity.root.b.capacity</name><value>20.5</value></property>
-               <property><name>yarn.scheduler.capacity.root.default.acl_submit_applications</name><value>alice,bob admins</value></property>
-               <property name="yarn.scheduler.capacity.root.b.state" value="RUNNING"/>"#,
-        );
-        let p = "yarn.scheduler.capacity.root.queues=default,b\n\
-                 yarn.scheduler.capacity.root.default.capacity = 80\n\
-                 yarn.scheduler.capacity.root.b.capacity: 20.5\n\
-                 yarn.scheduler.capacity.root.default.acl_submit_applications=alice,bob admins\n\
-                 yarn.scheduler.capacity.root.b.state RUNNING\n";
-        let mut a = Configuration::new();
-        a.add_xml_str(&x, "a.xml").unwrap();
-        let mut b = Configuration::new();
-        b.add_properties_str(p, "b.properties").unwrap();
-        assert_eq!(
-            a.iter_raw().collect::<Vec<_>>(),
-            b.iter_raw().collect::<Vec<_>>()
-        );
-        assert_eq!(a.len(), 5);
-    }
 }

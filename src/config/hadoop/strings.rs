@@ -2,7 +2,7 @@
 //! (`getHexDigits`), Java's `equalsIgnoreCase` (`getBoolean`) and the splitting of
 //! `StringUtils.getTrimmedStrings`.
 
-use crate::config::java::{java_trim, NumberFormatError};
+use super::java::{java_trim, NumberFormatError};
 
 /// `getInt`/`getLong`: the hexadecimal forms of [`hex_digits`] in radix 16, anything else
 /// in radix 10, read with `parse_radix` (`Integer.parseInt` / `Long.parseLong`).
@@ -122,50 +122,4 @@ fn java_split_comma_newline(s: &str) -> Vec<String> {
         parts.pop();
     }
     parts
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::config::hadoop::Configuration;
-
-    #[test]
-    fn trimmed_strings_like_java_split() {
-        let t = |s: &str| trimmed_strings(Some(s));
-        assert_eq!(t("a, b ,c"), ["a", "b", "c"]);
-        assert!(t(" ").is_empty());
-        assert!(t("").is_empty());
-        assert!(trimmed_strings(None).is_empty());
-        assert_eq!(t("a,,b"), ["a", "", "b"]);
-        assert_eq!(t("a,b,"), ["a", "b"]);
-        assert_eq!(t("a,b,,,"), ["a", "b"]);
-        assert_eq!(t(",a"), ["", "a"]);
-        assert!(t(",").is_empty());
-        assert!(t(",,").is_empty());
-        assert_eq!(t("a\nb"), ["a", "b"]);
-        assert_eq!(t("a\n\n b"), ["a", "b"]);
-        assert_eq!(t("a \n , b"), ["a", "b"]); // greedy \s* takes the newline in
-        assert_eq!(t("a ,\n, b"), ["a", "", "b"]);
-        assert_eq!(t("a\t\n\tb"), ["a", "b"]);
-        assert_eq!(t("a\r\nb"), ["a", "b"]);
-        assert_eq!(t("a \u{B}, b"), ["a", "b"]);
-        assert_eq!(t("x\n \n \ny"), ["x", "y"]);
-        assert_eq!(t("a\n,b"), ["a", "b"]);
-        assert_eq!(t("a,\n,b"), ["a", "", "b"]);
-        assert_eq!(t(" a b , c\td "), ["a b", "c\td"]);
-        assert_eq!(t("\u{e9}t\u{e9} , \u{e0}"), ["\u{e9}t\u{e9}", "\u{e0}"]);
-        assert_eq!(t("single"), ["single"]);
-        let mut c = Configuration::new();
-        c.set("q", "\n  default,\n  b\n");
-        assert_eq!(c.get_trimmed_strings("q"), ["default", "b"]);
-        assert!(c.get_trimmed_strings("missing").is_empty());
-        c.set("s", ",a, b,,c,");
-        assert_eq!(
-            c.get_strings("s"),
-            Some(vec!["a".to_string(), " b".to_string(), "c".to_string()])
-        );
-        c.set("none", ",,");
-        assert_eq!(c.get_strings("none"), None);
-        assert_eq!(c.get_strings("missing"), None);
-    }
 }

@@ -1,9 +1,9 @@
 //! `${var}` substitution, as Hadoop's `Configuration.substituteVars` does it (the rules are in
 //! the [module documentation](super)).
 
+use super::configuration::{Configuration, MAX_SUBST};
+use super::java::java_trim;
 use super::limits::MAX_EXPANDED_VALUE_BYTES;
-use super::{Configuration, MAX_SUBST};
-use crate::config::java::java_trim;
 use crate::echo::echo;
 
 impl Configuration {

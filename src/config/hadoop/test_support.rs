@@ -1,6 +1,6 @@
 //! Helpers shared by the unit tests of this module's files.
 
-use super::Configuration;
+use super::configuration::Configuration;
 
 pub(super) fn xml(props: &str) -> String {
     format!("<?xml version=\"1.0\"?>\n<?xml-stylesheet type=\"text/xsl\" href=\"configuration.xsl\"?>\n<configuration>\n{props}\n</configuration>\n")

@@ -1,11 +1,12 @@
 //! Hadoop configuration XML, read the way Hadoop 3's StAX parser (`Configuration.Parser`)
 //! reads it (the rules are in the [module documentation](super)). `xi:include`s are
-//! followed by the [`include`](super::include) module.
+//! followed by the `include` module, which builds on this one.
 
+use super::error::ConfError;
+use super::item::Item;
+use super::java::java_trim;
 use super::limits::{Budget, MAX_ELEMENT_DEPTH, MAX_XML_NODES};
 use super::markup::check_markup;
-use super::{ConfError, Item};
-use crate::config::java::java_trim;
 use std::path::Path;
 
 /// Where in a resource the parser is.
@@ -227,120 +228,5 @@ impl Parser<'_> {
             _ => {}
         }
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::test_support::conf_xml;
-    use super::super::{ConfError, Configuration};
-
-    #[test]
-    fn xml_basic_elements_comments_and_description() {
-        let c = conf_xml(
-            r#"
-  <!-- a comment <property><name>x</name><value>y</value></property> -->
-  <property>
-    <name> yarn.scheduler.capacity.root.queues </name>
-    <value>a,b</value>
-    <description>The queues. <b>bold</b></description>
-    <source>somewhere</source>
-  </property>
-  <property><name>spaced</name><value>  padded value
-</value></property>
-  <property><name>commented</name><value>this <!--comment here--> contains a comment</value></property>
-  <property><name>entities</name><value>&lt;a&amp;b&gt; &#65;</value></property>
-  <property><name>cdata</name><value><![CDATA[<raw>]]></value></property>
-  <unknown><name>ignored?</name></unknown>
-"#,
-        );
-        assert_eq!(
-            c.get_raw("yarn.scheduler.capacity.root.queues"),
-            Some("a,b")
-        );
-        assert_eq!(c.get_raw("spaced"), Some("  padded value\n"));
-        assert_eq!(c.get_trimmed("spaced").as_deref(), Some("padded value"));
-        assert_eq!(c.get_raw("commented"), Some("this  contains a comment"));
-        assert_eq!(c.get_raw("entities"), Some("<a&b> A"));
-        assert_eq!(c.get_raw("cdata"), Some("<raw>"));
-        assert_eq!(c.get_raw("x"), None);
-        assert_eq!(c.len(), 5);
-        assert!(c.warnings().is_empty(), "{:?}", c.warnings());
-    }
-    #[test]
-    fn xml_empty_value_name_and_final_text() {
-        let c = conf_xml(
-            r#"
-  <property><name>empty</name><value></value></property>
-  <property><name>blank</name><value> </value></property>
-  <property><name>novalue</name></property>
-  <property><value>orphan</value></property>
-  <property><name>final.padded</name><value>1</value><final> true</final></property>
-  <property><name>final.caps</name><value>1</value><final>TRUE</final></property>
-  <property><name>final.yes</name><value>1</value><final>true</final></property>
-"#,
-        );
-        assert_eq!(c.get_raw("empty"), None);
-        assert_eq!(c.get_raw("blank"), Some(" "));
-        assert_eq!(c.get_raw("novalue"), None);
-        assert!(!c.is_final("final.padded"));
-        assert!(!c.is_final("final.caps"));
-        assert!(c.is_final("final.yes"));
-        assert_eq!(
-            c.warnings(),
-            ["test.xml: a <property> without a name is ignored"]
-        );
-    }
-    #[test]
-    fn xml_attribute_form() {
-        let c = conf_xml(
-            r#"
-  <property name="a" value="b"/>
-  <property name="c" value="d" final="true"/>
-  <property name=" e " value=" f " source="g"/>
-  <property name="h" value="attr"><value>child</value></property>
-  <property name="i" value=""/>
-"#,
-        );
-        assert_eq!(c.get_raw("a"), Some("b"));
-        assert_eq!(c.get_raw("c"), Some("d"));
-        assert!(c.is_final("c"));
-        assert!(!c.is_final("a"));
-        // Attribute names are not trimmed, so the key keeps its spaces and, as in Hadoop,
-        // cannot be read back (lookups trim the key).
-        assert_eq!(c.get_raw(" e "), None);
-        assert!(c.iter_raw().any(|kv| kv == (" e ", " f ")));
-        assert_eq!(c.get_raw("h"), Some("child"));
-        assert_eq!(c.get_raw("i"), Some(""));
-    }
-    #[test]
-    fn malformed_xml_is_an_error_with_position() {
-        let mut c = Configuration::new();
-        let e = c
-            .add_xml_str(
-                "<configuration>\n  <property><name>a</name>\n</configuration>",
-                "bad.xml",
-            )
-            .unwrap_err();
-        match &e {
-            ConfError::Xml {
-                resource,
-                line,
-                column,
-                message,
-            } => {
-                assert_eq!(resource, "bad.xml");
-                assert_eq!(*line, 3);
-                assert!(*column >= 1);
-                assert!(message.contains("property"), "{message}");
-            }
-            other => panic!("{other:?}"),
-        }
-        assert!(e.to_string().starts_with("bad.xml:3:"), "{e}");
-        assert!(c.is_empty());
-        assert!(c.add_xml_str("", "empty.xml").is_err());
-        assert!(c
-            .add_xml_str("<a><xi:include href='x'/></a>", "ns.xml")
-            .is_err()); // undeclared prefix
     }
 }

@@ -395,7 +395,7 @@ impl CapacityScheduler {
             node_label_expression: sub
                 .node_label_expression
                 .as_deref()
-                .map(|l| crate::config::java::java_trim(l).to_string()),
+                .map(|l| crate::config::hadoop::java::java_trim(l).to_string()),
             am_partition,
         });
         self.app_by_yarn_id.insert(application_id, id);

@@ -8,7 +8,7 @@
 //! none (they follow their key's ANY ask). A label must be one the cluster has and the queue
 //! may access, one label only, and only on ANY asks.
 
-use crate::config::java::{java_hash_order, java_trim};
+use crate::config::hadoop::java::{java_hash_order, java_trim};
 use crate::config::node_labels::AccessibleLabels;
 use crate::records::ANY;
 use crate::scheduler::{CapacityScheduler, SchedulerError};

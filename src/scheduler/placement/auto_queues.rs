@@ -17,7 +17,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use crate::config::auto_create::AutoCreatedLeaf;
+use crate::config::auto_queues::auto_create::AutoCreatedLeaf;
 use crate::config::CapacitySchedulerConfiguration;
 use crate::ids::ApplicationId;
 use crate::records::Rejection;
@@ -32,7 +32,7 @@ const EPSILON: f32 = 0.0001;
 
 /// The partitions a managed parent's policy entitles leaves on (`leafQueueTemplateNodeLabels`):
 /// the default one and each label the template has capacity keys for.
-fn managed_labels(mp: &crate::config::auto_create::ManagedParent) -> Vec<String> {
+fn managed_labels(mp: &crate::config::ManagedParent) -> Vec<String> {
     std::iter::once(String::new())
         .chain(mp.template_labels().map(str::to_string))
         .collect()
@@ -60,7 +60,7 @@ impl CapacityScheduler {
             // The leaf's constructor reads the template's keys as its own.
             let template_path = format!(
                 "{parent_path}.{}",
-                crate::config::auto_create::LEAF_QUEUE_TEMPLATE
+                crate::config::auto_queues::auto_create::LEAF_QUEUE_TEMPLATE
             );
             return Err(e.replace(&template_path, &leaf_path));
         }
@@ -135,7 +135,7 @@ impl CapacityScheduler {
     fn template_share(
         &self,
         parent: QueueId,
-        mp: &crate::config::auto_create::ManagedParent,
+        mp: &crate::config::ManagedParent,
         label: &str,
     ) -> (f32, f32) {
         if label.is_empty() {

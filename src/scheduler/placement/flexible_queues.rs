@@ -11,7 +11,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::config::flexible::{DynamicQueue, DEFAULT_QUEUE_EXPIRATION_TIME_S};
+use crate::config::auto_queues::flexible::{DynamicQueue, DEFAULT_QUEUE_EXPIRATION_TIME_S};
 use crate::config::CapacityValue;
 use crate::ids::ApplicationId;
 use crate::records::Rejection;
@@ -77,7 +77,7 @@ impl CapacityScheduler {
                 }
             }
         };
-        let limit = crate::config::flexible::max_depth(
+        let limit = crate::config::auto_queues::flexible::max_depth(
             self.configuration().configuration(),
             self.tree.path(first_static),
         );
@@ -124,7 +124,9 @@ impl CapacityScheduler {
             .flexible
             .as_ref()
             .map(|f| f.max_queues)
-            .unwrap_or(crate::config::flexible::DEFAULT_AUTO_QUEUE_CREATION_V2_MAX_QUEUES);
+            .unwrap_or(
+                crate::config::auto_queues::flexible::DEFAULT_AUTO_QUEUE_CREATION_V2_MAX_QUEUES,
+            );
         let children = self.tree.children(parent);
         if children.len() as i64 >= max as i64 {
             return Err(format!(
@@ -174,7 +176,7 @@ impl CapacityScheduler {
                 &format!(
                     "{}{}",
                     crate::config::keys::PREFIX,
-                    crate::config::flexible::QUEUE_EXPIRATION_TIME
+                    crate::config::auto_queues::flexible::QUEUE_EXPIRATION_TIME
                 ),
                 DEFAULT_QUEUE_EXPIRATION_TIME_S,
             )

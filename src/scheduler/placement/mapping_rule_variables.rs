@@ -5,7 +5,7 @@
 //! whole path parts for targets, plain substring replacement for matcher values and
 //! `setDefaultQueue` values.
 
-use crate::config::mapping_rule_validation::{java_split, QueueLookup};
+use crate::config::placement::mapping_rule_validation::{java_split, QueueLookup};
 use crate::config::placement::SECONDARY_GROUP;
 
 /// One submission's variables.
@@ -152,7 +152,7 @@ fn secondary_group(before: &[String], candidates: &[String], queues: &dyn QueueL
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::mapping_rule_validation::QueueIndex;
+    use crate::config::placement::mapping_rule_validation::QueueIndex;
 
     #[test]
     fn substitutions_follow_yarn() {

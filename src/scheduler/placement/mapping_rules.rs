@@ -6,10 +6,10 @@
 //! path; `submit_application` then creates it if it does not exist yet (docs/SEMANTICS.md,
 //! "Queue placement", "JSON mapping rules").
 
-use crate::config::mapping_rule_validation::{
+use crate::config::placement::mapping_rule_validation::{
     classify, normalize_root, PathValidity, QueueLookup, QueuePath, IMMUTABLE_VARIABLES,
 };
-use crate::config::mapping_rules::{
+use crate::config::placement::mapping_rules::{
     Action, Fallback, MappingRule, Matcher, DEFAULT, ROOT_DEFAULT, SPECIFIED,
 };
 use crate::config::placement::{CURRENT_APPLICATION, CURRENT_USER, PRIMARY_GROUP, SECONDARY_GROUP};

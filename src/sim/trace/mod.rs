@@ -24,7 +24,17 @@
 //!   their leading slash (`/default-rack`), which is the name the ResourceManager sees: SLS
 //!   writes a table mapping `host → /rack` for the RM's rack resolver and its AMs ask for
 //!   `"/" + rack`.
+//!
+//! The folder may use the simulator's limits (`sim::limits`), Java's string handling
+//! (`config::hadoop::java`) and the crate's bounded file reader (`files`); nothing of the
+//! scheduler or of the simulator's engine, which use it. This file is its bottom — the
+//! format-independent types every reader produces (`TraceJob`, `TraceNode`, `TraceError`,
+//! `SimDefaults`) — and its facade. `json` (the readers' shared JSON helpers) comes next, then
+//! `nodes` (the cluster, and the host paths every trace reader splits), then the trace readers
+//! `sls`, `rumen` and `synth`, and `cross_reader_tests` on top.
 
+#[cfg(test)]
+mod cross_reader_tests;
 mod json;
 mod nodes;
 mod rumen;
@@ -375,38 +385,6 @@ mod tests {
         assert!(d.set_property("yarn.sls.nm.vcores", "-1").is_err());
         assert_eq!(d.set_property("yarn.sls.nm.vcores", " 0x10 "), Ok(true));
         assert_eq!(d.node_vcores, 16);
-    }
-
-    /// Every reader on truncated samples and on other formats' samples: errors, never panics.
-    #[test]
-    fn no_panics_on_truncated_or_foreign_inputs() {
-        let samples = [
-            include_str!("../../../tests/data/sls/inputsls.json"),
-            include_str!("../../../tests/data/sls/sls_dag.json"),
-            include_str!("../../../tests/data/sls/nodes.json"),
-            include_str!("../../../tests/data/sls/nodes-with-resources.json"),
-            include_str!("../../../tests/data/sls/syn.json"),
-            include_str!("../../../tests/data/sls/syn_generic.json"),
-            include_str!("../../../tests/data/sls/syn_stream.json"),
-            include_str!("../../../tests/data/sls/2jobs2min-rumen-jh.json"),
-        ];
-        let d = SimDefaults::default();
-        for text in samples {
-            // Cuts through the first 8000 bytes (the Rumen sample is large), and the whole.
-            let span = text.len().min(8000);
-            let cuts = (0..span)
-                .step_by((span / 150).max(1))
-                .filter(|i| text.is_char_boundary(*i));
-            for cut in cuts.chain([text.len()]) {
-                let t = &text[..cut];
-                let _ = parse_sls_jobs(t, "x", &d);
-                let _ = parse_rumen(t, "x", &d);
-                let _ = parse_synth(t, "x", 1, &d);
-                let _ = parse_nodes(t, "x", &d);
-                let _ = nodes_from_sls_trace(t, "x", &d);
-                let _ = parse_synth_nodes(t, "x", &d);
-            }
-        }
     }
 
     #[test]

@@ -4,7 +4,7 @@ use std::collections::HashSet;
 
 use super::json::{self, At, Fields};
 use super::{SimDefaults, TraceError, TraceJob, TraceNode};
-use crate::config::java::java_trim;
+use crate::config::hadoop::java::java_trim;
 use crate::sim::limits::{too_many, MAX_NODES};
 
 /// `YarnClientUtils.ADD_LABEL_FORMAT_ERR_MSG`: a nodes file's `labels` SLS cannot read.
@@ -222,8 +222,8 @@ pub fn parse_nodes_file(
 
 /// The nodes a parsed trace names (SLS without `--nodes`: `SLSUtils.parseNodesFromSLSTrace` /
 /// `parseNodesFromRumenTrace`, every task's host, sized by the defaults), in order of first
-/// appearance. Tasks without a host name no node; SYNTH jobs name none — use
-/// [`parse_synth_nodes`](super::parse_synth_nodes) for them. The readers have already checked
+/// appearance. Tasks without a host name no node; SYNTH jobs name none — use the SYNTH
+/// reader's `parse_synth_nodes` for them. The readers have already checked
 /// every host, so a host that is not a `/rack/host` path cannot occur; one in a hand-built job
 /// is skipped.
 pub fn nodes_from_jobs(
@@ -285,7 +285,7 @@ pub fn generate_nodes(
 /// `SLSUtils.parseNodesFromSLSTrace` does: besides every task's `container.host`, a value with
 /// `num.nodes` (and optionally `num.racks`, default 1) adds [`generate_nodes`]' nodes — the
 /// documented way for an SLS trace to declare its cluster, which [`nodes_from_jobs`] cannot see
-/// because [`parse_sls_jobs`](super::parse_sls_jobs) skips such values.
+/// because the SLS reader (`parse_sls_jobs`) skips such values.
 pub fn nodes_from_sls_trace(
     text: &str,
     file: &str,
@@ -342,11 +342,9 @@ pub fn nodes_from_sls_trace(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::trace::parse_sls_jobs;
 
     const NODES: &str = include_str!("../../../tests/data/sls/nodes.json");
     const NODES_RES: &str = include_str!("../../../tests/data/sls/nodes-with-resources.json");
-    const INPUT_SLS: &str = include_str!("../../../tests/data/sls/inputsls.json");
 
     fn node<'a>(nodes: &'a [TraceNode], rack: &str, host: &str) -> &'a TraceNode {
         nodes
@@ -598,23 +596,6 @@ mod tests {
         assert_eq!(
             (nodes[3].rack.as_str(), nodes[3].host.as_str()),
             ("/rack1", "node3")
-        );
-    }
-
-    /// inputsls.json names node1, node3 and node2 on /default-rack.
-    #[test]
-    fn nodes_from_sls_jobs() {
-        let d = SimDefaults::default();
-        let jobs = parse_sls_jobs(INPUT_SLS, "inputsls.json", &d).unwrap();
-        let nodes = nodes_from_jobs(&jobs, &d).unwrap();
-        let names: Vec<&str> = nodes.iter().map(|n| n.host.as_str()).collect();
-        assert_eq!(names, ["node1", "node3", "node2"]);
-        assert!(nodes
-            .iter()
-            .all(|n| n.rack == "/default-rack" && n.memory_mb == 10240 && n.vcores == 10));
-        assert_eq!(
-            nodes_from_sls_trace(INPUT_SLS, "inputsls.json", &d).unwrap(),
-            nodes
         );
     }
 

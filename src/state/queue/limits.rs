@@ -1,16 +1,9 @@
 //! Limits derived per leaf (spec §2): application caps, the limit a parent hands a child, the
 //! AM resource limit and the per-user AM resource limit.
 
-use super::{QueueId, QueueTree};
+use super::{LeafLimits, QueueId, QueueTree};
 use crate::config::SchedulerSettings;
 use crate::resource::Resource;
-
-/// Leaf-only limits that depend on configuration and cluster size.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LeafLimits {
-    pub max_applications: i32,
-    pub max_applications_per_user: i32,
-}
 
 /// YARN 3.3 `LeafQueue.setupQueueConfigs`: per-queue value, else the global per-queue value,
 /// else `(int)(maximum-applications × absoluteCapacity)` evaluated in float.
@@ -85,6 +78,11 @@ pub(super) fn recompute(tree: &mut QueueTree) {
 }
 
 impl QueueTree {
+    /// Recomputes the parent-to-child limits and leaf limits (after a usage change).
+    pub fn recompute_limits(&mut self) {
+        recompute(self);
+    }
+
     /// `queueCurrentLimit = min(roundDown(effectiveMax), limitFromParent)`: the most this queue
     /// may hold now (YARN's cachedResourceLimitsForHeadroom).
     pub fn queue_current_limit(&self, id: QueueId) -> Resource {

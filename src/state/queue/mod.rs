@@ -4,10 +4,14 @@
 //! Usage (`used`) is kept per queue so that the limits that depend on it — the limit a parent
 //! hands to a child, the AM limit, used capacity — are computed exactly as YARN computes them;
 //! the scheduler core updates it as containers come and go.
+//!
+//! The folder may use the configuration (a queue's types, the scheduler-wide settings, and
+//! the capacities `config::derived` derives for a cluster size), the resource arithmetic and
+//! the partitions' resources (`state::partition`); the scheduler core builds on it. This file
+//! is its bottom — the tree, its lookups and its derived capacities — and `limits` (what YARN
+//! derives per leaf: application caps, the limit a parent hands down, AM limits) builds on it.
 
-pub mod capacities;
 mod limits;
-pub mod partitions;
 
 use crate::sync::Arc;
 use std::collections::HashMap;
@@ -15,10 +19,10 @@ use std::collections::HashMap;
 use smallvec::SmallVec;
 
 pub use capacities::QueueCapacities;
-pub use limits::LeafLimits;
 
+use crate::config::derived::{capacities, partitions};
 use crate::config::{CapacitySchedulerConfiguration, QueueConf, QueueState, SchedulerSettings};
-use crate::resource::Resource;
+use crate::resource::{divide_or_zero, divide_or_zero_inlined, Resource};
 
 /// Index of a queue in its [`QueueTree`] (the same index as in the configuration).
 pub type QueueId = usize;
@@ -39,6 +43,13 @@ pub struct Queue {
     pub limit_from_parent: Resource,
     /// Leaf-only derived limits.
     pub leaf: Option<LeafLimits>,
+}
+
+/// Leaf-only limits that depend on configuration and cluster size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LeafLimits {
+    pub max_applications: i32,
+    pub max_applications_per_user: i32,
 }
 
 /// Why a queue name did not resolve (spec §1.1: short names only when unique).
@@ -232,11 +243,6 @@ impl QueueTree {
         self.conf = conf;
     }
 
-    /// Recomputes the parent-to-child limits and leaf limits (after a usage change).
-    pub fn recompute_limits(&mut self) {
-        limits::recompute(self);
-    }
-
     pub fn len(&self) -> usize {
         self.queues.len()
     }
@@ -409,38 +415,5 @@ impl QueueTree {
             self.queues[id].used,
             self.default_partition,
         )
-    }
-}
-
-/// `rc.divide(cluster, a, b)`, 0 when the divisor is empty (no nodes yet) or the result is
-/// not finite: a derived capacity is never NaN.
-// (`used_capacity_over`, with which the kept children's order re-keys a child at every
-// assignment, always inlines the body below.)
-#[inline]
-pub(crate) fn divide_or_zero(
-    rc: crate::resource::ResourceCalculator,
-    cluster: Resource,
-    a: Resource,
-    b: Resource,
-) -> f32 {
-    divide_or_zero_inlined(rc, cluster, a, b)
-}
-
-/// `divide_or_zero`, always inlined (for `used_capacity_over`).
-#[inline(always)]
-fn divide_or_zero_inlined(
-    rc: crate::resource::ResourceCalculator,
-    cluster: Resource,
-    a: Resource,
-    b: Resource,
-) -> f32 {
-    if b.is_zero() || rc.is_invalid_divisor(&b) {
-        return 0.0;
-    }
-    let v = rc.divide(&cluster, &a, &b);
-    if v.is_finite() {
-        v
-    } else {
-        0.0
     }
 }

@@ -7,12 +7,15 @@
 //! checked against the hierarchy as the rules' `initialize` checks them (a bad mapping fails the
 //! configuration, as it fails YARN's scheduler start or refresh). Placement itself is
 //! `scheduler::placement`. `mapping-rule-format=json` (YARN 3.4) replaces all of it with the
-//! JSON mapping rules of `config::mapping_rules`.
+//! JSON mapping rules of `mapping_rules`, read here and checked against the hierarchy with
+//! `mapping_rule_validation`. The top of the folder.
 
-use super::error::ConfigError;
-use super::hadoop::Configuration;
-use super::mapping_rules::{read_checked_json_rules, rule_format, MappingRules, RuleFormat};
-use super::queue_conf::QueueConf;
+use super::mapping_rule_validation::{validate_rules, QueueIndex};
+use super::mapping_rules::{read_json_rules, rule_format, JsonSource, MappingRules, RuleFormat};
+use super::variables::{CURRENT_USER, PRIMARY_GROUP, SECONDARY_GROUP};
+use crate::config::error::ConfigError;
+use crate::config::hadoop::Configuration;
+use crate::config::queue_conf::QueueConf;
 
 pub const QUEUE_MAPPINGS: &str = "yarn.scheduler.capacity.queue-mappings";
 pub const QUEUE_MAPPINGS_OVERRIDE: &str = "yarn.scheduler.capacity.queue-mappings-override.enable";
@@ -21,15 +24,6 @@ pub const APP_NAME_MAPPINGS: &str = "yarn.scheduler.queue-placement-rules.app-na
 /// Hadoop's static user-to-groups table, which its `Groups` service answers before any group
 /// mapping: `user=group1,group2;user2=;…`.
 pub const STATIC_GROUPS: &str = "hadoop.user.group.static.mapping.overrides";
-
-/// The submitting user, in a mapping's source or target.
-pub const CURRENT_USER: &str = "%user";
-/// The user's first group.
-pub const PRIMARY_GROUP: &str = "%primary_group";
-/// The first of the user's other groups that names a queue.
-pub const SECONDARY_GROUP: &str = "%secondary_group";
-/// The application's name, in an application-name mapping.
-pub const CURRENT_APPLICATION: &str = "%application";
 
 /// Which of a mapping's forms: `u:`, `g:`, or an application-name mapping.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -166,6 +160,40 @@ fn split_target(target: &str) -> (Option<String>, String) {
         ),
         None => (None, target.to_string()),
     }
+}
+
+/// The JSON rules in force: `rules_read` when this configuration already read them (it is
+/// being built again with the queues the scheduler created), else read now and checked against
+/// `queues` as `CSMappingPlacementRule.initialize` checks them — every failing rule reported.
+pub(crate) fn read_checked_json_rules(
+    conf: &Configuration,
+    queues: &[QueueConf],
+    rules_read: Option<&MappingRules>,
+) -> (MappingRules, Vec<ConfigError>) {
+    if let Some(rules) = rules_read {
+        return (rules.clone(), Vec::new());
+    }
+    let rules = match read_json_rules(conf) {
+        Ok(rules) => rules,
+        Err(errors) => {
+            let none = MappingRules {
+                rules: Vec::new(),
+                source: JsonSource::None,
+            };
+            return (none, errors);
+        }
+    };
+    let index = QueueIndex::new(queues);
+    let errors = validate_rules(&index, &rules.rules)
+        .into_iter()
+        .map(|(n, message)| {
+            ConfigError::new(format!(
+                "Error initializing queue mappings, rule {n} has encountered a validation error: {message}"
+            ))
+            .with_key(rules.key())
+        })
+        .collect();
+    (rules, errors)
 }
 
 /// The mappings and rules, parsed and checked against `queues`; every problem is reported,

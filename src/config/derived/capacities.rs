@@ -5,9 +5,8 @@
 //! Arithmetic follows YARN's types: capacities are Java `float` (f32), `Resources.multiply`
 //! widens the float to double and truncates, the absolute-mode scaling ratio stays a float.
 
-use super::divide_or_zero;
 use crate::config::{CapacityValue, MaxCapacityValue, QueueConf, SchedulerSettings};
-use crate::resource::{Resource, ResourceCalculator};
+use crate::resource::{divide_or_zero, Resource, ResourceCalculator};
 
 /// YARN's `QueueCapacities` for the default partition, plus the effective resources.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]

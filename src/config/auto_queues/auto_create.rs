@@ -9,14 +9,14 @@
 //! [`AutoCreatedLeaf`]s, and a configuration with them is built anew when one is added or its
 //! entitlement changes (`CapacitySchedulerConfiguration::with_auto_created_leaves`).
 
-use super::keys::{
+use crate::config::keys::{
     DEFAULT_MAXIMUM_AM_RESOURCE_PERCENT, DEFAULT_USER_LIMIT_FACTOR, DEFAULT_USER_LIMIT_PERCENT,
     PREFIX,
 };
-use super::queue_conf::{CapacityValue, MaxCapacityValue, QueueConf};
-use super::queue_read::read_queue;
-use super::reader::{queue_key, Reader};
-use super::settings::SchedulerSettings;
+use crate::config::queue_conf::{CapacityValue, ManagedParent, QueueConf};
+use crate::config::queue_read::read_queue;
+use crate::config::reader::{queue_key, Reader};
+use crate::config::settings::SchedulerSettings;
 use crate::echo::echo;
 use std::collections::BTreeSet;
 
@@ -30,89 +30,6 @@ pub const DEFAULT_AUTO_CREATED_QUEUE_MANAGEMENT_POLICY: &str =
     "org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.queuemanagement.GuaranteedOrZeroCapacityOverTimePolicy";
 /// `AUTO_CREATED_LEAF_QUEUE_TEMPLATE_PREFIX`: `<parent>.leaf-queue-template.<key>`.
 pub const LEAF_QUEUE_TEMPLATE: &str = "leaf-queue-template";
-/// The QueueManagementDynamicEditPolicy's period (a yarn-site key, read from the scheduler's
-/// configuration as YARN reads it).
-pub const QUEUE_MANAGEMENT_MONITORING_INTERVAL: &str =
-    "yarn.resourcemanager.monitor.capacity.queue-management.monitoring-interval";
-pub const DEFAULT_QUEUE_MANAGEMENT_MONITORING_INTERVAL_MS: i64 = 1500;
-/// The monitor policy that re-runs the management policy periodically; without it (YARN's
-/// default) entitlements change only when a leaf is made and at a refresh.
-pub const QUEUE_MANAGEMENT_DYNAMIC_EDIT_POLICY: &str = "QueueManagementDynamicEditPolicy";
-
-/// A `ManagedParentQueue`'s settings.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ManagedParent {
-    /// Every auto-created leaf's configuration before its entitlement: the template's keys
-    /// read as the keys of a leaf of this parent (its path is `<parent>.leaf-queue-template`).
-    pub template: Box<QueueConf>,
-    /// The template's keys as REST's `leafQueueTemplate` lists them
-    /// (`leaf-queue-template.capacity` → `10`), in key order.
-    pub template_properties: Vec<(String, String)>,
-    /// What the leaf's constructor would throw for the template's other keys (the maximum
-    /// allocation above the cluster's, an unknown ordering policy…): each creation fails with
-    /// the first.
-    pub creation_errors: Vec<String>,
-    /// `auto-create-child-queue.fail-on-exceeding-parent-capacity`.
-    pub fail_on_exceeding_parent_capacity: bool,
-    /// `auto-create-child-queue.max-queues`.
-    pub max_child_queues: i32,
-}
-
-impl ManagedParent {
-    /// The template's capacity as a fraction of the parent (what an activated leaf gets).
-    pub fn template_capacity(&self) -> f32 {
-        self.template.capacity.percent_fraction()
-    }
-
-    /// The template's maximum capacity as a fraction of the parent's.
-    pub fn template_maximum_capacity(&self) -> f32 {
-        match &self.template.maximum_capacity {
-            MaxCapacityValue::Percent(m) => *m,
-            MaxCapacityValue::Absolute(_) => 1.0,
-        }
-    }
-
-    /// The labels the template has capacity keys for, which the management policy entitles
-    /// each leaf on separately (`leafQueueTemplateNodeLabels`, the default partition aside).
-    pub fn template_labels(&self) -> impl Iterator<Item = &str> {
-        self.template.labels.capacities.keys().map(String::as_str)
-    }
-
-    /// The template's capacity on `label` as a fraction of the parent's there.
-    pub fn template_label_capacity(&self, label: &str) -> f32 {
-        self.template.labels.capacity(label).capacity
-    }
-
-    /// The leaf `name` of this parent as the template makes it, with the capacities its
-    /// entitlement gives (`AutoCreatedLeafQueue.reinitializeFromTemplate`): on the default
-    /// partition the template's when `active`, on each template label the template's when
-    /// listed in `active_labels`, 0 otherwise; the maxima are the template's either way.
-    pub fn leaf_conf(
-        &self,
-        parent_path: &str,
-        name: &str,
-        active: bool,
-        active_labels: &BTreeSet<String>,
-    ) -> QueueConf {
-        let mut q = (*self.template).clone();
-        q.path = format!("{parent_path}.{name}");
-        q.name = name.to_string();
-        q.parent = None;
-        q.children.clear();
-        q.capacity = CapacityValue::Percent(if active {
-            self.template_capacity()
-        } else {
-            0.0
-        });
-        for (label, c) in q.labels.capacities.iter_mut() {
-            if !active_labels.contains(label) {
-                c.capacity = 0.0;
-            }
-        }
-        q.auto_created = true;
-        q
-    }
-}
 
 /// A leaf a running scheduler auto-created, and whether the management policy gives it its
 /// template capacity now.
@@ -197,8 +114,8 @@ pub(crate) fn read_managed_parent(
         false,
     );
     let capacity_keys = [
-        queue_key(&template_path, super::keys::CAPACITY),
-        queue_key(&template_path, super::keys::MAXIMUM_CAPACITY),
+        queue_key(&template_path, crate::config::keys::CAPACITY),
+        queue_key(&template_path, crate::config::keys::MAXIMUM_CAPACITY),
     ];
     let (load, creation): (Vec<_>, Vec<_>) = own
         .errors
@@ -210,7 +127,7 @@ pub(crate) fn read_managed_parent(
     if !matches!(template.capacity, CapacityValue::Percent(_)) {
         r.error(
             Some(&template_path),
-            &queue_key(&template_path, super::keys::CAPACITY),
+            &queue_key(&template_path, crate::config::keys::CAPACITY),
             format!(
                 "Only a percentage capacity is supported for the leaf queue template of {path}"
             ),

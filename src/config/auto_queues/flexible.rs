@@ -11,9 +11,10 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use super::hadoop::Configuration;
-use super::keys::{ACL_ADMINISTER_QUEUE, ACL_SUBMIT_APPLICATIONS, CAPACITY, PREFIX};
-use super::reader::{global_key, queue_key, Reader};
+use crate::config::hadoop::Configuration;
+use crate::config::keys::{ACL_ADMINISTER_QUEUE, ACL_SUBMIT_APPLICATIONS, CAPACITY, PREFIX};
+use crate::config::queue_conf::FlexibleParent;
+use crate::config::reader::{global_key, queue_key, Reader};
 
 pub const AUTO_QUEUE_CREATION_V2_ENABLED: &str = "auto-queue-creation-v2.enabled";
 pub const AUTO_QUEUE_CREATION_V2_MAX_QUEUES: &str = "auto-queue-creation-v2.max-queues";
@@ -31,24 +32,9 @@ pub const AUTO_REMOVAL_ENABLED: &str = "auto-queue-creation-v2.queue-auto-remova
 pub const QUEUE_EXPIRATION_TIME: &str = "auto-queue-creation-v2.queue-expiration-time";
 pub const DEFAULT_QUEUE_EXPIRATION_TIME_S: i64 = 300;
 pub const LEGACY_QUEUE_MODE: &str = "legacy-queue-mode.enabled";
-/// The monitor policy that deletes expired dynamic queues (never on by default).
-pub const AUTO_CREATED_QUEUE_DELETION_POLICY: &str = "AutoCreatedQueueDeletionPolicy";
 /// `parseAndSetDynamicTemplates`: what a dynamic leaf gets before any template.
 const DYNAMIC_LEAF_USER_LIMIT_FACTOR: &str = "-1";
 const DYNAMIC_LEAF_MAXIMUM_AM_RESOURCE_PERCENT: &str = "1.0";
-
-/// A parent that creates dynamic children: its limits and its resolved templates
-/// (`AutoCreatedQueueTemplate`, most explicit path first).
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct FlexibleParent {
-    /// `auto-queue-creation-v2.max-queues`: children of every kind.
-    pub max_queues: i32,
-    /// `auto-queue-creation-v2.maximum-queue-depth` (this queue's, else the global one).
-    pub max_depth: i32,
-    pub template: BTreeMap<String, String>,
-    pub leaf_template: BTreeMap<String, String>,
-    pub parent_template: BTreeMap<String, String>,
-}
 
 /// A queue a running scheduler created dynamically, in creation order (parents first).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -119,7 +105,7 @@ pub(crate) fn read_flexible_parent(conf: &Configuration, path: &str) -> Flexible
         ..Default::default()
     };
     // A one-component path that is not root has no template (QueuePath.isInvalid).
-    if !path.contains('.') && path != super::keys::ROOT {
+    if !path.contains('.') && path != crate::config::keys::ROOT {
         return p;
     }
     for candidate in wildcarded_paths(path, depth) {
@@ -170,11 +156,11 @@ pub(crate) fn with_dynamic_queues(conf: &Configuration, dynamic: &[DynamicQueue]
         let key = |suffix: &str| queue_key(&d.path, suffix);
         if !d.is_parent {
             out.set(
-                &key(super::keys::USER_LIMIT_FACTOR),
+                &key(crate::config::keys::USER_LIMIT_FACTOR),
                 DYNAMIC_LEAF_USER_LIMIT_FACTOR,
             );
             out.set(
-                &key(super::keys::MAXIMUM_AM_RESOURCE_PERCENT),
+                &key(crate::config::keys::MAXIMUM_AM_RESOURCE_PERCENT),
                 DYNAMIC_LEAF_MAXIMUM_AM_RESOURCE_PERCENT,
             );
         }

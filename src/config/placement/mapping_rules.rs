@@ -17,12 +17,10 @@ use std::path::Path;
 use serde::Deserialize as _;
 use serde_json::{Map, Value};
 
-use super::error::ConfigError;
-use super::hadoop::Configuration;
-use super::java::java_trim;
-use super::mapping_rule_validation::{validate_rules, QueueIndex};
-use super::placement::{CURRENT_APPLICATION, CURRENT_USER, PRIMARY_GROUP, SECONDARY_GROUP};
-use super::QueueConf;
+use super::variables::{CURRENT_APPLICATION, CURRENT_USER, PRIMARY_GROUP, SECONDARY_GROUP};
+use crate::config::error::ConfigError;
+use crate::config::hadoop::java::java_trim;
+use crate::config::hadoop::Configuration;
 use crate::echo::echo;
 
 pub const MAPPING_RULE_FORMAT: &str = "yarn.scheduler.capacity.mapping-rule-format";
@@ -47,7 +45,7 @@ pub const MAX_JSON_FILE_BYTES: u64 = 16 << 20;
 /// Which rules the configuration asks for (`mapping-rule-format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RuleFormat {
-    /// YARN 3.3's `queue-mappings` and app-name mappings (`config::placement`).
+    /// YARN 3.3's `queue-mappings` and app-name mappings (read by the placement settings).
     Legacy,
     Json,
 }
@@ -315,40 +313,6 @@ pub(crate) fn read_json_rules(conf: &Configuration) -> Result<MappingRules, Vec<
         rules,
         source: JsonSource::File(path),
     })
-}
-
-/// The JSON rules in force: `rules_read` when this configuration already read them (it is
-/// being built again with the queues the scheduler created), else read now and checked against
-/// `queues` as `CSMappingPlacementRule.initialize` checks them — every failing rule reported.
-pub(crate) fn read_checked_json_rules(
-    conf: &Configuration,
-    queues: &[QueueConf],
-    rules_read: Option<&MappingRules>,
-) -> (MappingRules, Vec<ConfigError>) {
-    if let Some(rules) = rules_read {
-        return (rules.clone(), Vec::new());
-    }
-    let rules = match read_json_rules(conf) {
-        Ok(rules) => rules,
-        Err(errors) => {
-            let none = MappingRules {
-                rules: Vec::new(),
-                source: JsonSource::None,
-            };
-            return (none, errors);
-        }
-    };
-    let index = QueueIndex::new(queues);
-    let errors = validate_rules(&index, &rules.rules)
-        .into_iter()
-        .map(|(n, message)| {
-            ConfigError::new(format!(
-                "Error initializing queue mappings, rule {n} has encountered a validation error: {message}"
-            ))
-            .with_key(rules.key())
-        })
-        .collect();
-    (rules, errors)
 }
 
 /// A document error is prefixed with YARN's log line for it; a rule's check is YARN's

@@ -8,8 +8,8 @@
 use std::collections::HashMap;
 
 use super::mapping_rules::{Action, MappingRule, DEFAULT, SPECIFIED};
-use super::placement::{CURRENT_APPLICATION, CURRENT_USER, PRIMARY_GROUP, SECONDARY_GROUP};
-use super::QueueConf;
+use super::variables::{CURRENT_APPLICATION, CURRENT_USER, PRIMARY_GROUP, SECONDARY_GROUP};
+use crate::config::QueueConf;
 
 /// The variables the placement sets and no rule may change (`CSMappingPlacementRule`).
 pub const IMMUTABLE_VARIABLES: [&str; 5] = [
@@ -104,8 +104,8 @@ impl QueuePath {
     pub fn new(full: &str) -> Self {
         match full.rfind('.') {
             Some(i) => QueuePath {
-                parent: Some(super::java::java_trim(&full[..i]).to_string()),
-                leaf: super::java::java_trim(&full[i + 1..]).to_string(),
+                parent: Some(crate::config::hadoop::java::java_trim(&full[..i]).to_string()),
+                leaf: crate::config::hadoop::java::java_trim(&full[i + 1..]).to_string(),
             },
             None => QueuePath {
                 parent: None,
