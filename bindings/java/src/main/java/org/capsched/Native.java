@@ -1,10 +1,10 @@
 package org.capsched;
 
 /**
- * The native methods, one per function of the JNI glue (bindings/java/native/capsched_jni.c),
- * each over one C ABI call. Handles are the C pointers and ids as longs; strings are UTF-8
- * bytes; results are packed into arrays that the public classes unpack (layouts in the glue's
- * header comment). Failures throw {@link CapschedException}.
+ * The native methods, one per function of the JNI glue (bindings/java/native/jni_*.c), each
+ * over one C ABI call. Handles are the C pointers and ids as longs; strings are UTF-8 bytes;
+ * results are packed into arrays that the public classes unpack (layouts in the glue's
+ * header, jni_common.h). Failures throw {@link CapschedException}.
  */
 final class Native {
     static {

@@ -58,7 +58,7 @@ public class CapschedClusterMetrics {
         info.setUtilizedMBPercent(totalMb <= 0 ? 0 : (int) (cluster.getUtilizedMB() * 100 / totalMb));
         info.setUtilizedVirtualCoresPercent(
                 totalVcores <= 0 ? 0 : (int) (cluster.getUtilizedVirtualCores() * 100 / totalVcores));
-        CapschedResourceScheduler.AcrossPartitions across = s.acrossPartitions();
+        CapschedWeb.AcrossPartitions across = s.acrossPartitions();
         try {
             set(info, "totalUsedResourcesAcrossPartition", new ResourceInfo(across.used));
             set(info, "totalClusterResourcesAcrossPartition", new ResourceInfo(s.getClusterResource()));

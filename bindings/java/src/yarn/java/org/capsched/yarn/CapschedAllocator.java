@@ -1,0 +1,205 @@
+package org.capsched.yarn;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
+import org.apache.hadoop.yarn.api.records.Container;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.ExecutionType;
+import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.yarn.api.records.Priority;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.ResourceRequest;
+import org.apache.hadoop.yarn.api.records.SchedulingRequest;
+import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttempt;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptState;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.Allocation;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ContainerUpdates;
+import org.apache.hadoop.yarn.util.resource.DefaultResourceCalculator;
+import org.capsched.AllocateRequest;
+import org.capsched.AllocateResponse;
+import org.capsched.Ask;
+import org.capsched.CapschedException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The AM's allocate: its asks, releases and blacklist to capsched once the AM has registered,
+ * what capsched placed for it (outside heartbeats, with asynchronous scheduling) recorded, the
+ * preemption it asks of the AM (the containers and the negotiable contract), headroom, YARN's
+ * request table kept as the stock scheduler keeps it, and the SchedulingRequests it refuses.
+ *
+ * <p>Lock discipline, as before the split: the attempt's state and whether the AM registered are
+ * read without the scheduler's monitor (the AM service holds its own lock while it calls
+ * allocate); everything from the stopped check on runs in {@code synchronized (scheduler)}.
+ */
+final class CapschedAllocator {
+    private static final Logger LOG = LoggerFactory.getLogger(CapschedResourceScheduler.class);
+
+    private final CapschedContext ctx;
+    private final CapschedResourceScheduler scheduler;
+
+    CapschedAllocator(CapschedContext ctx) {
+        this.ctx = ctx;
+        this.scheduler = ctx.scheduler;
+    }
+
+    Allocation allocate(ApplicationAttemptId attemptId, List<ResourceRequest> ask,
+            List<SchedulingRequest> schedulingRequests, List<ContainerId> release, List<String> blacklistAdditions,
+            List<String> blacklistRemovals, ContainerUpdates updates) {
+        CapschedAppAttempt attempt = scheduler.getApplicationAttempt(attemptId);
+        if (attempt == null || !attempt.getApplicationAttemptId().equals(attemptId)) {
+            LOG.error("Calling allocate on removed or non existent application attempt {}", attemptId);
+            return CapschedResourceScheduler.emptyAllocation();
+        }
+        scheduler.yarnNormalizeResourceRequests(ask);
+        scheduler.yarnReleaseContainers(release, attempt);
+        RMAppAttemptState state = attemptState(attemptId);
+        RMContext rmContext = ctx.rmContext();
+        // Registered as the AM service has it: the attempt's RUNNING state follows the
+        // registration through the RM's dispatcher, and an AM's first allocate may come
+        // before it (its asks would otherwise stay YARN's alone). Asked outside this
+        // scheduler's monitor: the AM service holds its own lock while it calls allocate.
+        boolean registered = state == RMAppAttemptState.RUNNING || (rmContext.getApplicationMasterService() != null
+                && rmContext.getApplicationMasterService().hasApplicationMasterRegistered(attemptId));
+        synchronized (scheduler) {
+            if (attempt.isStopped()) return CapschedResourceScheduler.emptyAllocation();
+            Set<ContainerId> preempt = null;
+            List<ResourceRequest> preemptResources = null;
+            Long handle = ctx.appHandles.get(attemptId.getApplicationId());
+            AllocateResponse response = null;
+            // Before the AM registers, allocate is the RM's own (the AM ask capsched made itself).
+            if (handle != null && registered) {
+                AllocateRequest request = new AllocateRequest().responseId(ctx.responseIds.getOrDefault(attemptId, 0));
+                for (ResourceRequest r : ask) {
+                    if (ResourceRequest.ANY.equals(r.getResourceName())) ctx.labels.learnLabels(r.getNodeLabelExpression());
+                }
+                for (ResourceRequest r : ask) {
+                    if (r.getExecutionTypeRequest() != null
+                            && r.getExecutionTypeRequest().getExecutionType() != ExecutionType.GUARANTEED) {
+                        // The RM's OpportunisticContainerAllocatorAMService places these before
+                        // the scheduler sees the heartbeat, for capsched as for the stock one.
+                        ctx.warnOnce("OPPORTUNISTIC asks reached the scheduler: enable "
+                                + "yarn.resourcemanager.opportunistic-container-allocation.enabled for the RM to "
+                                + "place them; capsched ignores them");
+                        continue;
+                    }
+                    // The RM has normalised the ANY ask's label (the application's, else the
+                    // queue's default, else ""); host and rack asks follow their key's ANY ask
+                    // in capsched as in YARN, so theirs (the RM's "") is not passed on.
+                    String label = ResourceRequest.ANY.equals(r.getResourceName()) ? r.getNodeLabelExpression() : null;
+                    request.ask(new Ask(r.getPriority().getPriority(), r.getAllocationRequestId(), r.getResourceName(),
+                            CapschedContext.resource(r.getCapability()), r.getNumContainers(), r.getRelaxLocality(), 0,
+                            label));
+                }
+                if (blacklistAdditions != null) for (String b : blacklistAdditions) request.blacklist(b);
+                if (blacklistRemovals != null) for (String b : blacklistRemovals) request.unblacklist(b);
+                try {
+                    response = ctx.engine().allocate(handle, request);
+                } catch (CapschedException e) {
+                    // Refused before YARN's side took anything in: the AM hears why as from
+                    // YARN's own checks.
+                    ctx.engineFailed(e);
+                    throw YarnExceptions.sneaky(YarnExceptions.forAllocate(e));
+                }
+            }
+            // The RM's ScheduleTransition asks for the AM container; when capsched has placed it
+            // already, that ask is not YARN's to hold (nothing would ever take it).
+            boolean amPlaced = state == RMAppAttemptState.SUBMITTED
+                    && !attempt.getLiveContainers().isEmpty();
+            if (!ask.isEmpty() && !amPlaced) attempt.updateResourceRequests(ask);
+            attempt.updateBlacklist(blacklistAdditions, blacklistRemovals);
+            Resource headroom = attempt.getHeadroom();
+            if (response != null) {
+                ctx.responseIds.put(attemptId, response.responseId);
+                // With asynchronous scheduling capsched places containers outside heartbeats:
+                // the AM's pull is where the RM first hears of them.
+                for (org.capsched.Container c : response.allocated) {
+                    if (c.executionType != org.capsched.Container.GUARANTEED) continue;
+                    ContainerId id = ContainerId.newContainerId(CapschedContext.attemptId(c.yarnId),
+                            c.yarnId.containerId);
+                    if (ctx.containerHandles.containsKey(id)) continue;
+                    NodeId nodeId = ctx.nodeIds.get(c.node);
+                    ctx.containers.record(c, nodeId == null ? null : scheduler.nodeTracker().getNode(nodeId));
+                }
+                headroom = Resource.newInstance(response.headroom.memoryMb, (int) response.headroom.vcores);
+                if (response.preemptContainers.length > 0) {
+                    preempt = new HashSet<ContainerId>();
+                    for (long c : response.preemptContainers) {
+                        ContainerId id = ctx.containerIds.get(c);
+                        if (id != null) preempt.add(id);
+                    }
+                    preemptResources = Collections.singletonList(preemptionAsk(response.preemptResource));
+                }
+            }
+            ctx.engineEvents.drain();
+            attempt.setApplicationHeadroomForMetrics(headroom);
+            if (updates != null && (!updates.getIncreaseRequests().isEmpty()
+                    || !updates.getDecreaseRequests().isEmpty() || !updates.getPromotionRequests().isEmpty()
+                    || !updates.getDemotionRequests().isEmpty())) {
+                ctx.warnOnce("Container update requests (resize, promotion, demotion) are not supported under "
+                        + "capsched yet: ignored");
+            }
+            // The RM's ScheduleTransition asks for the AM container and drops what the
+            // answer carries; capsched asks for it itself at APP_ATTEMPT_ADDED, so a heartbeat
+            // may have placed it already. It stays to be pulled when the attempt handles
+            // CONTAINER_ALLOCATED (AMContainerAllocatedTransition), as with the stock scheduler.
+            List<Container> newly = state == RMAppAttemptState.SUBMITTED
+                    ? Collections.<Container>emptyList() : attempt.pullNewlyAllocatedContainers();
+            return new Allocation(newly, headroom, null, preempt,
+                    preemptResources, attempt.pullUpdatedNMTokens(), null, null, null, null, null,
+                    rejected(schedulingRequests));
+        }
+    }
+
+    /**
+     * SchedulingRequests (placement constraints, with
+     * {@code yarn.resourcemanager.placement-constraints.handler=scheduler}) are refused back to
+     * the AM, which hears why instead of waiting for containers that never come.
+     */
+    private List<org.apache.hadoop.yarn.api.records.RejectedSchedulingRequest> rejected(
+            List<SchedulingRequest> requests) {
+        if (requests == null || requests.isEmpty()) return null;
+        ctx.warnOnce("SchedulingRequests (placement constraints) are not supported under capsched: rejected");
+        List<org.apache.hadoop.yarn.api.records.RejectedSchedulingRequest> out =
+                new ArrayList<org.apache.hadoop.yarn.api.records.RejectedSchedulingRequest>();
+        for (SchedulingRequest r : requests) {
+            out.add(org.apache.hadoop.yarn.api.records.RejectedSchedulingRequest.newInstance(
+                    org.apache.hadoop.yarn.api.records.RejectionReason.COULD_NOT_SCHEDULE_ON_NODE, r));
+        }
+        return out;
+    }
+
+    /**
+     * The negotiable contract's resource part, as FiCaSchedulerApp states it: the marked
+     * containers' total in minimum allocations at ANY. Without it the RM sends no contract.
+     */
+    private ResourceRequest preemptionAsk(org.capsched.Resource total) {
+        Resource tot = Resource.newInstance(total.memoryMb, (int) total.vcores);
+        Resource minimumAllocation = scheduler.minimumAllocation();
+        int count = (int) Math.ceil(org.apache.hadoop.yarn.util.resource.Resources.divide(ctx.calculator,
+                scheduler.getClusterResource(), tot, minimumAllocation));
+        return ResourceRequest.newBuilder().priority(Priority.UNDEFINED).resourceName(ResourceRequest.ANY)
+                .capability(minimumAllocation).numContainers(count).build();
+    }
+
+    private RMAppAttemptState attemptState(ApplicationAttemptId id) {
+        RMApp app = ctx.rmContext().getRMApps().get(id.getApplicationId());
+        RMAppAttempt attempt = app == null ? null : app.getRMAppAttempt(id);
+        return attempt == null ? null : attempt.getAppAttemptState();
+    }
+
+    /** As CapacityScheduler: the calculator says which resources the AMs' asks are counted in. */
+    java.util.EnumSet<org.apache.hadoop.yarn.proto.YarnServiceProtos.SchedulerResourceTypes> schedulingResourceTypes() {
+        if (ctx.calculator instanceof DefaultResourceCalculator) {
+            return java.util.EnumSet.of(org.apache.hadoop.yarn.proto.YarnServiceProtos.SchedulerResourceTypes.MEMORY);
+        }
+        return java.util.EnumSet.of(org.apache.hadoop.yarn.proto.YarnServiceProtos.SchedulerResourceTypes.MEMORY,
+                org.apache.hadoop.yarn.proto.YarnServiceProtos.SchedulerResourceTypes.CPU);
+    }
+}
