@@ -172,7 +172,7 @@ impl CapacityScheduler {
     }
 
     pub(crate) fn apply_refresh(&mut self, now_ms: i64, new: Arc<CapacitySchedulerConfiguration>) {
-        let mut tree = QueueTree::new(new.clone());
+        let mut tree = QueueTree::new_following(new.clone(), &self.tree);
         let n = tree.len();
         let id_map: Vec<Option<QueueId>> = (0..self.tree.len())
             .map(|q| {

@@ -362,12 +362,14 @@ mod limits {
     /// Runs `f` on its own thread and fails the test if it does not return in time, so that
     /// a regression shows as a failure rather than a hung test run.
     fn within<T: Send + 'static>(secs: u64, f: impl FnOnce() -> T + Send + 'static) -> T {
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
+        let (tx, rx) = crate::sync::channel();
+        crate::sync::thread::spawn(move || {
             let _ = tx.send(f());
         });
-        rx.recv_timeout(Duration::from_secs(secs))
-            .expect("loading did not finish in time")
+        match rx.recv_timeout(Duration::from_secs(secs)) {
+            crate::sync::Recv::Got(v) => v,
+            _ => panic!("loading did not finish in time"),
+        }
     }
 
     #[cfg(unix)]

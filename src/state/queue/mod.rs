@@ -91,23 +91,28 @@ pub struct QueueTree {
     default_partition: Resource,
     /// Changes whenever a derived value other than usage may have changed (cluster or
     /// partition resources, configuration): what caches of values derived from capacities
-    /// (the children's order, `alloc::ordering`) are keyed by. Unique across trees, so a
-    /// cache never mistakes a refreshed tree for the one it was built on.
+    /// (the children's order, `alloc::ordering`) are keyed by. Counted per scheduler, never
+    /// per process: a refreshed tree starts after the one it replaces (`new_following`), so
+    /// within one scheduler generations only grow and a cache never mistakes a refreshed tree
+    /// for the one it was built on, while two engines in one process never share a counter.
     generation: u64,
     /// Each queue's place in its parent's `queues` list (root: 0).
     position_in_parent: Vec<u32>,
 }
 
-/// A fresh [`QueueTree`] generation (process-wide, never reused; only compared for equality,
-/// so it never affects a decision).
-fn next_generation() -> u64 {
-    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-}
-
 impl QueueTree {
     /// A tree for an empty cluster (no node registered yet).
     pub fn new(conf: Arc<CapacitySchedulerConfiguration>) -> Self {
+        Self::starting_at(conf, 1)
+    }
+
+    /// The tree that replaces `previous` (a refresh): its generations go on from the
+    /// previous tree's, so none repeats one a cache may have been keyed by.
+    pub fn new_following(conf: Arc<CapacitySchedulerConfiguration>, previous: &QueueTree) -> Self {
+        Self::starting_at(conf, previous.generation + 1)
+    }
+
+    fn starting_at(conf: Arc<CapacitySchedulerConfiguration>, generation: u64) -> Self {
         let mut by_path = HashMap::new();
         let mut by_name: HashMap<String, SmallVec<[QueueId; 1]>> = HashMap::new();
         let queues = conf
@@ -137,7 +142,7 @@ impl QueueTree {
             by_name,
             cluster: Resource::ZERO,
             default_partition: Resource::ZERO,
-            generation: next_generation(),
+            generation,
             position_in_parent: Vec::new(),
         };
         let mut position_in_parent = vec![0; tree.queues.len()];
@@ -183,7 +188,7 @@ impl QueueTree {
         default_partition: Resource,
         labelled: std::collections::BTreeMap<String, Resource>,
     ) {
-        self.generation = next_generation();
+        self.generation += 1;
         self.cluster = cluster;
         self.default_partition = default_partition;
         self.partition_resources = labelled;
@@ -239,7 +244,7 @@ impl QueueTree {
             .zip(self.conf.queues())
             .all(|(a, b)| a.path == b.path));
         debug_assert_eq!(conf.queues().len(), self.conf.queues().len());
-        self.generation = next_generation();
+        self.generation += 1;
         self.conf = conf;
     }
 
