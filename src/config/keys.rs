@@ -124,8 +124,9 @@ pub const RM_SCHEDULER_MONITOR_POLICIES: &str = "yarn.resourcemanager.scheduler.
 pub const DEFAULT_RM_SCHEDULER_MONITOR_POLICIES: &str =
     "org.apache.hadoop.yarn.server.resourcemanager.monitor.capacity.ProportionalCapacityPreemptionPolicy";
 pub const PREEMPTION_PREFIX: &str = "yarn.resourcemanager.monitor.capacity.preemption.";
-// The monitor's policies for auto-created and dynamic queues (their keys are in
-// `auto_queues`), read with the monitor's other settings.
+
+// ---- the monitor's policies for auto-created and dynamic queues, read with its other
+// settings (the queues' own keys are in `auto_queues`) ----
 /// The QueueManagementDynamicEditPolicy's period (a yarn-site key, read from the scheduler's
 /// configuration as YARN reads it).
 pub const QUEUE_MANAGEMENT_MONITORING_INTERVAL: &str =

@@ -1,6 +1,6 @@
 //! One property as a resource declares it (`Item`): what the XML and properties readers
-//! produce and the configuration's reload lays over the others. At the bottom of the folder,
-//! beside the error type.
+//! produce, and what the configuration's reload applies, resource by resource. At the bottom
+//! of the folder, beside the error type.
 
 /// One `<property>` (or `key=value` line) as a resource declares it.
 #[derive(Debug, Clone)]
