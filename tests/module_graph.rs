@@ -336,7 +336,12 @@ fn parse(code: &str) -> Parsed {
                     inline.pop();
                 }
             }
-            Tok::Ident(w) if ITEM_KEYWORDS.contains(&w.as_str()) && depth == item_depth => {
+            // (`*const T` is a pointer type, not a constant.)
+            Tok::Ident(w)
+                if ITEM_KEYWORDS.contains(&w.as_str())
+                    && depth == item_depth
+                    && !(i > 0 && toks[i - 1] == Tok::Other('*')) =>
+            {
                 if let Some(Tok::Ident(name)) = toks.get(i + 1) {
                     defines.insert(name.clone());
                 }
@@ -727,6 +732,7 @@ fn the_graph_sees_every_form_of_path() {
         mod tests { use super::*; use super::super::up::Z; fn inner() {} }
         pub use child::Thing;
         struct Top; impl Top { fn method() {} }
+        type P = *const T;
     "##,
     );
     let parsed = parse(&code);
@@ -761,7 +767,7 @@ fn the_graph_sees_every_form_of_path() {
         ]
     );
     let defines: Vec<&str> = parsed.defines.iter().map(String::as_str).collect();
-    assert_eq!(defines, ["Top", "inner", "tests", "x"]);
+    assert_eq!(defines, ["P", "Top", "inner", "tests", "x"]);
 }
 
 /// `MODULE_GRAPH=layers` prints every file after all it uses (circles as one line);
