@@ -122,7 +122,10 @@ impl Engine {
                 *shared.commands.lock() = Some(tx);
                 let s = shared.clone();
                 #[cfg_attr(loom, allow(unused_mut))]
-                let mut threads = vec![thread::spawn(move || worker::run(core, rx, s, tick_ms))];
+                // Named, so a host's profiler (top -H, /proc, JFR's native samples) tells them apart.
+                let mut threads = vec![spawn_named("capsched-engine", move || {
+                    worker::run(core, rx, s, tick_ms)
+                })];
                 // Loom cannot wait with a timeout, and a host's manual clock moves only when
                 // it ticks: there the host runs rounds (`tick_at` when due, or
                 // `preemption_round`), on the same propose-then-commit path.
@@ -133,7 +136,7 @@ impl Engine {
                     let (stop_tx, stop_rx) = crate::sync::channel();
                     *engine.monitor_stop.lock() = Some(stop_tx);
                     let s = shared.clone();
-                    threads.push(thread::spawn(move || {
+                    threads.push(spawn_named("capsched-policy", move || {
                         monitor::run(policy, s, stop_rx, monitor_interval_ms)
                     }));
                 }
@@ -560,4 +563,16 @@ impl Drop for Engine {
     fn drop(&mut self) {
         self.stop();
     }
+}
+
+/// A named engine thread. A thread that cannot be started leaves the engine unable to run
+/// at all, as `thread::spawn` would.
+fn spawn_named(
+    name: &str,
+    f: impl FnOnce() + Send + 'static,
+) -> thread::JoinHandle<()> {
+    thread::Builder::new()
+        .name(name.to_string())
+        .spawn(f)
+        .unwrap_or_else(|e| panic!("capsched could not start its {name} thread: {e}"))
 }
