@@ -72,6 +72,16 @@ public final class Combine {
             out.set("configs", configs);
             System.out.println(JSON.writeValueAsString(out));
         }
+        if (args.length > 2 && args[1].equals("--chart") && !bySize.isEmpty()) {
+            int largest = ((TreeMap<Integer, List<JsonNode>>) bySize).lastKey();
+            List<String> names = new ArrayList<String>();
+            List<JsonNode> runs = bySize.get(largest);
+            for (JsonNode run : runs) {
+                names.add(run.get("scheduler").asText() + (run.get("async").asBoolean() ? " async" : " sync")
+                        + (run.get("extra_conf").size() > 0 ? " " + run.get("extra_conf").toString() : ""));
+            }
+            Chart.write(args[2], "Containers allocated per second, " + largest + " NodeManagers, one RM", names, runs);
+        }
     }
 
     private static ObjectNode headline(JsonNode run) {

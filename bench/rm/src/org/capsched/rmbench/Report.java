@@ -156,7 +156,7 @@ final class Report {
 
     private static String stringsJson(Iterable<String> xs) {
         StringBuilder b = new StringBuilder("[");
-        for (String x : xs) b.append(b.length() > 1 ? "," : "").append(esc(x.length() > 300 ? x.substring(0, 300) : x));
+        for (String x : xs) b.append(b.length() > 1 ? "," : "").append(esc(x.length() > 1500 ? x.substring(0, 1500) : x));
         return b.append(']').toString();
     }
 }

@@ -104,6 +104,10 @@ public final class RmBench {
         String line = b.run();
         System.out.println(line);
         System.out.flush();
+        // A flight recording is written by a shutdown hook, which halt skips: dump it first.
+        for (jdk.jfr.Recording r : jdk.jfr.FlightRecorder.getFlightRecorder().getRecordings()) {
+            if (r.getDestination() != null) r.dump(r.getDestination());
+        }
         Runtime.getRuntime().halt(0); // the RM's non-daemon threads would outlive a clean stop
     }
 
@@ -188,7 +192,7 @@ public final class RmBench {
                     try {
                         n.heartbeat(rm.getResourceTrackerService(), System.currentTimeMillis(), stats);
                     } catch (Throwable e) {
-                        stats.nodeTrouble(n.id + ": " + e);
+                        stats.trouble(n.id.toString(), e);
                     }
                 }
             }, random.nextInt(hbMs), hbMs, TimeUnit.MILLISECONDS);
@@ -316,7 +320,7 @@ public final class RmBench {
                 try {
                     submit(i);
                 } catch (Throwable e) {
-                    stats.nodeTrouble("submission " + i + ": " + e);
+                    stats.trouble("submission " + i, e);
                 }
             }
         });
@@ -371,12 +375,12 @@ public final class RmBench {
                             try {
                                 app.heartbeat();
                             } catch (Throwable e) {
-                                stats.nodeTrouble("AM " + attempt + ": " + e);
+                                stats.trouble("AM " + attempt, e);
                             }
                         }
                     }, 0, amHbMs, TimeUnit.MILLISECONDS));
                 } catch (Throwable e) {
-                    stats.nodeTrouble("AM " + attempt + " registration: " + e);
+                    stats.trouble("AM " + attempt + " registration", e);
                 }
             }
         });

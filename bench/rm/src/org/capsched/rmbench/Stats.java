@@ -102,6 +102,14 @@ final class Stats {
         }
     }
 
+    /** A failure, with where it was thrown (the first frames), for the report. */
+    void trouble(String what, Throwable e) {
+        StringBuilder b = new StringBuilder(what).append(": ").append(e);
+        StackTraceElement[] st = e.getStackTrace();
+        for (int i = 0; i < Math.min(8, st.length); i++) b.append(" at ").append(st[i]);
+        nodeTrouble(b.toString());
+    }
+
     void nodeTrouble(String what) {
         if (nodeTroubles.incrementAndGet() <= 5) troubles.add(what);
     }

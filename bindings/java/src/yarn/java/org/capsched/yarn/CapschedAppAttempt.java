@@ -49,7 +49,8 @@ final class CapschedAppAttempt extends FiCaSchedulerApp {
             // AM ask may arrive after capsched placed the AM container).
             // The request table updates the queue metrics; without the ask, they are updated here.
             if (getOutstandingAsksCount(key) > 0) {
-                ContainerRequest request = appSchedulingInfo.allocate(type, node, key, rmContainer);
+                ContainerRequest request = appSchedulingInfo.allocate(tableLocality(type, key, node), node, key,
+                        rmContainer);
                 ((RMContainerImpl) rmContainer).setContainerRequest(request);
             } else {
                 // No ask to take it from (the AM container, placed before the RM's AM ask came):
@@ -64,6 +65,30 @@ final class CapschedAppAttempt extends FiCaSchedulerApp {
         } finally {
             writeLock.unlock();
         }
+    }
+
+    /**
+     * The locality at which YARN's request table can take a container capsched placed at
+     * {@code type}. The two tables can differ for a moment: capsched decides from its own, and an
+     * AM's allocate that lowered a host's or a rack's count to nothing may have reached YARN's
+     * table since (asynchronous placement, or the asks crossing a heartbeat). YARN's table then
+     * has no request to take a node-local (or rack-local) container from, and
+     * LocalityAppPlacementAllocator would fail on it; it takes it where it still has an ask, as
+     * the stock scheduler's own decision from that table would have been.
+     */
+    private NodeType tableLocality(NodeType type, SchedulerRequestKey key, FiCaSchedulerNode node) {
+        if (type == NodeType.NODE_LOCAL && !(asked(key, node.getNodeName()) && asked(key, node.getRackName()))) {
+            type = NodeType.RACK_LOCAL;
+        }
+        if (type == NodeType.RACK_LOCAL && !asked(key, node.getRackName())) type = NodeType.OFF_SWITCH;
+        return type;
+    }
+
+    private boolean asked(SchedulerRequestKey key, String resourceName) {
+        AppPlacementAllocator<FiCaSchedulerNode> placement = appSchedulingInfo.getAppPlacementAllocator(key);
+        if (placement == null) return false;
+        org.apache.hadoop.yarn.api.records.ResourceRequest r = placement.getResourceRequests().get(resourceName);
+        return r != null && r.getNumContainers() > 0;
     }
 
     /** Whether the AM counts in the queue's used AM resource (the attempt is active). */
