@@ -488,9 +488,25 @@ public final class Engine extends NativeHandle {
     public List<Event> pollEvents(final int max) {
         return with(e -> {
             long[] v = Native.pollEvents(e, max);
-            int n = (v.length - 1) / Native.EVENT_LONGS;
+            // EVENT_LONGS per event, the dropped count, then each CONTAINER_PLACED event's
+            // container report (PLACED_LONGS: found, then INFO_LONGS).
+            int n = 0;
+            int placed = 0;
+            while (n * Native.EVENT_LONGS + 1 + placed * Native.PLACED_LONGS < v.length) {
+                if ((int) v[n * Native.EVENT_LONGS] == Event.CONTAINER_PLACED) placed++;
+                n++;
+            }
             List<Event> out = new ArrayList<Event>(n);
-            for (int i = 0; i < n; i++) out.add(new Event(v, i * Native.EVENT_LONGS));
+            int details = n * Native.EVENT_LONGS + 1;
+            for (int i = 0; i < n; i++) {
+                int at = i * Native.EVENT_LONGS;
+                ContainerInfo info = null;
+                if ((int) v[at] == Event.CONTAINER_PLACED) {
+                    if (v[details] != 0) info = new ContainerInfo(v, details + 1);
+                    details += Native.PLACED_LONGS;
+                }
+                out.add(new Event(v, at, info));
+            }
             return out;
         });
     }
