@@ -388,6 +388,15 @@ public final class Engine extends NativeHandle {
         return with(e -> Native.engineTick(e, nowMs));
     }
 
+    /**
+     * One tick on the engine's own clock (a manual engine on the system clock): expiry, the
+     * asynchronous pass when enabled, the preemption round when due. Returns containers
+     * allocated.
+     */
+    public int tick() {
+        return tick(-1);
+    }
+
     public int step(final int passes) {
         return with(e -> Native.engineStep(e, passes));
     }
@@ -484,6 +493,16 @@ public final class Engine extends NativeHandle {
         run(e -> Native.checkInvariants(e));
     }
 
+    private volatile long dropped;
+
+    /**
+     * Events the engine dropped so far because its queue was full, as of the last
+     * {@link #pollEvents}.
+     */
+    public long droppedEvents() {
+        return dropped;
+    }
+
     /** Up to {@code max} events, oldest first (a Java thread polls: no native thread calls Java). */
     public List<Event> pollEvents(final int max) {
         return with(e -> {
@@ -496,6 +515,7 @@ public final class Engine extends NativeHandle {
                 if ((int) v[n * Native.EVENT_LONGS] == Event.CONTAINER_PLACED) placed++;
                 n++;
             }
+            dropped = v[n * Native.EVENT_LONGS];
             List<Event> out = new ArrayList<Event>(n);
             int details = n * Native.EVENT_LONGS + 1;
             for (int i = 0; i < n; i++) {
