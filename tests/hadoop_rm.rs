@@ -16,7 +16,8 @@ use std::process::Command;
 mod common;
 
 use common::hadoop::{
-    build_yarn_plugin, distribution_jars, engine_mode_property, hadoop_home_or_skip, join, OPENS,
+    build_yarn_plugin, distribution_jars, engine_mode, engine_mode_property, hadoop_home_or_skip,
+    join, OPENS,
 };
 use common::native::{root, run_ok as run};
 
@@ -139,6 +140,14 @@ fn capsched_in_a_mock_rm_gives_the_stock_schedulers_outcomes() {
             })
             .sum::<usize>();
     assert!(text.contains(&format!("OK ({tests_run} tests)")), "{text}");
+    // The plug-in ran the engine the mode asked for (its start line says which).
+    let mode = engine_mode();
+    assert!(
+        text.contains(&format!(
+            "schedules this ResourceManager, epoch 0, {mode} engine"
+        )),
+        "the plug-in's engine was not {mode}"
+    );
     // The distributed shell's commands ran in real containers on both NodeManagers.
     let mut said = 0;
     let mut stack = vec![out.join("target")];
