@@ -67,6 +67,9 @@
 
 #define CAPSCHED_EVENT_REJECTED 2
 
+// The AM pulled the container: its allocate response lists it (RMContainer ACQUIRED). Kept
+// as it was; an RM learns of a container at placement (the node update's response, or
+// CAPSCHED_EVENT_CONTAINER_PLACED), never first here.
 #define CAPSCHED_EVENT_ALLOCATED 3
 
 #define CAPSCHED_EVENT_RELEASED 4
@@ -96,6 +99,16 @@
 // "Application is killed by ResourceManager as it has exceeded the lifetime period."
 // (RMAppLifetimeMonitor). Told once; the engine keeps the application until it is removed.
 #define CAPSCHED_EVENT_APP_LIFETIME_EXPIRED 15
+
+// A container the engine placed outside a node update's response: by the asynchronous pass
+// (the engine thread's, `capsched_engine_tick`, `capsched_engine_step`) or by central
+// opportunistic allocation in an AM's allocate. The RM creates its RMContainer now (START →
+// ALLOCATED), as the stock scheduler does at its commit: this event comes before every other
+// event about the container (AM_CONTAINER_ALLOCATED, ALLOCATED at the AM's pull, PREEMPTED,
+// CONTAINER_COMPLETED, …). `capsched_container_get` gives its resource, priority, allocation
+// request id, locality and execution type while it lives. Containers a node update placed
+// are in that call's response (`allocated_containers`) instead, and get no PLACED.
+#define CAPSCHED_EVENT_CONTAINER_PLACED 16
 
 // `capsched_queue_status.state`: YARN's `QueueState`.
 #define CAPSCHED_QUEUE_RUNNING 0
@@ -402,7 +415,10 @@ typedef struct capsched_owned_str {
 // | APP_ACTIVATED | yes | | | attempt | |
 // | APP_PENDING | yes | | | attempt | CAPSCHED_PENDING_* |
 // | APP_LIFETIME_EXPIRED | yes | | | application | |
+// | CONTAINER_PLACED | yes | yes | yes | container | |
 //
+// Every container the engine places is told once at placement: in the response of the node
+// update that placed it, or else by CONTAINER_PLACED, before any other event about it.
 // Every container that ends gives one CONTAINER_COMPLETED, after the RELEASED, PREEMPTED or
 // EXPIRED that says why when there is one; its handle is no longer valid by then, its
 // `yarn_id` is.

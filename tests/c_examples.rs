@@ -649,6 +649,17 @@ fn a_c_host_plays_a_resourcemanager_with_yarns_ids() {
 }
 
 #[test]
+fn a_c_host_hears_of_each_asynchronously_placed_container_at_placement() {
+    for exe in both("tests/c/placed_host.c") {
+        let out = run(&exe, &[]);
+        assert!(
+            out.contains("placed host: all") && out.contains("checks passed (36 placed)"),
+            "{out}"
+        );
+    }
+}
+
+#[test]
 fn the_c_call_benchmark_builds_and_runs() {
     // Numbers are printed, never asserted (docs/PERFORMANCE.md has them); a few calls here.
     // Natively only: under memcheck a call back-to-back with the next costs ~0.3 s (the

@@ -422,6 +422,14 @@ fn struct_layouts_and_constants_match_the_header() {
             CAPSCHED_EVENT_APP_PENDING as i64,
         ),
         (
+            "CAPSCHED_EVENT_APP_LIFETIME_EXPIRED",
+            CAPSCHED_EVENT_APP_LIFETIME_EXPIRED as i64,
+        ),
+        (
+            "CAPSCHED_EVENT_CONTAINER_PLACED",
+            CAPSCHED_EVENT_CONTAINER_PLACED as i64,
+        ),
+        (
             "CAPSCHED_CONTAINER_RESERVED",
             CAPSCHED_CONTAINER_RESERVED as i64,
         ),

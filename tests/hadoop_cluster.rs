@@ -38,7 +38,9 @@ use serde_json::Value;
 
 mod common;
 
-use common::hadoop::{build_yarn_plugin, hadoop_home_or_skip, join, share_jars, OPENS};
+use common::hadoop::{
+    build_yarn_plugin, engine_mode, hadoop_home_or_skip, join, share_jars, OPENS,
+};
 use common::native::root;
 
 const STOCK: &str =
@@ -406,6 +408,7 @@ impl<'a> Cluster<'a> {
                 .replace("@DIR@", &self.role_dir(role).display().to_string())
                 .replace("@HADOOP_HOME@", &self.env.home.display().to_string())
                 .replace("@SCHEDULER@", self.scheduler)
+                .replace("@ENGINE_MODE@", &engine_mode())
                 .replace("@RM_PORT@", &p.rm.to_string())
                 .replace("@SCHEDULER_PORT@", &p.scheduler.to_string())
                 .replace("@TRACKER_PORT@", &p.tracker.to_string())

@@ -6,14 +6,19 @@
 //! scheduled by capsched (bindings/java/src/yarn-test). Hadoop's jars come from no registry, so this runs only where
 //! `HADOOP_HOME` points at a Hadoop 3.3.6 distribution prepared as docs/HADOOP.md says (MockRM
 //! is compiled from the distribution's own test-sources jars); elsewhere it says it is skipped.
-//! Mockito, JUnit and BouncyCastle come from Debian's packages.
+//! Mockito, JUnit and BouncyCastle come from Debian's packages. `CAPSCHED_ENGINE_MODE=manual`
+//! runs it all with the plug-in's manual engine (`capsched.engine.mode`), `threaded` (the
+//! default) with the threaded one.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 mod common;
 
-use common::hadoop::{build_yarn_plugin, distribution_jars, hadoop_home_or_skip, join, OPENS};
+use common::hadoop::{
+    build_yarn_plugin, distribution_jars, engine_mode, engine_mode_property, hadoop_home_or_skip,
+    join, OPENS,
+};
 use common::native::{root, run_ok as run};
 
 /// What the RM-side test needs from Debian (`apt-get install junit4 libmockito-java`).
@@ -111,6 +116,7 @@ fn capsched_in_a_mock_rm_gives_the_stock_schedulers_outcomes() {
         .current_dir(&out)
         .env("JAVA_TOOL_OPTIONS", OPENS.join(" "))
         .arg(format!("-Dcapsched.conf.dir={}", conf_dir.display()))
+        .arg(engine_mode_property())
         .arg("-cp")
         .arg(join(&cp))
         .args([
@@ -134,6 +140,14 @@ fn capsched_in_a_mock_rm_gives_the_stock_schedulers_outcomes() {
             })
             .sum::<usize>();
     assert!(text.contains(&format!("OK ({tests_run} tests)")), "{text}");
+    // The plug-in ran the engine the mode asked for (its start line says which).
+    let mode = engine_mode();
+    assert!(
+        text.contains(&format!(
+            "schedules this ResourceManager, epoch 0, {mode} engine"
+        )),
+        "the plug-in's engine was not {mode}"
+    );
     // The distributed shell's commands ran in real containers on both NodeManagers.
     let mut said = 0;
     let mut stack = vec![out.join("target")];
@@ -220,6 +234,7 @@ fn run_sls(dir: &Path, scheduler: &str, cp: &[PathBuf]) -> SlsRun {
     run(Command::new("java")
         .current_dir(dir)
         .env("JAVA_TOOL_OPTIONS", OPENS.join(" "))
+        .arg(engine_mode_property())
         .arg("-cp")
         .arg(join(&full))
         .arg("org.apache.hadoop.yarn.sls.SLSRunner")

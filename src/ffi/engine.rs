@@ -266,6 +266,9 @@ pub unsafe extern "C" fn capsched_engine_scheduler_json(
 
 pub const CAPSCHED_EVENT_ACCEPTED: i32 = 1;
 pub const CAPSCHED_EVENT_REJECTED: i32 = 2;
+/// The AM pulled the container: its allocate response lists it (RMContainer ACQUIRED). Kept
+/// as it was; an RM learns of a container at placement (the node update's response, or
+/// CAPSCHED_EVENT_CONTAINER_PLACED), never first here.
 pub const CAPSCHED_EVENT_ALLOCATED: i32 = 3;
 pub const CAPSCHED_EVENT_RELEASED: i32 = 4;
 pub const CAPSCHED_EVENT_PREEMPT_WARNED: i32 = 5;
@@ -284,6 +287,15 @@ pub const CAPSCHED_EVENT_APP_PENDING: i32 = 14;
 /// "Application is killed by ResourceManager as it has exceeded the lifetime period."
 /// (RMAppLifetimeMonitor). Told once; the engine keeps the application until it is removed.
 pub const CAPSCHED_EVENT_APP_LIFETIME_EXPIRED: i32 = 15;
+/// A container the engine placed outside a node update's response: by the asynchronous pass
+/// (the engine thread's, `capsched_engine_tick`, `capsched_engine_step`) or by central
+/// opportunistic allocation in an AM's allocate. The RM creates its RMContainer now (START →
+/// ALLOCATED), as the stock scheduler does at its commit: this event comes before every other
+/// event about the container (AM_CONTAINER_ALLOCATED, ALLOCATED at the AM's pull, PREEMPTED,
+/// CONTAINER_COMPLETED, …). `capsched_container_get` gives its resource, priority, allocation
+/// request id, locality and execution type while it lives. Containers a node update placed
+/// are in that call's response (`allocated_containers`) instead, and get no PLACED.
+pub const CAPSCHED_EVENT_CONTAINER_PLACED: i32 = 16;
 
 /// One event. An id that does not apply to the event's kind is 0, which is never an id (see
 /// "Ids" in the header's preamble), and so are the parts of `yarn_id` that do not apply:
@@ -303,7 +315,10 @@ pub const CAPSCHED_EVENT_APP_LIFETIME_EXPIRED: i32 = 15;
 /// | APP_ACTIVATED | yes | | | attempt | |
 /// | APP_PENDING | yes | | | attempt | CAPSCHED_PENDING_* |
 /// | APP_LIFETIME_EXPIRED | yes | | | application | |
+/// | CONTAINER_PLACED | yes | yes | yes | container | |
 ///
+/// Every container the engine places is told once at placement: in the response of the node
+/// update that placed it, or else by CONTAINER_PLACED, before any other event about it.
 /// Every container that ends gives one CONTAINER_COMPLETED, after the RELEASED, PREEMPTED or
 /// EXPIRED that says why when there is one; its handle is no longer valid by then, its
 /// `yarn_id` is.
@@ -345,6 +360,15 @@ fn to_c(ids: Ids, e: &EngineEvent) -> capsched_event {
         } => {
             container_event(CAPSCHED_EVENT_ALLOCATED, app, container, yarn_id);
             c.node = ids.node(*node);
+        }
+        EngineEvent::ContainerPlaced { app, placed } => {
+            container_event(
+                CAPSCHED_EVENT_CONTAINER_PLACED,
+                app,
+                &placed.id,
+                &placed.yarn_id,
+            );
+            c.node = ids.node(placed.node);
         }
         EngineEvent::Released {
             app,

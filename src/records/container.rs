@@ -68,7 +68,7 @@ pub enum NodeType {
 }
 
 /// A container handed to an AM.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AllocatedContainer {
     pub id: ContainerId,
     pub yarn_id: YarnContainerId,

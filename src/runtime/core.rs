@@ -115,6 +115,9 @@ impl EngineCore {
                 });
             }
         }
+        // Containers this call placed (central opportunistic allocation) are told placed
+        // before they are told handed over.
+        self.push_placed_now();
         for c in &r.allocated {
             self.events.push(EngineEvent::Allocated {
                 app,
@@ -266,6 +269,33 @@ impl EngineCore {
         self.schedule(now_ms)
     }
 
+    /// The placements the current call has recorded so far, as events now (the call's other
+    /// notices wait for `flush_notices`, in their order).
+    fn push_placed_now(&mut self) {
+        let Some(notices) = self.cs.notices.as_mut() else {
+            return;
+        };
+        if !notices
+            .iter()
+            .any(|n| matches!(n, SchedulerNotice::ContainerPlaced { .. }))
+        {
+            return;
+        }
+        let mut kept = Vec::with_capacity(notices.len());
+        for n in std::mem::take(notices) {
+            match n {
+                SchedulerNotice::ContainerPlaced { app, container } => {
+                    self.events.push(EngineEvent::ContainerPlaced {
+                        app,
+                        placed: container,
+                    })
+                }
+                other => kept.push(other),
+            }
+        }
+        *notices = kept;
+    }
+
     /// A live container marked for preemption (or over its node's new total).
     fn push_warned(&self, id: ContainerId) {
         if let Some(c) = self.cs.container(id) {
@@ -332,6 +362,12 @@ impl EngineCore {
                 })
             };
             let e = match n {
+                SchedulerNotice::ContainerPlaced { app, container } => {
+                    EngineEvent::ContainerPlaced {
+                        app,
+                        placed: container,
+                    }
+                }
                 SchedulerNotice::AmContainerAllocated { app, container } => {
                     let Some(c) = self.cs.container(container) else {
                         continue;

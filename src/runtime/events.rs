@@ -7,12 +7,13 @@ use std::collections::VecDeque;
 use crate::ids::{
     AppId, ApplicationAttemptId, ApplicationId, ContainerId, NodeId, YarnContainerId,
 };
-use crate::records::PendingReason;
+use crate::records::{AllocatedContainer, PendingReason};
 use crate::sync::{AtomicU64, Mutex, Ordering};
 
 /// One thing the engine did. Every event about a container carries its application and its
 /// YARN `ContainerId` (which names the attempt), so a host can act on it without asking back
-/// (the container may be gone by the time the event is read). For each container that ends
+/// (the container may be gone by the time the event is read). A container placed outside a
+/// node update's answer is told first by `ContainerPlaced`. For each container that ends
 /// there is exactly one `ContainerCompleted`, after the event that says why when there is one
 /// (`Released`, `Preempted`, `Expired`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,7 +29,17 @@ pub enum EngineEvent {
         user: String,
         reason: String,
     },
-    /// A container handed to its AM.
+    /// A container the engine placed outside a node update's answer — by the asynchronous
+    /// pass (the engine thread's, `tick`, `step`), or by central opportunistic allocation in
+    /// an AM's allocate — with what it was placed as: the RM creates its `RMContainer` now
+    /// (RMContainer START → ALLOCATED), as the stock scheduler does at its commit. It comes
+    /// before every other event about the container. Containers a node update placed are in
+    /// its answer (`NodeUpdateResponse::allocated_containers`) instead, and have none.
+    ContainerPlaced {
+        app: AppId,
+        placed: Box<AllocatedContainer>,
+    },
+    /// A container handed to its AM (its allocate's answer lists it: RMContainer ACQUIRED).
     Allocated {
         app: AppId,
         container: ContainerId,

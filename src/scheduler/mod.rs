@@ -84,6 +84,9 @@ pub struct CapacityScheduler {
     /// Guaranteed containers allocated during the current node update or scheduling pass
     /// (cleared when the next one starts), for the node's response.
     pub(crate) allocated_now: Vec<ContainerId>,
+    /// Set while a node update allocates: its containers go back in the node's answer, so no
+    /// `ContainerPlaced` notice is recorded for them.
+    pub(crate) in_heartbeat: bool,
     /// What the RM around the core is told as it happens, when recorded (`notices.rs`).
     pub(crate) notices: Option<Vec<crate::records::SchedulerNotice>>,
     /// Applications with a lifetime, by deadline (`expire_lifetimes` pops from the front).
@@ -169,6 +172,7 @@ impl CapacityScheduler {
             queue_killable: vec![Resource::ZERO; n],
             killed_for_room: Vec::new(),
             allocated_now: Vec::new(),
+            in_heartbeat: false,
             notices: None,
             lifetime_deadlines: Default::default(),
             queue_management: Default::default(),

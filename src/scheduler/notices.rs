@@ -1,11 +1,12 @@
-//! What the scheduler tells the ResourceManager around it, as it happens: an AM container to
-//! launch, a container finished, an application activated or left pending (and why). YARN's
-//! scheduler raises these as RM events (`RMAppAttemptEvent`s, `RMContainerEvent`s); the core
-//! records them in order for the runtime to hand to the host, only when asked to (the
-//! simulator drives the core directly and does not).
+//! What the scheduler tells the ResourceManager around it, as it happens: a container placed
+//! outside a node update's answer, an AM container to launch, a container finished, an
+//! application activated or left pending (and why). YARN's scheduler raises these as RM
+//! events (`RMAppAttemptEvent`s, `RMContainerEvent`s); the core records them in order for the
+//! runtime to hand to the host, only when asked to (the simulator drives the core directly and
+//! does not).
 
 use super::CapacityScheduler;
-use crate::ids::AppId;
+use crate::ids::{AppId, ContainerId};
 use crate::records::SchedulerNotice;
 
 impl CapacityScheduler {
@@ -44,6 +45,20 @@ impl CapacityScheduler {
             .as_mut()
             .map(std::mem::take)
             .unwrap_or_default()
+    }
+
+    /// A container placed outside a node update's answer: its notice, with what it was placed
+    /// as (built only while notices are recorded).
+    pub(crate) fn notice_placed(&mut self, app: AppId, id: ContainerId) {
+        if self.notices.is_none() {
+            return;
+        }
+        if let Some(container) = self.allocated_container(id) {
+            self.notice(SchedulerNotice::ContainerPlaced {
+                app,
+                container: Box::new(container),
+            });
+        }
     }
 
     pub(crate) fn notice(&mut self, n: SchedulerNotice) {

@@ -18,6 +18,25 @@ pub const OPENS: &[&str] = &[
     "--add-exports=java.base/sun.net.util=ALL-UNNAMED",
 ];
 
+/// The plug-in's engine mode for the RM JVMs these tests start: `CAPSCHED_ENGINE_MODE`
+/// (`threaded`, the default, or `manual`), passed as the JVM system property
+/// `capsched.engine.mode`, which the plug-in reads when the RM's configuration sets none
+/// (docs/HADOOP.md, "The engine's mode").
+pub fn engine_mode_property() -> String {
+    format!("-Dcapsched.engine.mode={}", engine_mode())
+}
+
+/// `CAPSCHED_ENGINE_MODE`: `threaded` (unset) or `manual`, said once where a test reads it.
+pub fn engine_mode() -> String {
+    let mode = std::env::var("CAPSCHED_ENGINE_MODE").unwrap_or_else(|_| "threaded".to_string());
+    assert!(
+        mode == "threaded" || mode == "manual",
+        "CAPSCHED_ENGINE_MODE is {mode}: threaded or manual"
+    );
+    eprintln!("capsched's engine in the RM: {mode} (CAPSCHED_ENGINE_MODE)");
+    mode
+}
+
 /// `HADOOP_HOME` when it holds Hadoop 3.3.6's ResourceManager and common jars.
 pub fn hadoop_home() -> Option<PathBuf> {
     let home = PathBuf::from(std::env::var_os("HADOOP_HOME")?);

@@ -21,6 +21,9 @@
  *     version, marked_for_preemption, created_ms, acquired_ms, launched_ms
  *   event (EVENT_LONGS): kind, app, container, node, cluster_timestamp, application, attempt,
  *     container_id, code
+ *   polled events: EVENT_LONGS per event, the dropped count, then PLACED_LONGS per
+ *     CONTAINER_PLACED event, in order: 1 and the container's info (INFO_LONGS), or 0 and
+ *     zeros when it had ended by the poll
  */
 #ifndef CAPSCHED_JNI_COMMON_H
 #define CAPSCHED_JNI_COMMON_H
@@ -36,6 +39,7 @@
 #define STATUS_LONGS 6
 #define INFO_LONGS 20
 #define EVENT_LONGS 9
+#define PLACED_LONGS (1 + INFO_LONGS)
 
 #define E(h) ((const capsched_engine *)(intptr_t)(h))
 #define FN(name) Java_org_capsched_Native_##name
@@ -106,6 +110,9 @@ void put(JNIEnv *env, jobjectArray a, jsize i, jobject v);
 
 /* A YARN id's 4 longs: cluster_timestamp, application, attempt, container_id. */
 void pack_id(jlong *out, capsched_yarn_id id);
+
+/* A container report's INFO_LONGS. */
+void pack_info(jlong *out, const capsched_container_info *c);
 
 /* {long[] packed, byte[][] hosts} for `n` containers. */
 int containers_out(JNIEnv *env, const capsched_container *cs, size_t n, jobjectArray into, jsize at);

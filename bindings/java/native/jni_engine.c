@@ -116,34 +116,53 @@ JNIEXPORT jobjectArray JNICALL FN(queues)(JNIEnv *env, jclass cls, jlong e) {
     return out;
 }
 
-/* EVENT_LONGS per event, and the dropped count last. */
+/* EVENT_LONGS per event, the dropped count, then PLACED_LONGS per CONTAINER_PLACED event: its
+ * container's report, looked up here in the same crossing, so the host creates its
+ * RMContainer from the event alone (found 0 when the container had ended by now: its
+ * CONTAINER_COMPLETED follows). */
 JNIEXPORT jlongArray JNICALL FN(pollEvents)(JNIEnv *env, jclass cls, jlong e, jint max) {
     (void)cls;
     if (max <= 0) max = 1;
     capsched_event *events = calloc((size_t)max, sizeof(capsched_event));
-    jlong *packed = calloc((size_t)max * EVENT_LONGS + 1, sizeof(jlong));
-    if (events == NULL || packed == NULL) {
-        free(events);
-        free(packed);
+    if (events == NULL) {
         throw_invalid(env, "out of memory");
         return NULL;
     }
     size_t n = 0;
     uint64_t dropped = 0;
-    jlongArray out = NULL;
-    if (!failed(env, capsched_poll_events(E(e), events, (size_t)max, &n, &dropped))) {
-        for (size_t i = 0; i < n; i++) {
-            jlong *o = packed + i * EVENT_LONGS;
-            o[0] = events[i].kind;
-            o[1] = (jlong)events[i].app;
-            o[2] = (jlong)events[i].container;
-            o[3] = (jlong)events[i].node;
-            pack_id(o + 4, events[i].yarn_id);
-            o[8] = events[i].code;
-        }
-        packed[n * EVENT_LONGS] = (jlong)dropped;
-        out = longs_out(env, packed, n * EVENT_LONGS + 1);
+    if (failed(env, capsched_poll_events(E(e), events, (size_t)max, &n, &dropped))) {
+        free(events);
+        return NULL;
     }
+    size_t placed = 0;
+    for (size_t i = 0; i < n; i++) placed += events[i].kind == CAPSCHED_EVENT_CONTAINER_PLACED;
+    size_t total = n * EVENT_LONGS + 1 + placed * PLACED_LONGS;
+    jlong *packed = calloc(total, sizeof(jlong));
+    if (packed == NULL) {
+        free(events);
+        throw_invalid(env, "out of memory");
+        return NULL;
+    }
+    jlong *details = packed + n * EVENT_LONGS + 1;
+    for (size_t i = 0; i < n; i++) {
+        jlong *o = packed + i * EVENT_LONGS;
+        o[0] = events[i].kind;
+        o[1] = (jlong)events[i].app;
+        o[2] = (jlong)events[i].container;
+        o[3] = (jlong)events[i].node;
+        pack_id(o + 4, events[i].yarn_id);
+        o[8] = events[i].code;
+        if (events[i].kind == CAPSCHED_EVENT_CONTAINER_PLACED) {
+            capsched_container_info info;
+            if (capsched_container_get(E(e), events[i].container, &info) == CAPSCHED_OK) {
+                details[0] = 1;
+                pack_info(details + 1, &info);
+            }
+            details += PLACED_LONGS;
+        }
+    }
+    packed[n * EVENT_LONGS] = (jlong)dropped;
+    jlongArray out = longs_out(env, packed, total);
     free(events);
     free(packed);
     return out;

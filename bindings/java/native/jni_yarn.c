@@ -6,23 +6,7 @@
 /* A container's INFO_LONGS (the info layout in jni_common.h). */
 static jlongArray info_out(JNIEnv *env, const capsched_container_info *c) {
     jlong o[INFO_LONGS];
-    o[0] = (jlong)c->id;
-    pack_id(o + 1, c->yarn_id);
-    o[5] = (jlong)c->app;
-    o[6] = (jlong)c->node;
-    o[7] = c->state;
-    o[8] = c->resource.memory_mb;
-    o[9] = c->resource.vcores;
-    o[10] = c->priority;
-    o[11] = c->allocation_request_id;
-    o[12] = c->execution_type;
-    o[13] = c->locality;
-    o[14] = c->is_am;
-    o[15] = c->version;
-    o[16] = c->marked_for_preemption;
-    o[17] = c->created_ms;
-    o[18] = c->acquired_ms;
-    o[19] = c->launched_ms;
+    pack_info(o, c);
     return longs_out(env, o, INFO_LONGS);
 }
 

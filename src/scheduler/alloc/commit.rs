@@ -311,6 +311,9 @@ impl CapacityScheduler {
         // A reservation fulfilled from freed room takes it as surely as a new container.
         self.consume_freed(ctx.node, leaf, capability, unallocated);
         self.allocated_now.push(id);
+        if !self.in_heartbeat {
+            self.notice_placed(app, id);
+        }
         if is_am {
             self.notice(crate::records::SchedulerNotice::AmContainerAllocated {
                 app,

@@ -222,7 +222,14 @@ impl CapacityScheduler {
         };
         let update_errors = self.handle_update_requests(now_ms, app, &req.update_requests);
         if opportunistic_on {
-            fresh.extend(self.allocate_opportunistic(now_ms, app));
+            // Placed by the engine here, not by a node update: the host hears of each at
+            // placement (a notice) before this answer hands them over. (Remote ones the host
+            // reported itself.)
+            let central = self.allocate_opportunistic(now_ms, app);
+            for &id in &central {
+                self.notice_placed(app, id);
+            }
+            fresh.extend(central);
         }
         let opportunistic_nodes = if distributed {
             self.least_loaded_nodes(now_ms)

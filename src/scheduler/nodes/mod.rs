@@ -314,7 +314,11 @@ impl CapacityScheduler {
         let allocated = if self.asynchronous {
             0
         } else {
-            self.allocate_containers_to_node(now_ms, node, true)
+            // What it places goes back in this answer (`allocated_containers`), not as notices.
+            self.in_heartbeat = true;
+            let n = self.allocate_containers_to_node(now_ms, node, true);
+            self.in_heartbeat = false;
+            n
         };
         let n = &mut self.nodes[node];
         // (What the node kept aside is rare: its lists are handed over whole.)

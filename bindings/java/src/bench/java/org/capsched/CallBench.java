@@ -8,6 +8,8 @@ import java.util.Map;
  * The cost of a Java call through the bindings: p50/p99 latency (µs) of submit, an empty
  * allocate and an empty node update, from 1 and 8 Java threads, on a threaded engine — the
  * calls of examples/c/bench_calls.c, for the figures beside the C ones in docs/PERFORMANCE.md —
+ * and the same on a manual engine (no engine thread: each call on the caller's thread under the
+ * engine's lock, as the RM plug-in's {@code capsched.engine.mode=manual} makes them) —
  * and of what the RM plug-in adds after each event to mirror the queue metrics: a read of the
  * figures version (no call into the engine) and, when it moved, the queue statuses.
  * Usage: CallBench [calls per kind] (warm-up: the same number first, not counted).
@@ -24,23 +26,35 @@ public final class CallBench {
         p.put("yarn.scheduler.capacity.root.a.maximum-capacity", "100");
         p.put("yarn.scheduler.capacity.root.b.maximum-capacity", "100");
         p.put("yarn.scheduler.capacity.maximum-am-resource-percent", "0.5");
-        try (Config config = Config.fromPairs(p);
-                Engine engine = new Engine(config, new EngineOptions().asyncScheduling(false).preemption(false))) {
-            final long[] nodes = new long[NODES];
-            for (int n = 0; n < NODES; n++) nodes[n] = engine.addNode("host" + n, "/rack", new Resource(65536, 64));
-            run(engine, nodes, 1, calls); // warm-up: the JIT compiles the paths
-            System.out.println("Java host call latency, us (p50 / p99), " + calls + " calls of each kind");
-            System.out.printf("%7s %17s %17s %17s %17s %17s%n", "threads", "submit", "allocate", "node update",
-                    "figures version", "queue statuses");
-            for (int threads : new int[] {1, 8}) {
-                double[][] r = run(engine, nodes, threads, calls);
-                System.out.printf("%7d", threads);
-                for (double[] v : r) {
-                    Arrays.sort(v);
-                    System.out.printf(" %8.1f / %-7.1f", v[v.length / 2], v[(int) (v.length * 0.99)]);
+        try (Config config = Config.fromPairs(p)) {
+            // The RM plug-in's two engine modes (capsched.engine.mode): a hand-off to the engine
+            // thread per call, or the call on the caller's thread under the engine's lock.
+            for (boolean manual : new boolean[] {false, true}) {
+                EngineOptions options = new EngineOptions().asyncScheduling(false).preemption(false);
+                if (manual) options.manual();
+                try (Engine engine = new Engine(config, options)) {
+                    bench(engine, manual ? "manual" : "threaded", calls);
                 }
-                System.out.println();
             }
+        }
+    }
+
+    static void bench(Engine engine, String mode, int calls) throws Exception {
+        final long[] nodes = new long[NODES];
+        for (int n = 0; n < NODES; n++) nodes[n] = engine.addNode("host" + n, "/rack", new Resource(65536, 64));
+        run(engine, nodes, 1, calls); // warm-up: the JIT compiles the paths
+        System.out.println("Java host call latency, " + mode + " engine, us (p50 / p99), " + calls
+                + " calls of each kind");
+        System.out.printf("%7s %17s %17s %17s %17s %17s%n", "threads", "submit", "allocate", "node update",
+                "figures version", "queue statuses");
+        for (int threads : new int[] {1, 8}) {
+            double[][] r = run(engine, nodes, threads, calls);
+            System.out.printf("%7d", threads);
+            for (double[] v : r) {
+                Arrays.sort(v);
+                System.out.printf(" %8.1f / %-7.1f", v[v.length / 2], v[(int) (v.length * 0.99)]);
+            }
+            System.out.println();
         }
     }
 

@@ -26,21 +26,26 @@ public final class ContainerInfo {
     public final long launchedMs;
 
     ContainerInfo(long[] v) {
-        id = v[0];
-        yarnId = YarnId.unpack(v, 1);
-        app = v[5];
-        node = v[6];
-        state = (int) v[7];
-        resource = new Resource(v[8], v[9]);
-        priority = (int) v[10];
-        allocationRequestId = v[11];
-        executionType = (int) v[12];
-        locality = (int) v[13];
-        isAm = v[14] != 0;
-        version = (int) v[15];
-        markedForPreemption = v[16] != 0;
-        createdMs = v[17];
-        acquiredMs = v[18];
-        launchedMs = v[19];
+        this(v, 0);
+    }
+
+    /** From INFO_LONGS at {@code at} (the glue's info layout). */
+    ContainerInfo(long[] v, int at) {
+        id = v[at];
+        yarnId = YarnId.unpack(v, at + 1);
+        app = v[at + 5];
+        node = v[at + 6];
+        state = (int) v[at + 7];
+        resource = new Resource(v[at + 8], v[at + 9]);
+        priority = (int) v[at + 10];
+        allocationRequestId = v[at + 11];
+        executionType = (int) v[at + 12];
+        locality = (int) v[at + 13];
+        isAm = v[at + 14] != 0;
+        version = (int) v[at + 15];
+        markedForPreemption = v[at + 16] != 0;
+        createdMs = v[at + 17];
+        acquiredMs = v[at + 18];
+        launchedMs = v[at + 19];
     }
 }

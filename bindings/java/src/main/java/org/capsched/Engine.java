@@ -388,6 +388,15 @@ public final class Engine extends NativeHandle {
         return with(e -> Native.engineTick(e, nowMs));
     }
 
+    /**
+     * One tick on the engine's own clock (a manual engine on the system clock): expiry, the
+     * asynchronous pass when enabled, the preemption round when due. Returns containers
+     * allocated.
+     */
+    public int tick() {
+        return tick(-1);
+    }
+
     public int step(final int passes) {
         return with(e -> Native.engineStep(e, passes));
     }
@@ -484,13 +493,40 @@ public final class Engine extends NativeHandle {
         run(e -> Native.checkInvariants(e));
     }
 
+    private volatile long dropped;
+
+    /**
+     * Events the engine dropped so far because its queue was full, as of the last
+     * {@link #pollEvents}.
+     */
+    public long droppedEvents() {
+        return dropped;
+    }
+
     /** Up to {@code max} events, oldest first (a Java thread polls: no native thread calls Java). */
     public List<Event> pollEvents(final int max) {
         return with(e -> {
             long[] v = Native.pollEvents(e, max);
-            int n = (v.length - 1) / Native.EVENT_LONGS;
+            // EVENT_LONGS per event, the dropped count, then each CONTAINER_PLACED event's
+            // container report (PLACED_LONGS: found, then INFO_LONGS).
+            int n = 0;
+            int placed = 0;
+            while (n * Native.EVENT_LONGS + 1 + placed * Native.PLACED_LONGS < v.length) {
+                if ((int) v[n * Native.EVENT_LONGS] == Event.CONTAINER_PLACED) placed++;
+                n++;
+            }
+            dropped = v[n * Native.EVENT_LONGS];
             List<Event> out = new ArrayList<Event>(n);
-            for (int i = 0; i < n; i++) out.add(new Event(v, i * Native.EVENT_LONGS));
+            int details = n * Native.EVENT_LONGS + 1;
+            for (int i = 0; i < n; i++) {
+                int at = i * Native.EVENT_LONGS;
+                ContainerInfo info = null;
+                if ((int) v[at] == Event.CONTAINER_PLACED) {
+                    if (v[details] != 0) info = new ContainerInfo(v, details + 1);
+                    details += Native.PLACED_LONGS;
+                }
+                out.add(new Event(v, at, info));
+            }
             return out;
         });
     }

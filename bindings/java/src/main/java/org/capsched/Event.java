@@ -18,6 +18,12 @@ public final class Event {
     public static final int APP_PENDING = 14;
     /** The application's lifetime has ended: the RM kills it (RMAppLifetimeMonitor). */
     public static final int APP_LIFETIME_EXPIRED = 15;
+    /**
+     * A container the engine placed outside a node update's response (the asynchronous pass,
+     * central opportunistic allocation): the RM creates its RMContainer now, from
+     * {@link #placed}. It comes before every other event about the container.
+     */
+    public static final int CONTAINER_PLACED = 16;
 
     public final int kind;
     public final long app;
@@ -26,8 +32,16 @@ public final class Event {
     public final YarnId yarnId;
     /** CONTAINER_COMPLETED, PREEMPTED, EXPIRED: the exit status; APP_PENDING: the reason. */
     public final int code;
+    /**
+     * CONTAINER_PLACED: the container's report (resource, priority, allocation request id,
+     * locality, execution type, whether it is an AM's), read in the same native call that polled
+     * the event; null when it had ended by then (its CONTAINER_COMPLETED follows), and for
+     * every other kind.
+     */
+    public final ContainerInfo placed;
 
-    Event(long[] v, int at) {
+    Event(long[] v, int at, ContainerInfo placed) {
+        this.placed = placed;
         kind = (int) v[at];
         app = v[at + 1];
         container = v[at + 2];

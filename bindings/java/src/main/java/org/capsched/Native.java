@@ -15,6 +15,8 @@ final class Native {
     static final int STATUS_LONGS = 6;
     static final int INFO_LONGS = 20;
     static final int EVENT_LONGS = 9;
+    /** Per CONTAINER_PLACED event after the dropped count: found (1 or 0), then INFO_LONGS. */
+    static final int PLACED_LONGS = 1 + INFO_LONGS;
 
     private Native() {}
 

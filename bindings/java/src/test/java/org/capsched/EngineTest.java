@@ -421,6 +421,73 @@ public class EngineTest {
         }
     }
 
+    /**
+     * With asynchronous scheduling the engine's passes place containers between the RM's calls:
+     * each is told by CONTAINER_PLACED, with its report read in the same native call, before the
+     * AM's allocate hands it over and before its completion.
+     */
+    @Test
+    public void asynchronouslyPlacedContainersAreToldAtPlacementWithTheirReports() {
+        try (Config config = twoQueues("yarn.scheduler.capacity.root.a.user-limit-factor", "2");
+                Engine engine = new Engine(config, new EngineOptions().manual().manualClock(1000)
+                        .asyncScheduling(true).clusterTimestamp(TS))) {
+            long node = engine.addNode("h1:8041", "/r", new Resource(8192, 8));
+            long app = engine.submit("a", "alice");
+            engine.addAttempt(app, new Resource(1024, 1), false, false);
+            assertEquals("heartbeats place nothing", 0, engine.nodeUpdate(node).allocatedCount);
+            assertEquals(1, engine.step(1));
+            List<Event> events = engine.pollEvents(64);
+            Event placed = find(events, Event.CONTAINER_PLACED);
+            assertNotNull(placed);
+            assertTrue("placed before the AM container event",
+                    events.indexOf(placed) < events.indexOf(find(events, Event.AM_CONTAINER_ALLOCATED)));
+            assertEquals(app, placed.app);
+            assertEquals(node, placed.node);
+            assertEquals("container_1410901177871_0001_01_000001", placed.yarnId.toString());
+            assertTrue(placed.placed.isAm);
+            assertEquals(new Resource(1024, 1), placed.placed.resource);
+            assertEquals(ContainerInfo.ALLOCATED, placed.placed.state);
+            assertNull("other kinds carry no report", find(events, Event.AM_CONTAINER_ALLOCATED).placed);
+            engine.takeAmContainer(app);
+
+            engine.allocate(app, new AllocateRequest().ask(new Ask(3, 7L, "*", new Resource(2048, 1), 2, true, 0, null)));
+            assertEquals(2, engine.step(1) + engine.step(1));
+            java.util.Set<Long> told = new java.util.HashSet<Long>();
+            for (Event e : engine.pollEvents(64)) {
+                if (e.kind != Event.CONTAINER_PLACED) continue;
+                told.add(e.container);
+                assertEquals(e.container, e.placed.id);
+                assertEquals(new Resource(2048, 1), e.placed.resource);
+                assertEquals(3, e.placed.priority);
+                assertEquals(7L, e.placed.allocationRequestId);
+                assertEquals(Container.OFF_SWITCH, e.placed.locality);
+                assertEquals(Container.GUARANTEED, e.placed.executionType);
+                assertFalse(e.placed.isAm);
+            }
+            AllocateResponse r = engine.allocate(app, new AllocateRequest().responseId(1));
+            assertEquals(2, r.allocated.size());
+            for (Container c : r.allocated) assertTrue("told before the pull", told.contains(c.id));
+
+            // A container placed and ended before the RM polled: told placed without a report,
+            // then completed.
+            engine.allocate(app, new AllocateRequest().responseId(2).ask(Ask.any(4, new Resource(1024, 1), 1)));
+            assertEquals(1, engine.step(1));
+            engine.removeAttempt(app, false);
+            List<Event> late = engine.pollEvents(64);
+            Event gone = find(late, Event.CONTAINER_PLACED);
+            assertNotNull(gone);
+            assertNull("it had ended by the poll", gone.placed);
+            int completed = 0;
+            for (Event e : late) {
+                if (e.kind == Event.CONTAINER_COMPLETED) {
+                    completed++;
+                    assertTrue("completions follow placements", late.indexOf(e) > late.indexOf(gone));
+                }
+            }
+            assertEquals("the AM's, the two tasks and the last", 4, completed);
+        }
+    }
+
     static Config labelled(boolean enabled) {
         return twoQueues("yarn.node-labels.enabled", String.valueOf(enabled),
                 "yarn.scheduler.capacity.root.accessible-node-labels.x.capacity", "100",

@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The AM's allocate: its asks, releases and blacklist to capsched once the AM has registered,
- * what capsched placed for it (outside heartbeats, with asynchronous scheduling) recorded, the
+ * what capsched placed for it (outside heartbeats, with asynchronous scheduling: recorded at
+ * its CONTAINER_PLACED, here only if that event was lost), the
  * preemption it asks of the AM (the containers and the negotiable contract), headroom, YARN's
  * request table kept as the stock scheduler keeps it, and the SchedulingRequests it refuses.
  *
@@ -117,13 +118,17 @@ final class CapschedAllocator {
             Resource headroom = attempt.getHeadroom();
             if (response != null) {
                 ctx.responseIds.put(attemptId, response.responseId);
-                // With asynchronous scheduling capsched places containers outside heartbeats:
-                // the AM's pull is where the RM first hears of them.
+                // With asynchronous scheduling capsched places containers outside heartbeats,
+                // each told by CONTAINER_PLACED before this answer lists it: the events queued
+                // by now make their RMContainers first.
+                ctx.engineEvents.drain();
                 for (org.capsched.Container c : response.allocated) {
                     if (c.executionType != org.capsched.Container.GUARANTEED) continue;
                     ContainerId id = ContainerId.newContainerId(CapschedContext.attemptId(c.yarnId),
                             c.yarnId.containerId);
                     if (ctx.containerHandles.containsKey(id)) continue;
+                    // Only if its placement event was lost (the engine's event queue full).
+                    ctx.containers.firstSeenAtPull(id);
                     NodeId nodeId = ctx.nodeIds.get(c.node);
                     ctx.containers.record(c, nodeId == null ? null : scheduler.nodeTracker().getNode(nodeId));
                 }

@@ -105,6 +105,26 @@ final class CapschedContainers {
         return null;
     }
 
+    /** Containers the RM first heard of at the AM's pull: each placement's event was lost. */
+    private final java.util.concurrent.atomic.AtomicLong firstSeenAtPull = new java.util.concurrent.atomic.AtomicLong();
+
+    /**
+     * A container the AM's pull lists before the RM heard of its placement: only when its
+     * CONTAINER_PLACED was dropped (the engine's event queue full). Said once, then counted.
+     */
+    void firstSeenAtPull(ContainerId id) {
+        long n = firstSeenAtPull.incrementAndGet();
+        if (n == 1) {
+            LOG.warn("capsched placed {} and the RM first heard of it at the AM's pull (its placement event was "
+                    + "lost: the engine dropped {} events); recorded now", id, ctx.engine().droppedEvents());
+        }
+    }
+
+    /** How many containers the RM first heard of at the AM's pull ({@link #firstSeenAtPull}). */
+    long firstSeenAtPullCount() {
+        return firstSeenAtPull.get();
+    }
+
     void killInEngine(long handle, int exitStatus, String diagnostics) {
         synchronized (scheduler) {
             try {

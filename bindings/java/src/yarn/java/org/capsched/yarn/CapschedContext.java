@@ -4,12 +4,14 @@ import java.util.Collections;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.conf.HAUtil;
+import org.apache.hadoop.yarn.exceptions.YarnException;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
 import org.apache.hadoop.yarn.server.resourcemanager.RMFatalEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.RMFatalEventType;
@@ -47,6 +49,13 @@ final class CapschedContext {
     final CapschedResourceScheduler scheduler;
 
     Config config;
+    /**
+     * {@code capsched.engine.mode=manual}: an engine without threads, each call made on the
+     * RM's own thread (under the engine's lock), its timed work ticked by the capsched-events
+     * daemon ({@link CapschedEngineEvents#startEventThread}); {@code threaded} (the default):
+     * an engine thread takes each call and runs its own cadences.
+     */
+    volatile boolean manualEngine;
     private volatile Engine engine;
     private final Object engineLock = new Object();
     /**
@@ -107,14 +116,31 @@ final class CapschedContext {
             if (engine == null) {
                 RMContext rmContext = rmContext();
                 long epoch = rmContext == null ? 0 : rmContext.getEpoch();
-                engine = new Engine(config, new EngineOptions()
+                EngineOptions options = new EngineOptions()
                         .clusterTimestamp(ResourceManager.getClusterTimeStamp())
-                        .rmEpoch(epoch));
-                LOG.info("capsched {} (C ABI {}) schedules this ResourceManager, epoch {}", Capsched.version(),
-                        Capsched.abiVersion(), epoch);
+                        .rmEpoch(epoch);
+                if (manualEngine) options.manual();
+                engine = new Engine(config, options);
+                LOG.info("capsched {} (C ABI {}) schedules this ResourceManager, epoch {}, {} engine",
+                        Capsched.version(), Capsched.abiVersion(), epoch, manualEngine ? "manual" : "threaded");
             }
             return engine;
         }
+    }
+
+    /** The key that chooses the engine's mode (docs/HADOOP.md, "The engine's mode"). */
+    static final String ENGINE_MODE = "capsched.engine.mode";
+
+    /**
+     * Whether {@link #ENGINE_MODE} asks for the manual engine: read from the scheduler's
+     * configuration (yarn-site.xml or capacity-scheduler.xml), else the JVM's system property
+     * of the same name, else {@code threaded}. Anything else stops the RM at init.
+     */
+    static boolean manualEngine(Configuration conf) throws YarnException {
+        String mode = conf.getTrimmed(ENGINE_MODE, System.getProperty(ENGINE_MODE, "threaded")).trim();
+        if (mode.equalsIgnoreCase("manual")) return true;
+        if (mode.equalsIgnoreCase("threaded") || mode.isEmpty()) return false;
+        throw new YarnException(ENGINE_MODE + " is " + mode + ": threaded or manual");
     }
 
     /** The engine if it has started, else null (nothing has happened yet): never starts it. */

@@ -8,6 +8,7 @@ import org.apache.hadoop.yarn.api.records.ContainerState;
 import org.apache.hadoop.yarn.api.records.ContainerStatus;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.nodelabels.RMNodeLabelsManager;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics;
@@ -21,11 +22,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What the engine tells the RM after every call ({@link #drain}): the completions it decided
- * (preemption, lost or decommissioned nodes, attempt ends) finish their RMContainers, an AM
- * container of its asynchronous pass becomes the attempt's, an attempt it activated counts its
- * AM in the queue's metrics; then the queue figures the metrics take from capsched, if they
- * moved ({@link #syncFigures}). With asynchronous scheduling a daemon drains between calls too.
+ * What the engine tells the RM after every call ({@link #drain}): a container its asynchronous
+ * pass placed becomes its attempt's RMContainer at once (CONTAINER_PLACED), the completions it
+ * decided (preemption, lost or decommissioned nodes, attempt ends) finish their RMContainers,
+ * an attempt it activated counts its AM in the queue's metrics; then the queue figures the
+ * metrics take from capsched, if they moved ({@link #syncFigures}). With asynchronous
+ * scheduling a daemon drains between calls too.
  *
  * <p>{@link #drain} takes the scheduler's monitor (it was a synchronized method of the
  * scheduler); {@link #syncFigures} and {@link #refreshFigures} take none (the queue registry
@@ -46,20 +48,50 @@ final class CapschedEngineEvents {
     }
 
     /**
-     * Asynchronous scheduling: capsched's engine thread places containers between heartbeats,
-     * and an AM container must become the attempt's RMContainer without waiting for the next
-     * heartbeat or allocate. This daemon drains the engine's events as often as capsched's pass
-     * runs (the CapacityScheduler's scheduling interval, at least 10 ms).
+     * The capsched-events daemon, when the engine does work between the RM's calls.
+     *
+     * <p>Threaded engine with asynchronous scheduling: capsched's engine thread places
+     * containers between heartbeats, and each must become its attempt's RMContainer without
+     * waiting for the next heartbeat or allocate; the daemon drains the engine's events as often
+     * as capsched's pass runs (the CapacityScheduler's scheduling interval, at least 10 ms).
+     * Without asynchronous scheduling a threaded engine needs no daemon.
+     *
+     * <p>Manual engine ({@code capsched.engine.mode=manual}): no engine thread, so the daemon
+     * runs what it did — {@link Engine#tick()}: the asynchronous pass when it is on, expiry of
+     * unlaunched allocations, application lifetimes, decommissioning timeouts, the preemption
+     * monitor's round and the queue policies, each when due — then drains. It ticks at YARN's
+     * scheduling interval ({@code schedule-asynchronously.scheduling-interval-ms}, 5 ms by
+     * default) with asynchronous scheduling, else as often as the preemption monitor's interval
+     * asks, at least once a second (expiry's cadence). Ticks take the engine's lock, not the
+     * scheduler's monitor: the RM's own calls wait for a pass at most.
      */
     void startEventThread(Configuration conf) {
-        final long intervalMs = Math.max(10L,
-                conf.getLong(CapacitySchedulerConfiguration.SCHEDULE_ASYNCHRONOUSLY_PREFIX + ".scheduling-interval-ms", 5L));
+        final boolean manual = ctx.manualEngine;
+        boolean async = conf.getBoolean(CapacitySchedulerConfiguration.SCHEDULE_ASYNCHRONOUSLY_ENABLE, false);
+        if (!manual && !async) return;
+        long schedulingMs = conf.getLong(
+                CapacitySchedulerConfiguration.SCHEDULE_ASYNCHRONOUSLY_PREFIX + ".scheduling-interval-ms", 5L);
+        final long intervalMs;
+        if (!manual) {
+            intervalMs = Math.max(10L, schedulingMs);
+        } else if (async) {
+            intervalMs = Math.max(1L, schedulingMs);
+        } else {
+            long every = 1000L;
+            if (conf.getBoolean(YarnConfiguration.RM_SCHEDULER_ENABLE_MONITORS,
+                    YarnConfiguration.DEFAULT_RM_SCHEDULER_ENABLE_MONITORS)) {
+                every = Math.min(every, conf.getLong(CapacitySchedulerConfiguration.PREEMPTION_MONITORING_INTERVAL,
+                        CapacitySchedulerConfiguration.DEFAULT_PREEMPTION_MONITORING_INTERVAL));
+            }
+            intervalMs = Math.max(1L, every);
+        }
         Thread t = new Thread(new Runnable() {
             @Override
             public void run() {
                 while (eventThread == Thread.currentThread()) {
                     try {
                         Thread.sleep(intervalMs);
+                        if (manual) tick();
                         drain();
                     } catch (InterruptedException e) {
                         return;
@@ -72,6 +104,17 @@ final class CapschedEngineEvents {
         t.setDaemon(true);
         eventThread = t;
         t.start();
+    }
+
+    /** A manual engine's tick, on the daemon (outside the scheduler's monitor). */
+    private void tick() {
+        Engine e = ctx.startedEngine();
+        if (e == null) return;
+        try {
+            e.tick();
+        } catch (CapschedException x) {
+            ctx.goOnPast("to tick", x);
+        }
     }
 
     /** At the scheduler's stop: the daemon, if it runs, ended and waited for. */
@@ -92,38 +135,71 @@ final class CapschedEngineEvents {
     void drain() {
         synchronized (scheduler) {
             if (ctx.startedEngine() == null) return; // nothing has happened yet
+            // Every event queued now, in batches: a placement must not wait for a later drain.
             List<Event> events;
-            try {
-                events = ctx.engine().pollEvents(4096);
-            } catch (CapschedException e) {
-                ctx.goOnPast("to hand over its events", e);
-                return;
-            }
-            for (Event e : events) {
-                if (e.kind == Event.AM_CONTAINER_ALLOCATED) amContainerAllocated(e);
-                if (e.kind == Event.APP_ACTIVATED) activated(e);
-                if (e.kind != Event.CONTAINER_COMPLETED) continue;
-                // By capsched's handle: a recovered container keeps its own attempt's id here.
-                ContainerId id = ctx.containerIds.get(e.container);
-                if (id == null) continue; // YARN decided it, and has finished it
-                RMContainer c = scheduler.getRMContainer(id);
-                if (c == null) {
-                    ctx.containers.forget(id);
-                    continue;
+            do {
+                try {
+                    events = ctx.engine().pollEvents(BATCH);
+                } catch (CapschedException e) {
+                    ctx.goOnPast("to hand over its events", e);
+                    return;
                 }
-                String diagnostics = e.code == -102 ? SchedulerUtils.PREEMPTED_CONTAINER
-                        : e.code == -100 ? SchedulerUtils.LOST_CONTAINER : "";
-                ContainerStatus status = ContainerStatus.newInstance(id, ContainerState.COMPLETE, diagnostics, e.code);
-                ctx.containers.finishFromEngine(c, status);
-                if (e.code == ContainerExitStatus.PREEMPTED) preempted(c);
-            }
+                handle(events);
+            } while (events.size() == BATCH);
             syncFigures();
         }
     }
 
+    /** Events polled in one native call at most. */
+    private static final int BATCH = 4096;
+
+    private void handle(List<Event> events) {
+        for (Event e : events) {
+            if (e.kind == Event.CONTAINER_PLACED) placed(e);
+            if (e.kind == Event.AM_CONTAINER_ALLOCATED) amContainerAllocated(e);
+            if (e.kind == Event.APP_ACTIVATED) activated(e);
+            if (e.kind != Event.CONTAINER_COMPLETED) continue;
+            // By capsched's handle: a recovered container keeps its own attempt's id here.
+            ContainerId id = ctx.containerIds.get(e.container);
+            if (id == null) continue; // YARN decided it, and has finished it
+            RMContainer c = scheduler.getRMContainer(id);
+            if (c == null) {
+                ctx.containers.forget(id);
+                continue;
+            }
+            String diagnostics = e.code == -102 ? SchedulerUtils.PREEMPTED_CONTAINER
+                    : e.code == -100 ? SchedulerUtils.LOST_CONTAINER : "";
+            ContainerStatus status = ContainerStatus.newInstance(id, ContainerState.COMPLETE, diagnostics, e.code);
+            ctx.containers.finishFromEngine(c, status);
+            if (e.code == ContainerExitStatus.PREEMPTED) preempted(c);
+        }
+    }
+
     /**
-     * AM_CONTAINER_ALLOCATED: an AM container capsched's asynchronous pass placed (one placed
-     * in a heartbeat is recorded there already) becomes the attempt's RMContainer.
+     * CONTAINER_PLACED: a container capsched's asynchronous pass placed becomes its attempt's
+     * RMContainer now, as the stock scheduler's commit makes it (RMContainer START, the node's
+     * and the queue's usage, the container allocation expiry from its pull), with the report
+     * the glue read in the same poll. One that had ended by the poll gets none: its completion
+     * follows, and finds no RMContainer to finish.
+     */
+    private void placed(Event e) {
+        ContainerId id = ContainerId.newContainerId(CapschedContext.attemptId(e.yarnId), e.yarnId.containerId);
+        if (ctx.containerHandles.containsKey(id)) return;
+        org.capsched.ContainerInfo c = e.placed;
+        if (c == null) {
+            LOG.debug("capsched placed {} and it ended before the RM heard of it", id);
+            return;
+        }
+        if (c.executionType != org.capsched.Container.GUARANTEED) return; // the RM's own service places these
+        NodeId nodeId = ctx.nodeIds.get(c.node);
+        ctx.containers.record(c.id, c.yarnId, c.resource, c.priority, c.allocationRequestId, c.locality, c.isAm,
+                nodeId == null ? null : scheduler.nodeTracker().getNode(nodeId));
+    }
+
+    /**
+     * AM_CONTAINER_ALLOCATED: the AM container was recorded at its placement (its
+     * CONTAINER_PLACED, or the heartbeat that placed it); were that event lost (the engine's
+     * queue full), it becomes the attempt's RMContainer here.
      */
     private void amContainerAllocated(Event e) {
         ContainerId id = ContainerId.newContainerId(CapschedContext.attemptId(e.yarnId), e.yarnId.containerId);

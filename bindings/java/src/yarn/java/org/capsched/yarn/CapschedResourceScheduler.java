@@ -93,6 +93,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         ctx.nodes.usePortForNodeName = configuration.getBoolean(
                 "yarn.scheduler.include-port-in-node-name", false);
         CapacitySchedulerConfiguration csConf = new CapacitySchedulerConfiguration(configuration, true);
+        ctx.manualEngine = CapschedContext.manualEngine(csConf);
         ctx.calculator = csConf.getResourceCalculator();
         ctx.queues = new CapschedQueues(this, csConf.getEnableUserMetrics());
         ctx.queues.root();
@@ -158,9 +159,7 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
                     Collections.<org.apache.hadoop.yarn.server.resourcemanager.placement.PlacementRule>singletonList(
                             new CapschedPlacementRule(this)));
         }
-        if (conf.getBoolean(CapacitySchedulerConfiguration.SCHEDULE_ASYNCHRONOUSLY_ENABLE, false)) {
-            ctx.engineEvents.startEventThread(conf);
-        }
+        ctx.engineEvents.startEventThread(new CapacitySchedulerConfiguration(conf, true));
         super.serviceStart();
     }
 
