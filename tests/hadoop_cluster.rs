@@ -1130,6 +1130,22 @@ fn run_scheduler(
     c.start_rm();
     c.start_nms();
     match c.wait_up(Duration::from_secs(150)) {
+        // capsched's start line names the engine mode yarn-site.xml asked for.
+        Ok(())
+            if plugin.is_some()
+                && !std::fs::read_to_string(&c.rm.as_ref().unwrap().log)
+                    .unwrap_or_default()
+                    .contains(&format!("{} engine", engine_mode())) =>
+        {
+            run.set(
+                UP,
+                Verdict::Fail(format!(
+                    "the plug-in did not run the {} engine\n{}",
+                    engine_mode(),
+                    c.rm_log()
+                )),
+            )
+        }
         Ok(()) => run.set(UP, Verdict::Pass),
         Err(e) => {
             let nm_logs: Vec<String> = c.nms.iter().map(|d| log_excerpt(&d.log)).collect();
