@@ -21,6 +21,9 @@ impl CapacityScheduler {
         let rc = self.tree.settings().resource_calculator;
         let cluster = self.tree.cluster_resource();
 
+        // No figure wrapped (issue 36.6).
+        self.check_limits(&mut v);
+
         // The children's kept orders are the order YARN's sort gives.
         if let Err(e) = self.check_child_orders() {
             v.push(e);
