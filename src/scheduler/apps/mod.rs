@@ -574,6 +574,7 @@ impl CapacityScheduler {
             u.pending_apps += 1;
             lr.insert_pending(entry);
         } else {
+            u.non_runnable_apps += 1;
             lr.non_runnable.push(app);
         }
         self.apps[app].user_slot = slot;
@@ -835,7 +836,7 @@ impl CapacityScheduler {
             match state {
                 AttemptState::Active => u.active_apps -= 1,
                 AttemptState::Pending => u.pending_apps -= 1,
-                AttemptState::NonRunnable => {}
+                AttemptState::NonRunnable => u.non_runnable_apps -= 1,
             }
         }
         lr.users.remove_if_empty(&user);
@@ -879,6 +880,7 @@ impl CapacityScheduler {
             lr.insert_pending(entry);
             if let Some(u) = lr.users.get_mut(&user) {
                 u.pending_apps += 1;
+                u.non_runnable_apps -= 1;
             }
             if !touched.contains(&leaf) {
                 touched.push(leaf);
@@ -1019,7 +1021,8 @@ impl CapacityScheduler {
             match state {
                 Some(AttemptState::Active) => u.active_apps -= 1,
                 Some(AttemptState::Pending) => u.pending_apps -= 1,
-                _ => {}
+                Some(AttemptState::NonRunnable) => u.non_runnable_apps -= 1,
+                None => {}
             }
         }
         lr.users.remove_if_empty(&user);
@@ -1050,7 +1053,13 @@ impl CapacityScheduler {
                     t.am_counted = false;
                 }
             }
-            Some(AttemptState::NonRunnable) => lr.non_runnable.push(app),
+            Some(AttemptState::NonRunnable) => {
+                lr.non_runnable.push(app);
+                lr.users
+                    .get_mut(&user)
+                    .expect("just created")
+                    .non_runnable_apps += 1;
+            }
             None => {}
         }
         self.apps[app].user_slot = slot;
