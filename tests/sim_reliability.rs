@@ -723,3 +723,33 @@ fn progress_lines_count_tasks_and_fifos_are_refused() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 36.2: with `schedule-asynchronously.enable=true` node heartbeats allocate nothing
+/// (YARN's `nodeUpdate` leaves it to the scheduling thread) and the simulator never ran the
+/// asynchronous pass, so nothing was allocated until the watchdog stopped the run. The
+/// simulated RM runs the pass every `scheduling-interval-ms`; the SLS sample finishes, with
+/// the invariant checker after every event, as it does with the pass off.
+#[test]
+fn asynchronous_scheduling_runs_its_pass_in_the_simulator() {
+    let (nodes, jobs) = sls_sample();
+    let n = jobs.len();
+    for interval in ["5", "100"] {
+        let conf = sls_conf_with(&[
+            (
+                "yarn.scheduler.capacity.schedule-asynchronously.enable",
+                "true",
+            ),
+            (
+                "yarn.scheduler.capacity.schedule-asynchronously.scheduling-interval-ms",
+                interval,
+            ),
+        ]);
+        let r = run(conf, nodes.clone(), jobs.clone(), checked()).unwrap();
+        assert!(!r.timed_out, "interval {interval}");
+        assert_eq!(
+            r.jobs.iter().filter(|j| j.finish_ms.is_some()).count(),
+            n,
+            "interval {interval}: every job finishes"
+        );
+    }
+}

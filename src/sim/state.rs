@@ -27,6 +27,9 @@ pub(super) enum Periodic {
     QueueManagement,
     /// The AutoCreatedQueueDeletionPolicy's round (idle dynamic queues removed).
     QueueDeletion,
+    /// The asynchronous scheduling thread's pass (`schedule-asynchronously.enable`), every
+    /// `scheduling-interval-ms`: with it on, node heartbeats allocate nothing (issue 36.2).
+    AsyncPass,
 }
 
 /// What makes something happen.
@@ -56,6 +59,7 @@ pub(super) struct Periods {
     pub(super) monitor: i64,
     pub(super) queue_management: i64,
     pub(super) queue_deletion: i64,
+    pub(super) async_pass: i64,
 }
 
 impl Periods {
@@ -67,6 +71,7 @@ impl Periods {
             Periodic::PreemptionRound => self.monitor,
             Periodic::QueueManagement => self.queue_management,
             Periodic::QueueDeletion => self.queue_deletion,
+            Periodic::AsyncPass => self.async_pass,
         }
     }
 }
