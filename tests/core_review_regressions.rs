@@ -583,3 +583,42 @@ yarn.scheduler.capacity.maximum-am-resource-percent=0.05
         capsched::report::rest::scheduler_info_string_live(c.cs.queue_tree(), &c.cs.live_queues());
     assert!(json.contains("\"username\":\"bob\""), "{json}");
 }
+
+/// Issue 36.5: a refresh that switched the resource calculator left containers the new one
+/// finds over-committed (vcores past a node's, which the default calculator never counts),
+/// and the invariant checker failed. YARN sets its calculator once, in `initScheduler`;
+/// `reinitialize` never changes it: the running calculator stays until a restart.
+#[test]
+fn a_refresh_keeps_the_running_resource_calculator() {
+    let base = "yarn.scheduler.capacity.root.queues=a
+yarn.scheduler.capacity.root.a.capacity=100
+yarn.scheduler.capacity.maximum-am-resource-percent=1
+";
+    let mut c = Cluster::new(base);
+    let ns = vec![c.node("h0", "/r", 8 * GB, 2)];
+    let app = c.app("a", "u", GB);
+    round(&mut c, &ns, 1);
+    c.allocate(
+        app,
+        vec![ResourceRequest::any(1, Resource::new(GB, 4), 3)],
+        vec![],
+    );
+    round(&mut c, &ns, 3);
+    let n = c.cs.node(ns[0]).unwrap();
+    assert!(
+        n.allocated.vcores() > n.total.vcores(),
+        "the default calculator ignores vcores"
+    );
+    let drf = format!(
+        "{base}yarn.scheduler.capacity.resource-calculator=org.apache.hadoop.yarn.util.resource.DominantResourceCalculator\n"
+    );
+    let conf = capsched::config::CapacitySchedulerConfiguration::from_properties_str(&drf).unwrap();
+    c.cs.refresh_queues(c.now, std::sync::Arc::new(conf))
+        .unwrap();
+    c.check();
+    assert_eq!(
+        c.cs.queue_tree().settings().resource_calculator.kind(),
+        capsched::resource::CalculatorKind::Default
+    );
+    round(&mut c, &ns, 2);
+}
