@@ -753,3 +753,89 @@ fn asynchronous_scheduling_runs_its_pass_in_the_simulator() {
         );
     }
 }
+
+/// Issue 36.16: the watchdog said "asking for nothing … the scheduler allocates nothing to
+/// them" of a job whose last container was allocated and sat queued at a NodeManager (here an
+/// opportunistic task queued behind its own AM on the only node: it can never start, and the
+/// AM never ends). It now says the containers wait at the NodeManagers, and names the keys.
+#[test]
+fn the_watchdog_says_when_allocated_containers_wait_at_the_nodemanagers() {
+    let c = conf(
+        "yarn.scheduler.capacity.root.queues=a\n\
+         yarn.scheduler.capacity.root.a.capacity=100\n\
+         yarn.scheduler.capacity.maximum-am-resource-percent=1\n\
+         yarn.resourcemanager.opportunistic-container-allocation.enabled=true\n\
+         yarn.nodemanager.opportunistic-containers-max-queue-length=10\n",
+    );
+    let jobs = vec![job("queued", "a", 0, 1024, vec![task(1, 1000, 2048)])];
+    let opts = SimulationOptions {
+        opportunistic_percent: 100,
+        ..checked()
+    };
+    let e = run(c, nodes(1, 2048), jobs, opts).unwrap_err();
+    let message = e.to_string();
+    assert!(matches!(e, SimError::Stalled(_)), "{message}");
+    assert!(
+        message.contains("all allocated: they wait at the NodeManagers")
+            && message.contains("wait in NodeManager queues and never start")
+            && !message.contains("The scheduler allocates nothing"),
+        "{message}"
+    );
+}
+
+/// Issue 36.16: with max-parallel-apps=0 the watchdog said only that the AM was never
+/// allocated; it names the keys. Through the CLI, the files streamed before the error are
+/// complete (realtimetrack.json is a whole JSON array), and a nodes file's errors name its
+/// entries, not "job 1".
+#[test]
+fn a_stuck_run_names_max_parallel_apps_and_leaves_valid_files() {
+    let dir = temp_dir("stuck");
+    let config = dir.join("cs.properties");
+    std::fs::write(
+        &config,
+        "yarn.scheduler.capacity.root.queues=default\n\
+         yarn.scheduler.capacity.root.default.capacity=100\n\
+         yarn.scheduler.capacity.root.default.max-parallel-apps=0\n",
+    )
+    .unwrap();
+    let out = dir.join("run");
+    let (code, _, err) = capsched_cli(
+        &[
+            "simulate",
+            "--config",
+            config.to_str().unwrap(),
+            "--output",
+            out.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("waits for a max-parallel-apps slot")
+            && err.contains("yarn.scheduler.capacity.default.max-parallel-apps")
+            && !err.contains("The scheduler allocates nothing"),
+        "{err}"
+    );
+    let track = std::fs::read_to_string(out.join("realtimetrack.json")).unwrap();
+    let parsed: Result<serde_json::Value, _> = serde_json::from_str(&track);
+    assert!(parsed.is_ok_and(|v| v.is_array()), "{track}");
+    // A nodes file's second entry is bad: "entry 1", not "job 1".
+    let nodes = dir.join("nodes.json");
+    std::fs::write(
+        &nodes,
+        r#"{"rack": "r1", "nodes": [{"node": "n1"}]} {"rack": "r2", "nodes": 7}"#,
+    )
+    .unwrap();
+    let (code, _, err) = capsched_cli(
+        &[
+            "simulate",
+            "--nodes",
+            nodes.to_str().unwrap(),
+            "--output",
+            dir.join("run2").to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("entry 1") && !err.contains("job 1"), "{err}");
+}

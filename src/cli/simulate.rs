@@ -296,7 +296,16 @@ pub fn run(args: SimulateArgs) -> ExitCode {
     watch.reporter.finish();
     let mut result = match run {
         Ok(r) => r,
-        Err(e) => return fail(e.to_string()),
+        // Issue 36.16: what was streamed before the error stays a complete, valid file
+        // (realtimetrack.json gets its closing `]`, the CSVs are flushed).
+        Err(e) => {
+            let closed = watch.track.finish();
+            let code = fail(e.to_string());
+            if let Err(w) = closed {
+                eprintln!("error: writing {}: {w}", dir.path().display());
+            }
+            return code;
+        }
     };
     reader_warnings.append(&mut result.warnings);
     result.warnings = reader_warnings;
