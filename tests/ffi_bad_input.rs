@@ -286,9 +286,10 @@ const AM: capsched_resource = capsched_resource {
     vcores: 1,
 };
 
-/// The bits of an id that hold its engine's tag (docs/C-API.md, "Ids").
+/// The bits of an id that hold its engine's tag (docs/C-API.md, "Ids": bits 48–61; the
+/// kind is in 62–63).
 fn tag(id: u64) -> u64 {
-    id >> 48
+    (id >> 48) & 0x3fff
 }
 
 fn request() -> capsched_allocate_request {
@@ -1273,6 +1274,62 @@ fn engine_step_is_bounded() {
             CAPSCHED_OK
         );
         assert_eq!(allocated, 0);
+        capsched_engine_free(e);
+    }
+}
+
+/// Issue 36.20: ids carried no kind, so a node id given to `capsched_container_get` returned
+/// a live container's data (the same slot and generation), and to `capsched_app_report_get`
+/// an application's. Ids carry their kind in bits 62–63 now; a call refuses another kind's.
+#[test]
+fn ids_of_one_kind_are_refused_by_calls_of_another() {
+    unsafe {
+        let e = engine();
+        let w = populate(e, "h1");
+        assert_eq!(
+            w.node & ((1 << 48) - 1),
+            w.app & ((1 << 48) - 1),
+            "same slot and generation"
+        );
+        assert_eq!(w.node & ((1 << 48) - 1), w.container & ((1 << 48) - 1));
+        let (node_kind, app_kind, container_kind) = (w.node >> 62, w.app >> 62, w.container >> 62);
+        assert_eq!((node_kind, app_kind, container_kind), (1, 2, 3));
+        let before = engine_state(e);
+        let mut info = std::mem::zeroed::<capsched_container_info>();
+        assert_eq!(
+            capsched_container_get(e, w.node, &mut info),
+            CAPSCHED_ERR_UNKNOWN_ID
+        );
+        assert_eq!(
+            last_error(),
+            format!(
+                "container id {:#x} is a node id, not a container id",
+                w.node
+            )
+        );
+        let mut report = std::mem::zeroed::<capsched_app_report>();
+        assert_eq!(
+            capsched_app_report_get(e, w.node, &mut report),
+            CAPSCHED_ERR_UNKNOWN_ID
+        );
+        assert!(
+            last_error().contains("is a node id, not an application id"),
+            "{}",
+            last_error()
+        );
+        assert_eq!(capsched_app_remove(e, w.container), CAPSCHED_ERR_UNKNOWN_ID);
+        assert!(
+            last_error().contains("is a container id, not an application id"),
+            "{}",
+            last_error()
+        );
+        assert_eq!(capsched_node_remove(e, w.app), CAPSCHED_ERR_UNKNOWN_ID);
+        assert_eq!(engine_state(e), before, "nothing applied");
+        // The right kinds still work.
+        assert_eq!(
+            capsched_container_get(e, w.container, &mut info),
+            CAPSCHED_OK
+        );
         capsched_engine_free(e);
     }
 }
