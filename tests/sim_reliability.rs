@@ -839,3 +839,41 @@ fn a_stuck_run_names_max_parallel_apps_and_leaves_valid_files() {
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("entry 1") && !err.contains("job 1"), "{err}");
 }
+
+/// Issue 36.7: opportunistic tasks with NodeManager queues of 0 under the QUEUE_WAIT_TIME
+/// comparator (which, unlike QUEUE_LENGTH, places them anyway): every container was rejected
+/// and asked for again for 30 simulated days, and the run "stopped at the time limit" with
+/// exit 0. The watchdog sees the livelock — far more allocations than the outstanding work
+/// could use, none finishing — and names what repeated.
+#[test]
+fn the_watchdog_stops_a_livelock_and_names_its_cause() {
+    for comparator in ["QUEUE_WAIT_TIME", "QUEUE_LENGTH_THEN_RESOURCES"] {
+        let c = conf(&format!(
+            "yarn.scheduler.capacity.root.queues=a\n\
+             yarn.scheduler.capacity.root.a.capacity=100\n\
+             yarn.resourcemanager.opportunistic-container-allocation.enabled=true\n\
+             yarn.resourcemanager.nm-container-queuing.load-comparator={comparator}\n"
+        ));
+        let jobs = vec![
+            job("j1", "a", 0, 1024, vec![task(50, 1000, 1024)]),
+            job("j2", "a", 0, 1024, vec![task(50, 1000, 1024)]),
+        ];
+        let opts = SimulationOptions {
+            opportunistic_percent: 100,
+            ..SimulationOptions::default()
+        };
+        let started = std::time::Instant::now();
+        let e = run(c, nodes(4, 8192), jobs, opts).unwrap_err();
+        let message = e.to_string();
+        assert!(matches!(e, SimError::Stalled(_)), "{comparator}: {message}");
+        assert!(
+            message.contains("livelocked")
+                && message.contains("rejected by NodeManagers whose queue was full"),
+            "{comparator}: {message}"
+        );
+        assert!(
+            started.elapsed().as_secs() < 60,
+            "{comparator}: stopped early"
+        );
+    }
+}

@@ -308,6 +308,7 @@ pub fn simulate_with(
         containers_marked: 0,
         am_restarts: 0,
         preemption_ns: 0,
+        progress: Default::default(),
         last_activity_ms: 0,
         fixed_point_ms,
         skipped_ms: 0,
@@ -376,6 +377,7 @@ pub fn simulate_with(
                     kill_job(&mut sim, now, app);
                 }
                 sample(&mut sim, now, false, observer)?;
+                super::livelock::check(&mut sim, now)?;
                 if !skip_if_idle(&mut sim, now)? {
                     sim.push_periodic(now.saturating_add(periods.track), Periodic::Track);
                 }

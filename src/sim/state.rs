@@ -50,6 +50,22 @@ pub(super) enum Event {
     Work(Work),
 }
 
+/// What the run had done when it last made progress (a task or job finished): work since
+/// then that repeats without any finishing is a livelock (issue 36.7).
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct ProgressMark {
+    pub(super) at_ms: i64,
+    pub(super) tasks_completed: u64,
+    pub(super) unfinished: usize,
+    pub(super) containers_allocated: u64,
+    /// The NodeManagers' rejections, sheddings and kills of opportunistic containers, and the
+    /// scheduler's preemption marks, then.
+    pub(super) rejected: u64,
+    pub(super) dequeued: u64,
+    pub(super) killed: u64,
+    pub(super) marked: u64,
+}
+
 /// The periodic events' periods, ms (each at least 1).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Periods {
@@ -130,6 +146,9 @@ pub(super) struct Sim {
     pub(super) containers_marked: u64,
     pub(super) am_restarts: u64,
     pub(super) preemption_ns: u128,
+    /// The livelock watchdog's mark: what had been done when a task last finished
+    /// (`super::livelock`).
+    pub(super) progress: ProgressMark,
     /// When something last changed (an allocation, an ask, a container's start or end, a job's,
     /// a preemption mark or kill): the watchdog's measure.
     pub(super) last_activity_ms: i64,
