@@ -147,7 +147,7 @@ pub(super) struct Sim {
     pub(super) am_restarts: u64,
     pub(super) preemption_ns: u128,
     /// The livelock watchdog's mark: what had been done when a task last finished
-    /// (`super::livelock`).
+    /// (`livelock.rs` reads and moves it).
     pub(super) progress: ProgressMark,
     /// When something last changed (an allocation, an ask, a container's start or end, a job's,
     /// a preemption mark or kill): the watchdog's measure.
