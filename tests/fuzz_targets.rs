@@ -227,8 +227,7 @@ fn cli_flags_never_panic() {
     let out = std::env::temp_dir().join(format!("capsched-fuzz-cli-{}", std::process::id()));
     for seed in seeds {
         let mut rng = SplitMix(seed ^ 0xc11);
-        let v =
-            |rng: &mut SplitMix| VALUES[rng.below(VALUES.len() as u64) as usize].to_string();
+        let v = |rng: &mut SplitMix| VALUES[rng.below(VALUES.len() as u64) as usize].to_string();
         let args: Vec<String> = match rng.below(6) {
             0 => [
                 "bench",
