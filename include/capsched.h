@@ -63,6 +63,11 @@
 // For `async_scheduling` and `preemption`: follow the configuration.
 #define CAPSCHED_FROM_CONFIG -1
 
+// The most passes one `capsched_engine_step` runs: a call holds the engine while its passes
+// run (every other call on the engine waits), so a count is bounded; a host that wants more
+// calls again.
+#define CAPSCHED_ENGINE_STEP_MAX 1000
+
 #define CAPSCHED_EVENT_ACCEPTED 1
 
 #define CAPSCHED_EVENT_REJECTED 2
@@ -977,8 +982,9 @@ capsched_status capsched_engine_tick(const struct capsched_engine *engine,
                                      int64_t now_ms,
                                      uint32_t *out_allocated);
 
-// `n` asynchronous scheduling passes now; `out_allocated` (may be NULL) gets the containers
-// allocated.
+// `n` asynchronous scheduling passes now, at most CAPSCHED_ENGINE_STEP_MAX (more is
+// CAPSCHED_ERR_INVALID_ARGUMENT, nothing run); `out_allocated` (may be NULL) gets the
+// containers allocated.
 //
 // # Safety
 // As `capsched_engine_tick`.

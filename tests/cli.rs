@@ -697,3 +697,95 @@ yarn.scheduler.capacity.root.b.accessible-node-labels=
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("node labels:"), "{out}");
 }
+
+/// Issue 36.10: every bench size of 0 panicked, and huge ones aborted asking for hundreds of
+/// GB; each is a clear error before any work, as `simulate` refuses its sizes.
+#[test]
+fn bench_sizes_out_of_range_are_refused_before_any_work() {
+    for args in [
+        &["bench", "alloc", "--nodes", "0"][..],
+        &["bench", "alloc", "--apps", "0"],
+        &["bench", "alloc", "--queues", "0"],
+        &["bench", "simulate", "--nodes", "0"],
+        &["bench", "simulate", "--nodes", "4294967295"],
+        &["bench", "memory", "--nodes", "0"],
+        &["bench", "calls", "--calls", "0"],
+        &["bench", "preemption", "--rounds", "0"],
+        &["bench", "heartbeat", "--updates", "0"],
+    ] {
+        let (code, _, err) = capsched_within(20, args);
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert!(
+            err.starts_with("error: --") && err.contains("must be from "),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+/// Issue 36.11: `capsched simulate | head -1` panicked ("failed printing to stdout: Broken
+/// pipe", exit 101); a closed stdout ends every printing subcommand quietly, with exit 0.
+#[test]
+fn printing_subcommands_end_quietly_on_a_closed_stdout() {
+    let out_dir = std::env::temp_dir().join(format!("capsched-cli-pipe-{}", std::process::id()));
+    let vectors = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/conformance/preemption-vectors.json"
+    );
+    for args in [
+        vec!["simulate", "--output", out_dir.to_str().unwrap(), "--force"],
+        vec!["conformance", vectors],
+        vec!["bench", "calls", "--calls", "200"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_capsched"))
+            .args(&args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take()); // the reader goes before the first line
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !err.contains("panicked") && !err.contains("Broken pipe"),
+            "{args:?}: {err}"
+        );
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+    }
+}
+
+/// Issue 36.12: `--max-time-ms=-1` "simulated 0 ms" with exit 0, and `--rest-at` took any
+/// number of times (5,000 wrote 349 MB).
+#[test]
+fn simulate_refuses_a_meaningless_time_limit_and_too_many_documents() {
+    let (code, _, err) = capsched(&["simulate", "--max-time-ms=-1"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--max-time-ms"), "{err}");
+    let times: Vec<String> = (0..101).map(|i| (i * 1000).to_string()).collect();
+    let arg = format!("--rest-at={}", times.join(","));
+    let (code, _, err) = capsched(&["simulate", &arg]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("101 times is more than the 100 documents"),
+        "{err}"
+    );
+}
+
+/// Issue 36.13: `conformance` on `{}`, `{"foo":1}` or an SLS job printed "0 passed, 0
+/// failed, 0 skipped" and exited 0; a file with no vectors is an error.
+#[test]
+fn conformance_on_a_file_without_vectors_is_an_error() {
+    for (name, text) in [
+        ("empty.json", "{}"),
+        ("foo.json", "{\"foo\":1}"),
+        (
+            "job.json",
+            "{\"am.type\":\"mapreduce\",\"job.start.ms\":0,\"job.tasks\":[]}",
+        ),
+    ] {
+        let p = write_temp(name, text);
+        let (code, _, err) = capsched(&["conformance", p.to_str().unwrap()]);
+        assert_eq!(code, 1, "{name}: {err}");
+        assert!(err.contains("no test vectors"), "{name}: {err}");
+    }
+}

@@ -247,3 +247,28 @@ fn lazy_preemption_is_read_under_yarns_key_and_the_monitors_prefix() {
     ]);
     assert!(!exact.settings().freed_space_protect);
 }
+
+/// Issue 36.24: capsched's two opportunistic protections are on by default whenever
+/// opportunistic allocation is, off without it; each set to false is YARN's exact behaviour.
+#[test]
+fn capscheds_opportunistic_behaviour_is_the_default_with_opportunistic_allocation() {
+    let base = "yarn.scheduler.capacity.root.queues=default\nyarn.scheduler.capacity.root.default.capacity=100\n";
+    let read = |extra: &str| {
+        capsched::config::CapacitySchedulerConfiguration::from_properties_str(&format!(
+            "{base}{extra}"
+        ))
+        .unwrap()
+        .opportunistic()
+        .clone()
+    };
+    let off = read("");
+    assert!(!off.follow_queue_order && !off.guaranteed_avoids_opportunistic);
+    let on = read("yarn.resourcemanager.opportunistic-container-allocation.enabled=true\n");
+    assert!(on.follow_queue_order && on.guaranteed_avoids_opportunistic);
+    let yarn = read(
+        "yarn.resourcemanager.opportunistic-container-allocation.enabled=true\n\
+         capsched.opportunistic.allocation.follow-queue-order=false\n\
+         capsched.opportunistic.guaranteed-avoids-opportunistic=false\n",
+    );
+    assert!(!yarn.follow_queue_order && !yarn.guaranteed_avoids_opportunistic);
+}

@@ -1084,3 +1084,87 @@ fn assert_linear<T>(make: fn(usize) -> String, parse: impl Fn(&str) -> T) -> T {
     );
     out
 }
+
+/// Issue 36.1: "Memory has to be configured always" — YARN reads an absolute maximum without
+/// memory (or with `memory=0`) as `Resources.none()`, a maximum not configured: the queue may
+/// use its parent's maximum. A percentage queue keeps 100 %, an absolute one is accepted.
+#[test]
+fn a_maximum_vector_without_memory_is_not_configured() {
+    use capsched::config::MaxCapacityValue;
+    use capsched::resource::Resource;
+    use capsched::state::queue::QueueTree;
+    use std::sync::Arc;
+    for max in ["[vcores=5]", "[memory=0,vcores=5]", "[memory=0]"] {
+        let pairs = [
+            ("root.queues", "a,b"),
+            ("root.a.capacity", "50"),
+            ("root.b.capacity", "50"),
+            ("root.a.maximum-capacity", max),
+        ];
+        let conf = ok(&pairs);
+        let a = conf.queue("root.a").unwrap();
+        assert!(
+            matches!(a.maximum_capacity, MaxCapacityValue::Percent(m) if m == 1.0),
+            "{max}: {:?}",
+            a.maximum_capacity
+        );
+        let mut tree = QueueTree::new(Arc::new(conf));
+        tree.update_cluster_resource(Resource::new(100 * 1024, 100));
+        let c = tree.queue(tree.find("root.a").unwrap()).capacities;
+        assert_eq!(c.absolute_maximum_capacity, 1.0, "{max}");
+        assert_eq!(c.effective_max.memory_mb(), 100 * 1024, "{max}");
+    }
+    // An absolute queue with such a maximum takes its parent's (here the cluster).
+    let conf = ok(&[
+        ("root.queues", "a"),
+        ("root.a.capacity", "[memory=4096,vcores=4]"),
+        ("root.a.maximum-capacity", "[vcores=5]"),
+    ]);
+    let mut tree = QueueTree::new(Arc::new(conf));
+    tree.update_cluster_resource(Resource::new(8192, 8));
+    let c = tree.queue(tree.find("root.a").unwrap()).capacities;
+    assert_eq!(c.effective_max.memory_mb(), 8192);
+    // The same for a node label's maximum.
+    let conf = ok(&[
+        ("root.queues", "a"),
+        ("root.a.capacity", "100"),
+        ("root.accessible-node-labels.x.capacity", "100"),
+        ("root.a.accessible-node-labels", "x"),
+        ("root.a.accessible-node-labels.x.capacity", "100"),
+        (
+            "root.a.accessible-node-labels.x.maximum-capacity",
+            "[vcores=5]",
+        ),
+    ]);
+    let x = conf.queue("root.a").unwrap().labels.capacity("x");
+    assert!(
+        x.maximum_resource.is_none() && x.maximum_capacity == 1.0,
+        "{x:?}"
+    );
+}
+
+/// Issue 36.14: `capacity=50` beside `maximum-capacity=[memory=1024,vcores=1]` promised a
+/// guarantee (51,200 MB on a 100 GB cluster) above its maximum, as the refused `capacity=50,
+/// maximum-capacity=40` does. Refused in YARN's words for mixed modes; a 0 % guarantee with
+/// an absolute maximum (a cap without a guarantee) stays valid.
+#[test]
+fn a_percentage_guarantee_beside_an_absolute_maximum_is_refused() {
+    let e = errors(&[
+        ("root.queues", "a,b"),
+        ("root.a.capacity", "50"),
+        ("root.b.capacity", "50"),
+        ("root.a.maximum-capacity", "[memory=1024,vcores=1]"),
+    ]);
+    assert_error(
+        &e,
+        "Queue 'root.a' should use either percentage based capacity configuration or absolute resource.",
+        Some("root.a"),
+        Some("yarn.scheduler.capacity.root.a.maximum-capacity"),
+    );
+    ok(&[
+        ("root.queues", "a,b"),
+        ("root.a.capacity", "0"),
+        ("root.b.capacity", "100"),
+        ("root.a.maximum-capacity", "[memory=1024,vcores=1]"),
+    ]);
+}

@@ -536,3 +536,89 @@ yarn.scheduler.capacity.maximum-am-resource-percent=1
     assert_eq!(am.len(), 1, "{:?}", r.allocated);
     assert_eq!(am[0].node, ns[1]);
 }
+
+/// Issue 36.3: an application waiting for a max-parallel-apps slot did not hold its user, so
+/// when the user's other application left the user was dropped, and the waiting one, once
+/// promoted (and held back by the AM limit), remembered a freed user slot ("remembers user
+/// slot 1 for bob") and was charged to no listed user. A waiting application keeps its user
+/// as pending and active ones do.
+#[test]
+fn an_app_waiting_for_a_slot_keeps_its_user() {
+    let mut c = Cluster::new(
+        "yarn.scheduler.capacity.root.queues=a
+yarn.scheduler.capacity.root.a.capacity=100
+yarn.scheduler.capacity.root.a.max-parallel-apps=2
+yarn.scheduler.capacity.maximum-am-resource-percent=0.05
+",
+    );
+    let ns = nodes(&mut c, 2, 8);
+    let alice = c.app("a", "alice", GB);
+    round(&mut c, &ns, 1);
+    let held = c.app("a", "bob", GB);
+    let waiting = c.app("a", "bob", GB);
+    assert_eq!(state(&c, alice), AttemptState::Active);
+    assert_eq!(
+        state(&c, held),
+        AttemptState::Pending,
+        "alice's AM fills the AM limit"
+    );
+    assert_eq!(state(&c, waiting), AttemptState::NonRunnable);
+    c.cs.remove_application(c.now, held).unwrap();
+    c.check();
+    assert_eq!(
+        state(&c, waiting),
+        AttemptState::Pending,
+        "promoted, then held by the AM limit"
+    );
+    let t = c.cs.queue_tree();
+    let users = &c.cs.leaf(t.find("a").unwrap()).unwrap().users;
+    assert_eq!(users.get("bob").map(|u| u.pending_apps), Some(1));
+    // Once alice leaves, bob's application runs, charged to bob.
+    c.cs.remove_application(c.now, alice).unwrap();
+    c.check();
+    round(&mut c, &ns, 2);
+    assert_eq!(state(&c, waiting), AttemptState::Active);
+    assert!(c.user_used_mb("a", "bob") >= GB, "bob's usage is bob's");
+    let json =
+        capsched::report::rest::scheduler_info_string_live(c.cs.queue_tree(), &c.cs.live_queues());
+    assert!(json.contains("\"username\":\"bob\""), "{json}");
+}
+
+/// Issue 36.5: a refresh that switched the resource calculator left containers the new one
+/// finds over-committed (vcores past a node's, which the default calculator never counts),
+/// and the invariant checker failed. YARN sets its calculator once, in `initScheduler`;
+/// `reinitialize` never changes it: the running calculator stays until a restart.
+#[test]
+fn a_refresh_keeps_the_running_resource_calculator() {
+    let base = "yarn.scheduler.capacity.root.queues=a
+yarn.scheduler.capacity.root.a.capacity=100
+yarn.scheduler.capacity.maximum-am-resource-percent=1
+";
+    let mut c = Cluster::new(base);
+    let ns = vec![c.node("h0", "/r", 8 * GB, 2)];
+    let app = c.app("a", "u", GB);
+    round(&mut c, &ns, 1);
+    c.allocate(
+        app,
+        vec![ResourceRequest::any(1, Resource::new(GB, 4), 3)],
+        vec![],
+    );
+    round(&mut c, &ns, 3);
+    let n = c.cs.node(ns[0]).unwrap();
+    assert!(
+        n.allocated.vcores() > n.total.vcores(),
+        "the default calculator ignores vcores"
+    );
+    let drf = format!(
+        "{base}yarn.scheduler.capacity.resource-calculator=org.apache.hadoop.yarn.util.resource.DominantResourceCalculator\n"
+    );
+    let conf = capsched::config::CapacitySchedulerConfiguration::from_properties_str(&drf).unwrap();
+    c.cs.refresh_queues(c.now, std::sync::Arc::new(conf))
+        .unwrap();
+    c.check();
+    assert_eq!(
+        c.cs.queue_tree().settings().resource_calculator.kind(),
+        capsched::resource::CalculatorKind::Default
+    );
+    round(&mut c, &ns, 2);
+}

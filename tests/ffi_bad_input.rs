@@ -286,9 +286,10 @@ const AM: capsched_resource = capsched_resource {
     vcores: 1,
 };
 
-/// The bits of an id that hold its engine's tag (docs/C-API.md, "Ids").
+/// The bits of an id that hold its engine's tag (docs/C-API.md, "Ids": bits 48–61; the
+/// kind is in 62–63).
 fn tag(id: u64) -> u64 {
-    id >> 48
+    (id >> 48) & 0x3fff
 }
 
 fn request() -> capsched_allocate_request {
@@ -1009,5 +1010,326 @@ fn a_host_built_against_abi_2_structs_gets_the_new_fields_defaults() {
         );
         capsched_engine_free(e);
         capsched_config_free(config);
+    }
+}
+
+/// Issue 36.17: a 4 MiB queue name, id text or node address gave a 4 MiB message; every value
+/// a message repeats is cut to 64 characters, as configuration errors are.
+#[test]
+fn messages_echo_at_most_a_bounded_prefix_of_an_input() {
+    let huge = "q".repeat(4 << 20);
+    unsafe {
+        let e = engine();
+        let mut app = 0u64;
+        assert_eq!(
+            capsched_app_submit(e, s(&huge), s(&huge), CAPSCHED_DEFAULT_PRIORITY, &mut app),
+            CAPSCHED_ERR_REJECTED
+        );
+        let m = last_error();
+        assert!(
+            m.len() < 1024 && m.contains("(4194304 bytes)"),
+            "{} bytes",
+            m.len()
+        );
+        let mut id = std::mem::zeroed();
+        assert_eq!(
+            capsched_yarn_id_parse(s(&huge), &mut id),
+            CAPSCHED_ERR_INVALID_ARGUMENT
+        );
+        assert!(last_error().len() < 1024, "{} bytes", last_error().len());
+        let mut node = 0u64;
+        assert_eq!(
+            capsched_node_find(e, s(&huge), &mut node),
+            CAPSCHED_ERR_UNKNOWN_ID
+        );
+        assert!(last_error().len() < 1024, "{} bytes", last_error().len());
+        capsched_engine_free(e);
+    }
+}
+
+/// Issue 36.18: a count whose byte size passes isize::MAX segfaulted (or panicked sizing a
+/// vector) before it was checked; it is refused before any slice is formed.
+#[test]
+fn counts_past_what_memory_can_hold_are_refused() {
+    unsafe {
+        let dangling = ptr::NonNull::<capsched_str>::dangling().as_ptr();
+        let mut config = ptr::null_mut();
+        assert_eq!(
+            capsched_config_from_pairs(dangling, dangling, usize::MAX, &mut config),
+            CAPSCHED_ERR_INVALID_ARGUMENT
+        );
+        assert!(config.is_null());
+        assert!(
+            last_error().contains("more elements than any array"),
+            "{}",
+            last_error()
+        );
+        let e = engine();
+        let before = engine_state(e);
+        let mut sub = submission(
+            std::mem::size_of::<capsched_submission>(),
+            std::mem::zeroed(),
+        );
+        sub.groups = dangling;
+        sub.group_count = usize::MAX;
+        let mut app = 0u64;
+        assert_eq!(
+            capsched_app_submit_as(e, &sub, &mut app),
+            CAPSCHED_ERR_INVALID_ARGUMENT
+        );
+        let labels = ptr::NonNull::<capsched_node_label>::dangling().as_ptr();
+        assert_eq!(
+            capsched_node_labels_add(e, labels, usize::MAX),
+            CAPSCHED_ERR_INVALID_ARGUMENT
+        );
+        let long = capsched_str {
+            ptr: "x".as_ptr().cast(),
+            len: usize::MAX,
+        };
+        let mut node = 0u64;
+        assert_eq!(
+            capsched_node_find(e, long, &mut node),
+            CAPSCHED_ERR_INVALID_ARGUMENT
+        );
+        // An application to allocate for, then SIZE_MAX asks.
+        assert_eq!(
+            capsched_app_submit(e, s("default"), s("u"), CAPSCHED_DEFAULT_PRIORITY, &mut app),
+            CAPSCHED_OK
+        );
+        assert_eq!(
+            capsched_attempt_add(
+                e,
+                app,
+                capsched_resource {
+                    memory_mb: 1024,
+                    vcores: 1
+                },
+                0,
+                0
+            ),
+            CAPSCHED_OK
+        );
+        let state = engine_state(e);
+        let mut req: capsched_allocate_request = std::mem::zeroed();
+        req.struct_size = std::mem::size_of::<capsched_allocate_request>() as u32;
+        req.asks = ptr::NonNull::<capsched_ask>::dangling().as_ptr();
+        req.ask_count = usize::MAX;
+        let mut resp = ptr::null_mut();
+        assert_eq!(
+            capsched_allocate(e, app, &req, &mut resp),
+            CAPSCHED_ERR_INVALID_ARGUMENT
+        );
+        assert!(resp.is_null());
+        assert_eq!(engine_state(e), state, "nothing applied");
+        assert_ne!(before, state);
+        capsched_engine_free(e);
+    }
+}
+
+/// Issue 36.19: a directory or a device is "not a regular file" (docs/CONFIGURATION.md), only
+/// a missing path "no such file".
+#[test]
+fn a_configuration_path_that_is_no_regular_file_says_so() {
+    unsafe {
+        let mut config = ptr::null_mut();
+        for path in ["/", "/dev/zero"] {
+            assert_eq!(
+                capsched_config_from_file(s(path), &mut config),
+                CAPSCHED_ERR_IO
+            );
+            assert!(
+                last_error().contains("not a regular file"),
+                "{path}: {}",
+                last_error()
+            );
+        }
+        assert_eq!(
+            capsched_config_from_file(s("/nonexistent/capacity-scheduler.xml"), &mut config),
+            CAPSCHED_ERR_IO
+        );
+        assert!(last_error().contains("no such file"), "{}", last_error());
+        assert!(config.is_null());
+    }
+}
+
+/// Issue 36.6 through the exports: NodeManagers and recovered reports that would wrap a total
+/// are refused with a message; the engine's invariants hold after each refusal.
+#[test]
+fn resources_that_would_wrap_are_refused_at_the_c_abi() {
+    unsafe {
+        let e = engine();
+        let mut node = 0u64;
+        let huge = capsched_resource {
+            memory_mb: i64::MAX,
+            vcores: 8,
+        };
+        assert_eq!(
+            capsched_node_add(e, s("h0"), s("/r"), huge, &mut node),
+            CAPSCHED_ERR_INVALID_ARGUMENT
+        );
+        assert!(
+            last_error().contains("capsched's limit"),
+            "{}",
+            last_error()
+        );
+        let half = capsched_resource {
+            memory_mb: 1 << 61,
+            vcores: 8,
+        };
+        assert_eq!(
+            capsched_node_add(e, s("h0"), s("/r"), half, &mut node),
+            CAPSCHED_OK
+        );
+        assert_eq!(
+            capsched_node_add(e, s("h1"), s("/r"), half, &mut node),
+            CAPSCHED_OK
+        );
+        assert_eq!(
+            capsched_node_add(e, s("h2"), s("/r"), half, &mut node),
+            CAPSCHED_ERR_INVALID_ARGUMENT
+        );
+        engine_state(e);
+        capsched_engine_free(e);
+        let e = engine();
+        let mut app = 0u64;
+        assert_eq!(
+            capsched_app_submit(e, s("default"), s("u"), CAPSCHED_DEFAULT_PRIORITY, &mut app),
+            CAPSCHED_OK
+        );
+        assert_eq!(
+            capsched_attempt_add(
+                e,
+                app,
+                capsched_resource {
+                    memory_mb: 1024,
+                    vcores: 1
+                },
+                0,
+                0
+            ),
+            CAPSCHED_OK
+        );
+        let report = |mb: i64, id: i64| capsched_container_report {
+            app,
+            resource: capsched_resource {
+                memory_mb: mb,
+                vcores: 1,
+            },
+            priority: 1,
+            allocation_request_id: 0,
+            container_id: id,
+            is_am: 0,
+        };
+        let small = capsched_resource {
+            memory_mb: 8192,
+            vcores: 8,
+        };
+        for reports in [
+            vec![report(-1, 5)],
+            vec![report(16384, 5)],
+            vec![report(i64::MAX, 5), report(i64::MAX, 6)],
+        ] {
+            assert_eq!(
+                capsched_node_add_recovered(
+                    e,
+                    s("r0"),
+                    s("/r"),
+                    small,
+                    reports.as_ptr(),
+                    reports.len(),
+                    &mut node
+                ),
+                CAPSCHED_ERR_INVALID_ARGUMENT
+            );
+            assert!(
+                last_error().contains("recovered container"),
+                "{}",
+                last_error()
+            );
+            engine_state(e);
+        }
+        capsched_engine_free(e);
+    }
+}
+
+/// Issue 36.9: `capsched_engine_step(UINT32_MAX)` held the engine for hours; a call runs at
+/// most CAPSCHED_ENGINE_STEP_MAX passes, and a larger count is refused with nothing run.
+#[test]
+fn engine_step_is_bounded() {
+    unsafe {
+        let e = engine();
+        let mut allocated = 7u32;
+        assert_eq!(
+            capsched_engine_step(e, u32::MAX, &mut allocated),
+            CAPSCHED_ERR_INVALID_ARGUMENT
+        );
+        assert_eq!(allocated, 7, "no out-parameter on failure");
+        assert!(
+            last_error().contains("CAPSCHED_ENGINE_STEP_MAX"),
+            "{}",
+            last_error()
+        );
+        assert_eq!(
+            capsched_engine_step(e, CAPSCHED_ENGINE_STEP_MAX, &mut allocated),
+            CAPSCHED_OK
+        );
+        assert_eq!(allocated, 0);
+        capsched_engine_free(e);
+    }
+}
+
+/// Issue 36.20: ids carried no kind, so a node id given to `capsched_container_get` returned
+/// a live container's data (the same slot and generation), and to `capsched_app_report_get`
+/// an application's. Ids carry their kind in bits 62–63 now; a call refuses another kind's.
+#[test]
+fn ids_of_one_kind_are_refused_by_calls_of_another() {
+    unsafe {
+        let e = engine();
+        let w = populate(e, "h1");
+        assert_eq!(
+            w.node & ((1 << 48) - 1),
+            w.app & ((1 << 48) - 1),
+            "same slot and generation"
+        );
+        assert_eq!(w.node & ((1 << 48) - 1), w.container & ((1 << 48) - 1));
+        let (node_kind, app_kind, container_kind) = (w.node >> 62, w.app >> 62, w.container >> 62);
+        assert_eq!((node_kind, app_kind, container_kind), (1, 2, 3));
+        let before = engine_state(e);
+        let mut info = std::mem::zeroed::<capsched_container_info>();
+        assert_eq!(
+            capsched_container_get(e, w.node, &mut info),
+            CAPSCHED_ERR_UNKNOWN_ID
+        );
+        assert_eq!(
+            last_error(),
+            format!(
+                "container id {:#x} is a node id, not a container id",
+                w.node
+            )
+        );
+        let mut report = std::mem::zeroed::<capsched_app_report>();
+        assert_eq!(
+            capsched_app_report_get(e, w.node, &mut report),
+            CAPSCHED_ERR_UNKNOWN_ID
+        );
+        assert!(
+            last_error().contains("is a node id, not an application id"),
+            "{}",
+            last_error()
+        );
+        assert_eq!(capsched_app_remove(e, w.container), CAPSCHED_ERR_UNKNOWN_ID);
+        assert!(
+            last_error().contains("is a container id, not an application id"),
+            "{}",
+            last_error()
+        );
+        assert_eq!(capsched_node_remove(e, w.app), CAPSCHED_ERR_UNKNOWN_ID);
+        assert_eq!(engine_state(e), before, "nothing applied");
+        // The right kinds still work.
+        assert_eq!(
+            capsched_container_get(e, w.container, &mut info),
+            CAPSCHED_OK
+        );
+        capsched_engine_free(e);
     }
 }

@@ -196,3 +196,140 @@ fn replay() {
         println!("{:>10.3} ms  {}", t.as_secs_f64() * 1000.0, p.display());
     }
 }
+
+/// The CLI's flags (issue 36.10–12): `capsched bench` and `simulate` run with flags drawn from
+/// values that broke them before (0, negatives, `UINT32_MAX`, past `u64`, text) and small
+/// valid ones. Every run must end with exit 0, 1 or 2 — never a panic (101), a signal or an
+/// abort — within its time. `CAPSCHED_SEED=<n>` replays one run; `CAPSCHED_FUZZ_CLI_RUNS`
+/// sets how many (default 24).
+#[test]
+fn cli_flags_never_panic() {
+    use std::process::{Command, Stdio};
+    let runs: u64 = std::env::var("CAPSCHED_FUZZ_CLI_RUNS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(24);
+    let seeds: Vec<u64> = match std::env::var("CAPSCHED_SEED") {
+        Ok(s) => vec![s.parse().expect("CAPSCHED_SEED is a number")],
+        Err(_) => (0..runs).collect(),
+    };
+    const VALUES: &[&str] = &[
+        "0",
+        "1",
+        "2",
+        "3",
+        "-1",
+        "4294967295",
+        "18446744073709551616",
+        "x",
+        "",
+    ];
+    let out = std::env::temp_dir().join(format!("capsched-fuzz-cli-{}", std::process::id()));
+    for seed in seeds {
+        let mut rng = SplitMix(seed ^ 0xc11);
+        let v = |rng: &mut SplitMix| VALUES[rng.below(VALUES.len() as u64) as usize].to_string();
+        let args: Vec<String> = match rng.below(6) {
+            0 => [
+                "bench",
+                "alloc",
+                "--nodes",
+                &v(&mut rng),
+                "--apps",
+                &v(&mut rng),
+                "--queues",
+                &v(&mut rng),
+                "--containers",
+                &v(&mut rng),
+                "--offswitch",
+                &v(&mut rng),
+            ]
+            .map(String::from)
+            .to_vec(),
+            1 => [
+                "bench",
+                "simulate",
+                "--nodes",
+                &v(&mut rng),
+                "--containers",
+                &v(&mut rng),
+                "--jobs",
+                &v(&mut rng),
+            ]
+            .map(String::from)
+            .to_vec(),
+            2 => [
+                "bench",
+                "memory",
+                "--nodes",
+                &v(&mut rng),
+                "--containers",
+                &v(&mut rng),
+                "--asks",
+                &v(&mut rng),
+            ]
+            .map(String::from)
+            .to_vec(),
+            3 => [
+                "bench",
+                "preemption",
+                "--nodes",
+                &v(&mut rng),
+                "--containers",
+                &v(&mut rng),
+                "--queues",
+                &v(&mut rng),
+                "--apps",
+                &v(&mut rng),
+                "--rounds",
+                &v(&mut rng),
+                "--warmup",
+                &v(&mut rng),
+            ]
+            .map(String::from)
+            .to_vec(),
+            4 => ["bench", "calls", "--calls", &v(&mut rng)]
+                .map(String::from)
+                .to_vec(),
+            _ => {
+                let mut a: Vec<String> = ["simulate", "--output", out.to_str().unwrap(), "--force"]
+                    .map(String::from)
+                    .to_vec();
+                for flag in [
+                    "--max-time-ms",
+                    "--seed",
+                    "--opportunistic-percent",
+                    "--rest-at",
+                ] {
+                    if rng.below(2) == 0 {
+                        a.push(format!("{flag}={}", v(&mut rng)));
+                    }
+                }
+                a
+            }
+        };
+        let mut child = Command::new(env!("CARGO_BIN_EXE_capsched"))
+            .args(&args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        let status = loop {
+            if let Some(st) = child.try_wait().unwrap() {
+                break st;
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = child.kill();
+                panic!("CAPSCHED_SEED={seed}: capsched {args:?} did not finish in 60 s");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let mut err = String::new();
+        use std::io::Read;
+        let _ = child.stderr.take().unwrap().read_to_string(&mut err);
+        assert!(
+            matches!(status.code(), Some(0..=2)) && !err.contains("panicked"),
+            "CAPSCHED_SEED={seed}: capsched {args:?} ended with {status:?}: {err}"
+        );
+    }
+}

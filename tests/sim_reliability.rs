@@ -723,3 +723,157 @@ fn progress_lines_count_tasks_and_fifos_are_refused() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 36.2: with `schedule-asynchronously.enable=true` node heartbeats allocate nothing
+/// (YARN's `nodeUpdate` leaves it to the scheduling thread) and the simulator never ran the
+/// asynchronous pass, so nothing was allocated until the watchdog stopped the run. The
+/// simulated RM runs the pass every `scheduling-interval-ms`; the SLS sample finishes, with
+/// the invariant checker after every event, as it does with the pass off.
+#[test]
+fn asynchronous_scheduling_runs_its_pass_in_the_simulator() {
+    let (nodes, jobs) = sls_sample();
+    let n = jobs.len();
+    for interval in ["5", "100"] {
+        let conf = sls_conf_with(&[
+            (
+                "yarn.scheduler.capacity.schedule-asynchronously.enable",
+                "true",
+            ),
+            (
+                "yarn.scheduler.capacity.schedule-asynchronously.scheduling-interval-ms",
+                interval,
+            ),
+        ]);
+        let r = run(conf, nodes.clone(), jobs.clone(), checked()).unwrap();
+        assert!(!r.timed_out, "interval {interval}");
+        assert_eq!(
+            r.jobs.iter().filter(|j| j.finish_ms.is_some()).count(),
+            n,
+            "interval {interval}: every job finishes"
+        );
+    }
+}
+
+/// Issue 36.16: the watchdog said "asking for nothing … the scheduler allocates nothing to
+/// them" of a job whose last container was allocated and sat queued at a NodeManager (here an
+/// opportunistic task queued behind its own AM on the only node: it can never start, and the
+/// AM never ends). It now says the containers wait at the NodeManagers, and names the keys.
+#[test]
+fn the_watchdog_says_when_allocated_containers_wait_at_the_nodemanagers() {
+    let c = conf(
+        "yarn.scheduler.capacity.root.queues=a\n\
+         yarn.scheduler.capacity.root.a.capacity=100\n\
+         yarn.scheduler.capacity.maximum-am-resource-percent=1\n\
+         yarn.resourcemanager.opportunistic-container-allocation.enabled=true\n\
+         yarn.nodemanager.opportunistic-containers-max-queue-length=10\n",
+    );
+    let jobs = vec![job("queued", "a", 0, 1024, vec![task(1, 1000, 2048)])];
+    let opts = SimulationOptions {
+        opportunistic_percent: 100,
+        ..checked()
+    };
+    let e = run(c, nodes(1, 2048), jobs, opts).unwrap_err();
+    let message = e.to_string();
+    assert!(matches!(e, SimError::Stalled(_)), "{message}");
+    assert!(
+        message.contains("all allocated: they wait at the NodeManagers")
+            && message.contains("wait in NodeManager queues and never start")
+            && !message.contains("The scheduler allocates nothing"),
+        "{message}"
+    );
+}
+
+/// Issue 36.16: with max-parallel-apps=0 the watchdog said only that the AM was never
+/// allocated; it names the keys. Through the CLI, the files streamed before the error are
+/// complete (realtimetrack.json is a whole JSON array), and a nodes file's errors name its
+/// entries, not "job 1".
+#[test]
+fn a_stuck_run_names_max_parallel_apps_and_leaves_valid_files() {
+    let dir = temp_dir("stuck");
+    let config = dir.join("cs.properties");
+    std::fs::write(
+        &config,
+        "yarn.scheduler.capacity.root.queues=default\n\
+         yarn.scheduler.capacity.root.default.capacity=100\n\
+         yarn.scheduler.capacity.root.default.max-parallel-apps=0\n",
+    )
+    .unwrap();
+    let out = dir.join("run");
+    let (code, _, err) = capsched_cli(
+        &[
+            "simulate",
+            "--config",
+            config.to_str().unwrap(),
+            "--output",
+            out.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("waits for a max-parallel-apps slot")
+            && err.contains("yarn.scheduler.capacity.default.max-parallel-apps")
+            && !err.contains("The scheduler allocates nothing"),
+        "{err}"
+    );
+    let track = std::fs::read_to_string(out.join("realtimetrack.json")).unwrap();
+    let parsed: Result<serde_json::Value, _> = serde_json::from_str(&track);
+    assert!(parsed.is_ok_and(|v| v.is_array()), "{track}");
+    // A nodes file's second entry is bad: "entry 1", not "job 1".
+    let nodes = dir.join("nodes.json");
+    std::fs::write(
+        &nodes,
+        r#"{"rack": "r1", "nodes": [{"node": "n1"}]} {"rack": "r2", "nodes": 7}"#,
+    )
+    .unwrap();
+    let (code, _, err) = capsched_cli(
+        &[
+            "simulate",
+            "--nodes",
+            nodes.to_str().unwrap(),
+            "--output",
+            dir.join("run2").to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("entry 1") && !err.contains("job 1"), "{err}");
+}
+
+/// Issue 36.7: opportunistic tasks with NodeManager queues of 0 under the QUEUE_WAIT_TIME
+/// comparator (which, unlike QUEUE_LENGTH, places them anyway): every container was rejected
+/// and asked for again for 30 simulated days, and the run "stopped at the time limit" with
+/// exit 0. The watchdog sees the livelock — far more allocations than the outstanding work
+/// could use, none finishing — and names what repeated.
+#[test]
+fn the_watchdog_stops_a_livelock_and_names_its_cause() {
+    for comparator in ["QUEUE_WAIT_TIME", "QUEUE_LENGTH_THEN_RESOURCES"] {
+        let c = conf(&format!(
+            "yarn.scheduler.capacity.root.queues=a\n\
+             yarn.scheduler.capacity.root.a.capacity=100\n\
+             yarn.resourcemanager.opportunistic-container-allocation.enabled=true\n\
+             yarn.resourcemanager.nm-container-queuing.load-comparator={comparator}\n"
+        ));
+        let jobs = vec![
+            job("j1", "a", 0, 1024, vec![task(50, 1000, 1024)]),
+            job("j2", "a", 0, 1024, vec![task(50, 1000, 1024)]),
+        ];
+        let opts = SimulationOptions {
+            opportunistic_percent: 100,
+            ..SimulationOptions::default()
+        };
+        let started = std::time::Instant::now();
+        let e = run(c, nodes(4, 8192), jobs, opts).unwrap_err();
+        let message = e.to_string();
+        assert!(matches!(e, SimError::Stalled(_)), "{comparator}: {message}");
+        assert!(
+            message.contains("livelocked")
+                && message.contains("rejected by NodeManagers whose queue was full"),
+            "{comparator}: {message}"
+        );
+        assert!(
+            started.elapsed().as_secs() < 60,
+            "{comparator}: stopped early"
+        );
+    }
+}

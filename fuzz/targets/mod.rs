@@ -9,7 +9,8 @@
 //! | `hadoop_config` | Hadoop's `Configuration` reader: XML or `key=value` properties, then every key through substitution and the typed getters |
 //! | `capacity_config` | `CapacitySchedulerConfiguration` (the model and YARN's validation), the queue tree on a cluster, the REST document |
 //! | `trace_sls`, `trace_rumen`, `trace_synth` | the three trace readers and the nodes readers; small workloads are also simulated with the invariant checker on |
-//! | `ffi_commands` | a sequence of C ABI calls decoded from the bytes, with `capsched_engine_check_invariants` after each |
+//! | `ffi_commands` | a sequence of C ABI calls decoded from the bytes, with `capsched_engine_check_invariants` after each; extreme integers (`INT64_MAX`, 2^62, negatives) and counts (`SIZE_MAX`, `UINT32_MAX`) among the arguments |
+//! | `sim_semantics` | a configuration, nodes and a trace decoded from the bytes, simulated with the invariant checker after every event, then the outputs checked: every job accounted for, no queue above the cluster, the outputs written and valid |
 
 #![allow(dead_code)]
 
@@ -28,14 +29,188 @@ mod ffi_support;
 /// A target: its name (the cargo-fuzz binary's) and its body.
 pub type Target = (&'static str, fn(&[u8]));
 
-pub const TARGETS: [Target; 6] = [
+pub const TARGETS: [Target; 7] = [
     ("hadoop_config", hadoop_config),
     ("capacity_config", capacity_config),
     ("trace_sls", trace_sls),
     ("trace_rumen", trace_rumen),
     ("trace_synth", trace_synth),
     ("ffi_commands", ffi_commands),
+    ("sim_semantics", sim_semantics),
 ];
+
+/// Issue 36: the simulator's semantics, which the trace targets reached only through what the
+/// readers accept. The bytes choose a configuration (queue shapes, capacities, limits, async
+/// scheduling, max-parallel-apps, preemption, opportunistic allocation), nodes and jobs; the
+/// run has the invariant checker after every event, and its result is checked: every job
+/// finished, rejected, failed or killed — or the run stopped with a watchdog's report; no
+/// sample shows more allocated than the cluster holds; the output files written and valid.
+pub fn sim_semantics(data: &[u8]) {
+    let mut b = Bytes(data);
+    let mut props = String::from(
+        "yarn.scheduler.capacity.root.queues=a,b
+",
+    );
+    let a = [0, 10, 50, 90, 100][b.below(5)];
+    props += &format!(
+        "yarn.scheduler.capacity.root.a.capacity={a}
+yarn.scheduler.capacity.root.b.capacity={}
+",
+        100 - a
+    );
+    for q in ["a", "b"] {
+        let max = [100, 50, 20, -1][b.below(4)];
+        if max >= a.min(100 - a) || max == -1 {
+            props += &format!(
+                "yarn.scheduler.capacity.root.{q}.maximum-capacity={max}
+"
+            );
+        }
+        props += &format!(
+            "yarn.scheduler.capacity.root.{q}.user-limit-factor={}
+",
+            ["1", "2", "-1", "0.5"][b.below(4)]
+        );
+        if b.below(4) == 0 {
+            props += &format!(
+                "yarn.scheduler.capacity.root.{q}.max-parallel-apps={}
+",
+                b.below(3)
+            );
+        }
+    }
+    props += &format!(
+        "yarn.scheduler.capacity.maximum-am-resource-percent={}
+",
+        ["0.1", "0.5", "1"][b.below(3)]
+    );
+    if b.below(3) == 0 {
+        props += "yarn.scheduler.capacity.schedule-asynchronously.enable=true
+";
+    }
+    if b.below(3) == 0 {
+        props += "yarn.resourcemanager.scheduler.monitor.enable=true
+";
+    }
+    let opportunistic = b.below(4) == 0;
+    if opportunistic {
+        props += "yarn.resourcemanager.opportunistic-container-allocation.enabled=true
+";
+        props += &format!(
+            "yarn.nodemanager.opportunistic-containers-max-queue-length={}
+",
+            [0, 4, 10][b.below(3)]
+        );
+    }
+    if b.below(3) == 0 {
+        props += "yarn.scheduler.capacity.resource-calculator=org.apache.hadoop.yarn.util.resource.DominantResourceCalculator
+";
+    }
+    let Ok(conf) = CapacitySchedulerConfiguration::from_properties_str(&props) else {
+        return;
+    };
+    let nodes: Vec<TraceNode> = (0..1 + b.below(6))
+        .map(|i| TraceNode {
+            host: format!("n{i}"),
+            rack: format!("/r{}", i % 2),
+            memory_mb: [4096, 8192, 1024, 0][b.below(4)],
+            vcores: [8, 2, 0][b.below(3)],
+            labels: Vec::new(),
+        })
+        .collect();
+    let jobs: Vec<TraceJob> = (0..1 + b.below(6))
+        .map(|j| {
+            let tasks = (0..1 + b.below(3))
+                .map(|_| trace::TraceTask {
+                    count: 1 + b.below(8) as u64,
+                    request_delay_ms: [0, 500, 5000][b.below(3)],
+                    ..trace::TraceTask::map(
+                        [1000, 5000, 60_000][b.below(3)],
+                        [512, 1024, 4096, 20_000][b.below(4)],
+                        [1, 2][b.below(2)],
+                    )
+                })
+                .collect();
+            TraceJob {
+                am_memory_mb: [1024, 512, 9000][b.below(3)],
+                ..TraceJob::mapreduce(
+                    &format!("j{j}"),
+                    ["a", "b", "root", "nope"][b.below(4)],
+                    ["u1", "u2"][b.below(2)],
+                    [0, 1000, 30_000][b.below(3)] as i64,
+                    tasks,
+                )
+            }
+        })
+        .collect();
+    let opts = SimulationOptions {
+        check_invariants: true,
+        max_time_ms: Some(6 * 3600 * 1000),
+        opportunistic_percent: if opportunistic {
+            [0, 50, 100][b.below(3)]
+        } else {
+            0
+        },
+        ..SimulationOptions::default()
+    };
+    let r = match simulate(
+        SimulationInput {
+            conf: Arc::new(conf),
+            nodes,
+            jobs,
+        },
+        opts,
+    ) {
+        Ok(r) => r,
+        Err(SimError::Input(_)) | Err(SimError::Stalled(_)) => return,
+        Err(e) => panic!("the simulator broke: {e}"),
+    };
+    // Every job accounted for, unless the run was cut at its time limit.
+    if !r.timed_out {
+        for j in &r.jobs {
+            assert!(
+                j.finish_ms.is_some()
+                    || j.rejected.is_some()
+                    || j.failed.is_some()
+                    || j.killed.is_some(),
+                "job {} is neither finished, rejected, failed nor killed",
+                j.id
+            );
+        }
+    }
+    for s in &r.samples {
+        assert!(
+            s.allocated_memory <= r.cluster.memory_mb() && s.allocated_memory >= 0,
+            "at {} ms {} MB allocated on a cluster of {}",
+            s.time_ms,
+            s.allocated_memory,
+            r.cluster
+        );
+        let queues: i64 = s.queues.iter().map(|q| q.allocated_memory).sum();
+        assert!(
+            queues <= s.allocated_memory,
+            "at {} ms the queues hold {queues} MB of {}",
+            s.time_ms,
+            s.allocated_memory
+        );
+    }
+    // The outputs of the run, written and read back.
+    let dir = std::env::temp_dir().join(format!("capsched-fuzz-sim-{}", std::process::id()));
+    let out =
+        capsched::sim::output::OutputDir::prepare(&dir, "fuzz", true).expect("an output directory");
+    capsched::sim::output::write_all(&out, &r).expect("the outputs are written");
+    let summary = std::fs::read_to_string(dir.join("summary.json")).expect("summary.json");
+    assert!(
+        summary.starts_with('{') && summary.trim_end().ends_with('}'),
+        "summary.json is a JSON object: {summary}"
+    );
+    let jobruntime = std::fs::read_to_string(dir.join("jobruntime.csv")).expect("jobruntime.csv");
+    assert_eq!(
+        jobruntime.lines().count(),
+        r.jobs.len() + 1,
+        "jobruntime.csv: a header and a line per job"
+    );
+}
 
 /// The first byte picks a format: even for XML, odd for properties.
 fn text_and_format(data: &[u8]) -> (bool, String) {
@@ -280,13 +455,14 @@ pub fn ffi_commands(data: &[u8]) {
                 _ => b.pick(live).unwrap_or(0),
             };
             let what;
-            let st = match b.below(14) {
+            let st = match b.below(17) {
                 0 | 1 => {
                     what = "node add";
                     let name = format!("h{}", b.below(10));
                     let size = capsched_resource {
-                        memory_mb: [0, 512, 4096, 8192, -1, 1 << 40][b.below(6)],
-                        vcores: [0, 1, 8, -3][b.below(4)],
+                        memory_mb: [0, 512, 4096, 8192, -1, 1 << 40, i64::MAX, 1 << 62, i64::MIN]
+                            [b.below(9)],
+                        vcores: [0, 1, 8, -3, i64::MAX][b.below(5)],
                     };
                     let mut out = 0;
                     let st = capsched_node_add(e, s(&name), s("/r"), size, &mut out);
@@ -350,10 +526,11 @@ pub fn ffi_commands(data: &[u8]) {
                         allocation_request_id: 0,
                         resource_name: s(["*", "h1", "/r", ""][b.below(4)]),
                         capability: capsched_resource {
-                            memory_mb: [512, 1024, 2048, 0, -5, 1 << 40][b.below(6)],
-                            vcores: [1, 0, 2][b.below(3)],
+                            memory_mb: [512, 1024, 2048, 0, -5, 1 << 40, i64::MAX, i64::MIN]
+                                [b.below(8)],
+                            vcores: [1, 0, 2, i64::MAX][b.below(4)],
                         },
-                        num_containers: b.below(6) as i32 - 1,
+                        num_containers: [0, 1, 2, 3, 4, -1, i32::MAX, i32::MIN][b.below(8)],
                         relax_locality: b.below(2) as i32,
                         execution_type: if b.below(4) == 0 {
                             CAPSCHED_OPPORTUNISTIC
@@ -371,6 +548,12 @@ pub fn ffi_commands(data: &[u8]) {
                     };
                     req.asks = &ask;
                     req.ask_count = 1;
+                    // A count past what memory can hold (issue 36.18), with a pointer that
+                    // must never be read.
+                    if b.below(16) == 0 {
+                        req.ask_count =
+                            [usize::MAX, usize::MAX / 2, isize::MAX as usize][b.below(3)];
+                    }
                     req.releases = releases.as_ptr();
                     req.release_count = releases.len();
                     let mut r = ptr::null_mut();
@@ -436,10 +619,75 @@ pub fn ffi_commands(data: &[u8]) {
                     let mut n = 0;
                     let st = capsched_engine_tick(e, now, &mut n);
                     if st == CAPSCHED_OK {
-                        capsched_engine_step(e, b.below(3) as u32, &mut n)
+                        let passes = [0, 1, 2, u32::MAX, CAPSCHED_ENGINE_STEP_MAX + 1][b.below(5)];
+                        capsched_engine_step(e, passes, &mut n)
                     } else {
                         st
                     }
+                }
+                14 => {
+                    what = "node add recovered";
+                    let app = id(&mut b, &apps);
+                    let reports: Vec<capsched_container_report> = (0..b.below(3))
+                        .map(|i| capsched_container_report {
+                            app,
+                            resource: capsched_resource {
+                                memory_mb: [1024, -1, i64::MAX, 1 << 62, 100_000][b.below(5)],
+                                vcores: [1, 0, -1][b.below(3)],
+                            },
+                            priority: 1,
+                            allocation_request_id: 0,
+                            container_id: 1000 + i as i64,
+                            is_am: 0,
+                        })
+                        .collect();
+                    let size = capsched_resource {
+                        memory_mb: [8192, i64::MAX, 1 << 62][b.below(3)],
+                        vcores: 8,
+                    };
+                    let mut out = 0;
+                    let count = if b.below(8) == 0 {
+                        usize::MAX
+                    } else {
+                        reports.len()
+                    };
+                    let st = capsched_node_add_recovered(
+                        e,
+                        s(&format!("r{}", b.below(4))),
+                        s("/r"),
+                        size,
+                        reports.as_ptr(),
+                        count,
+                        &mut out,
+                    );
+                    if st == CAPSCHED_OK {
+                        nodes.push(out);
+                    }
+                    st
+                }
+                15 => {
+                    what = "long names and counts";
+                    let long = "q".repeat([0, 64, 4096, 1 << 20][b.below(4)]);
+                    let mut app = 0;
+                    let st = match b.below(3) {
+                        0 => capsched_app_submit(e, s(&long), s(&long), 0, &mut app),
+                        1 => {
+                            let mut out = 0;
+                            capsched_node_find(e, s(&long), &mut out)
+                        }
+                        _ => {
+                            let mut id = std::mem::zeroed();
+                            capsched_yarn_id_parse(s(&long), &mut id)
+                        }
+                    };
+                    let message = std::ffi::CStr::from_ptr(capsched_last_error())
+                        .to_bytes()
+                        .len();
+                    assert!(message < 4096, "{what}: a {message}-byte message");
+                    if st == CAPSCHED_OK && app != 0 {
+                        apps.push(app);
+                    }
+                    st
                 }
                 _ => {
                     what = "events";

@@ -1,6 +1,7 @@
 //! Command-line front end: argument parsing and dispatch. Each subcommand lives in its own file.
 
 mod bench;
+mod bench_args;
 mod bench_cluster;
 mod bench_opportunistic;
 mod bench_runtime;
@@ -8,6 +9,7 @@ mod bench_simulate;
 mod common;
 mod conformance;
 mod describe;
+mod pipe;
 mod queues;
 mod simulate;
 mod validate;
@@ -74,6 +76,12 @@ enum Command {
 
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Issue 36.11: a reader that goes away early (`capsched simulate | head -1`) ends the
+    // command quietly, with exit 0, whichever `println!` saw it go.
+    pipe::quiet_on_closed_stdout(|| dispatch(cli))
+}
+
+fn dispatch(cli: Cli) -> ExitCode {
     match cli.command {
         Command::Validate { file } => validate::run(file.as_deref()),
         Command::Queues {
@@ -83,7 +91,14 @@ pub fn main() -> ExitCode {
             node_vcores,
             json,
         } => queues::run(file.as_deref(), nodes, node_memory, node_vcores, json),
-        Command::Bench(b) => bench::run(b),
+        // Sizes checked before any work (issue 36.10).
+        Command::Bench(b) => match bench_args::check(&b) {
+            Ok(()) => bench::run(b),
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(1)
+            }
+        },
         Command::Simulate(args) => simulate::run(args),
         Command::Conformance { files } => conformance::run(&files),
     }

@@ -57,7 +57,8 @@ pub struct SimulateArgs {
     force: bool,
     /// Stop at this simulated time (ms) even if jobs remain (default: 30 days after the
     /// trace's last submission, request delay and task).
-    #[arg(long = "max-time-ms")]
+    /// From 1 ms to the simulator's limit of 10^15 ms (issue 36.12: -1 used to "simulate 0 ms").
+    #[arg(long = "max-time-ms", value_parser = clap::value_parser!(i64).range(1..=capsched::sim::limits::MAX_TIME_MS))]
     max_time_ms: Option<i64>,
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -81,8 +82,8 @@ pub struct SimulateArgs {
     promote_opportunistic_after_start: bool,
     /// Write the RM REST scheduler document (GET /ws/v1/cluster/scheduler) as the simulated
     /// RM would answer at each of these simulated times (ms, comma-separated) to
-    /// <output>/scheduler-<MS>.json.
-    #[arg(long = "rest-at", value_delimiter = ',', value_parser = clap::value_parser!(i64).range(0..))]
+    /// <output>/scheduler-<MS>.json. At most 100 times, each up to 10^15 ms.
+    #[arg(long = "rest-at", value_delimiter = ',', value_parser = clap::value_parser!(i64).range(0..=capsched::sim::limits::MAX_TIME_MS))]
     rest_at: Vec<i64>,
     /// Write every container's steps (allocated, launched, queued at its NodeManager,
     /// started, paused, resumed, killed and for which guaranteed container, finished, told to
@@ -205,7 +206,18 @@ impl SimObserver for Watch<'_> {
     }
 }
 
+/// `--rest-at` times one run may write a document for (issue 36.12: each document is the
+/// whole queue tree; 5,000 of them wrote 349 MB).
+pub const MAX_REST_AT: usize = 100;
+
 pub fn run(args: SimulateArgs) -> ExitCode {
+    if args.rest_at.len() > MAX_REST_AT {
+        eprintln!(
+            "error: --rest-at: {} times is more than the {MAX_REST_AT} documents one run may write",
+            args.rest_at.len()
+        );
+        return ExitCode::from(1);
+    }
     let conf = match &args.config {
         Some(path) => match CapacitySchedulerConfiguration::from_file(path) {
             Ok(c) => Arc::new(c),
@@ -284,7 +296,16 @@ pub fn run(args: SimulateArgs) -> ExitCode {
     watch.reporter.finish();
     let mut result = match run {
         Ok(r) => r,
-        Err(e) => return fail(e.to_string()),
+        // Issue 36.16: what was streamed before the error stays a complete, valid file
+        // (realtimetrack.json gets its closing `]`, the CSVs are flushed).
+        Err(e) => {
+            let closed = watch.track.finish();
+            let code = fail(e.to_string());
+            if let Err(w) = closed {
+                eprintln!("error: writing {}: {w}", dir.path().display());
+            }
+            return code;
+        }
     };
     reader_warnings.append(&mut result.warnings);
     result.warnings = reader_warnings;

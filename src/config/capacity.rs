@@ -198,6 +198,18 @@ impl CapacitySchedulerConfiguration {
         c
     }
 
+    /// The same configuration under another resource calculator: what a refresh applies,
+    /// since YARN reads `resource-calculator` once, when the scheduler starts
+    /// (`CapacityScheduler.initScheduler`; `reinitialize` never sets it again).
+    pub fn with_resource_calculator(
+        &self,
+        rc: crate::resource::ResourceCalculator,
+    ) -> CapacitySchedulerConfiguration {
+        let mut c = self.clone();
+        c.settings.resource_calculator = rc;
+        c
+    }
+
     /// Opportunistic containers' keys (spec O1).
     pub fn opportunistic(&self) -> &OpportunisticSettings {
         &self.opportunistic

@@ -165,6 +165,8 @@ fn read_label_capacities(
                 .filter(|v| crate::resource::looks_absolute(v))
             {
                 return match types.parse_absolute(raw) {
+                    // A maximum without memory is not configured (as the default partition's).
+                    Ok(abs) if abs.is_none() && suffix == MAXIMUM_CAPACITY => (default, None),
                     Ok(abs) => (0.0, Some(abs)),
                     Err(msg) => {
                         r.error(q, &key, msg);

@@ -244,6 +244,9 @@ fn read_maximum_capacity(
     };
     if looks_absolute(&raw) && !is_root {
         return match types.parse_absolute(&raw) {
+            // "Memory has to be configured always": YARN reads a vector without memory (or
+            // with memory=0) as `Resources.none()`, a maximum not configured — the parent's.
+            Ok(abs) if abs.is_none() => MaxCapacityValue::Percent(1.0),
             Ok(abs) => MaxCapacityValue::Absolute(abs),
             Err(msg) => {
                 r.error(q, &key, msg);

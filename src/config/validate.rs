@@ -435,7 +435,15 @@ fn check_own_modes(r: &mut Reader, q: &QueueConf) {
             );
         }
     }
-    if matches!(q.capacity, CapacityValue::Weight(_)) && configured_max(q).is_some() {
+    // Issue 36.14: a percentage guarantee grows with the cluster and an absolute maximum does
+    // not, so on a large enough cluster the guarantee is above the maximum — the contradiction
+    // the percentage form is refused for. YARN 3.3.6 reads such a maximum as 100 % (it
+    // applies an absolute maximum only to absolute queues); capsched refuses the pair, in
+    // YARN's words for mixed modes. A 0 % guarantee with an absolute maximum stays valid.
+    let percent_above_zero = matches!(q.capacity, CapacityValue::Percent(p) if p > 0.0);
+    if (percent_above_zero || matches!(q.capacity, CapacityValue::Weight(_)))
+        && configured_max(q).is_some()
+    {
         r.error(
             Some(&q.path),
             &queue_key(&q.path, MAXIMUM_CAPACITY),

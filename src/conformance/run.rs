@@ -117,6 +117,15 @@ impl fmt::Display for Summary {
 /// Loads `path` and runs every vector in it, in file order.
 pub fn run_file(path: &Path) -> Result<Vec<VectorResult>, String> {
     let file = VectorFile::load(path)?;
+    // Issue 36.13: a file without vectors (`{}`, an SLS trace) is not "0 passed".
+    if file.vectors().next().is_none() {
+        return Err(format!(
+            "{}: no test vectors in this file (a vector file lists them under \"vectors\", \
+             \"matrix_and_unit_vectors\", \"string_vectors\", \"opportunistic_vectors\" or \
+             \"extra_vectors_fair_ordering\")",
+            path.display()
+        ));
+    }
     Ok(file.vectors().map(run_vector).collect())
 }
 

@@ -436,11 +436,10 @@ unsafe fn read_request(
         .enumerate()
         .map(|(i, &c)| ids.take_container_at(c, "releases", i))
         .collect::<FfiResult<_>>()?;
-    let mut updates = Vec::with_capacity(r.update_count);
-    for (i, u) in read_slice(r.updates, r.update_count, "updates")?
-        .iter()
-        .enumerate()
-    {
+    // Each array read (its count checked) before anything is sized by that count.
+    let update_slice = read_slice(r.updates, r.update_count, "updates")?;
+    let mut updates = Vec::with_capacity(update_slice.len());
+    for (i, u) in update_slice.iter().enumerate() {
         let update_type = match u.update_type {
             CAPSCHED_UPDATE_INCREASE_RESOURCE => ContainerUpdateType::IncreaseResource,
             CAPSCHED_UPDATE_DECREASE_RESOURCE => ContainerUpdateType::DecreaseResource,
@@ -460,13 +459,10 @@ unsafe fn read_request(
             capability: resize.then(|| u.capability.into()),
         });
     }
+    let ask_slice = read_slice(r.asks, r.ask_count, "asks")?;
     let labels = read_ask_labels(&r)?;
-    let mut asks = Vec::with_capacity(r.ask_count);
-    for ((i, a), label) in read_slice(r.asks, r.ask_count, "asks")?
-        .iter()
-        .enumerate()
-        .zip(labels)
-    {
+    let mut asks = Vec::with_capacity(ask_slice.len());
+    for ((i, a), label) in ask_slice.iter().enumerate().zip(labels) {
         asks.push(ResourceRequest {
             node_label_expression: label,
             key: SchedulerKey {

@@ -5,6 +5,7 @@
 use super::status::{capsched_status, guard, FfiError, FfiResult};
 use super::types::{capsched_str, need_out, read_slice, read_str, write_out};
 use crate::config::{CapacitySchedulerConfiguration, ConfigErrors, Configuration};
+use crate::echo::echo;
 use crate::sync::Arc;
 
 /// A validated configuration (opaque).
@@ -55,10 +56,21 @@ pub unsafe extern "C" fn capsched_config_from_file(
     guard(|| {
         need_out(out, "out")?;
         let p = read_str(path, "path")?;
-        if !std::path::Path::new(p).is_file() {
+        // Issue 36.19: a path that exists but is a directory, FIFO or device is "not a
+        // regular file" (docs/CONFIGURATION.md), as the reader says; only a missing one is
+        // "no such file". Neither is opened here (a FIFO would block).
+        let path_ref = std::path::Path::new(p);
+        let why = match std::fs::metadata(path_ref) {
+            Err(_) => Some("no such file"),
+            Ok(m) if !m.is_file() => Some(
+                "not a regular file (a directory, FIFO or device cannot be a configuration file)",
+            ),
+            Ok(_) => None,
+        };
+        if let Some(why) = why {
             return Err(FfiError(
                 capsched_status::CAPSCHED_ERR_IO,
-                format!("{p}: no such file"),
+                format!("{}: {why}", echo(p)),
             ));
         }
         give(

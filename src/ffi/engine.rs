@@ -210,8 +210,14 @@ pub unsafe extern "C" fn capsched_engine_tick(
     })
 }
 
-/// `n` asynchronous scheduling passes now; `out_allocated` (may be NULL) gets the containers
-/// allocated.
+/// The most passes one `capsched_engine_step` runs: a call holds the engine while its passes
+/// run (every other call on the engine waits), so a count is bounded; a host that wants more
+/// calls again.
+pub const CAPSCHED_ENGINE_STEP_MAX: u32 = 1000;
+
+/// `n` asynchronous scheduling passes now, at most CAPSCHED_ENGINE_STEP_MAX (more is
+/// CAPSCHED_ERR_INVALID_ARGUMENT, nothing run); `out_allocated` (may be NULL) gets the
+/// containers allocated.
 ///
 /// # Safety
 /// As `capsched_engine_tick`.
@@ -222,6 +228,11 @@ pub unsafe extern "C" fn capsched_engine_step(
     out_allocated: *mut u32,
 ) -> capsched_status {
     guard(|| {
+        if n > CAPSCHED_ENGINE_STEP_MAX {
+            return Err(FfiError::invalid(format!(
+                "n is {n}: at most CAPSCHED_ENGINE_STEP_MAX ({CAPSCHED_ENGINE_STEP_MAX}) passes per call"
+            )));
+        }
         let allocated = engine_ref(engine)?.step(n)?;
         if !out_allocated.is_null() {
             out_allocated.write(allocated);

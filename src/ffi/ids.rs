@@ -1,17 +1,20 @@
-//! Engine tags on the ids the C ABI hands out.
+//! Engine tags and kinds on the ids the C ABI hands out.
 //!
 //! The core's ids use the low 48 bits (slot and generation, `crate::ids`). Every engine made
-//! through the C ABI holds a nonzero 16-bit tag from a process-wide pool; the C ABI puts it in
-//! bits 48–63 of every node, application and container id it hands out (out-parameters,
-//! responses, events) and, for every id it takes in, checks it and strips it before the core
-//! sees the id. So:
+//! through the C ABI holds a nonzero 14-bit tag from a process-wide pool; the C ABI puts it in
+//! bits 48–61 of every node, application and container id it hands out (out-parameters,
+//! responses, events), and the id's kind in bits 62–63 (1 node, 2 application, 3 container);
+//! for every id it takes in, it checks both and strips them before the core sees the id. So:
 //!
 //! - an id another engine issued is refused (CAPSCHED_ERR_UNKNOWN_ID, "… was not issued by
 //!   this engine") by every engine alive at the same time: two live engines never share a tag;
+//! - an id of another kind is refused ("… is a node id, not a container id"), where the core
+//!   would have found a live value of the asked kind in the same slot and generation
+//!   (issue 36.20);
 //! - no id is 0, so 0 means "none" wherever an id may be absent (`capsched_event`).
 //!
 //! The limit: a freed engine's tag is handed out again once the pool's cursor has gone round
-//! all 65,535 tags; an id kept from that freed engine then reaches the new engine's core, where
+//! all 16,383 tags; an id kept from that freed engine then reaches the new engine's core, where
 //! it is unknown unless a live value of the same kind sits in the same slot with the same
 //! generation.
 
@@ -21,8 +24,13 @@ use crate::runtime::EngineError;
 use crate::scheduler::SchedulerError;
 use crate::sync::StaticMutex;
 
-/// Tags 1..=65535 (0 is never a tag, so no id is 0).
-const TAGS: usize = 1 << (64 - ID_BITS);
+/// Bits of the kind, at the top of an id.
+const KIND_BITS: u32 = 2;
+/// Tags 1..=16383, in the bits between the core's and the kind's (0 is never a tag).
+const TAGS: usize = 1 << (64 - ID_BITS - KIND_BITS);
+const MAX_TAG: u16 = (TAGS - 1) as u16;
+const TAG_MASK: u64 = TAGS as u64 - 1;
+const KIND_SHIFT: u32 = 64 - KIND_BITS;
 const CORE_MASK: u64 = (1 << ID_BITS) - 1;
 
 /// The process-wide pool: which tags live engines hold, and where the next search starts.
@@ -55,7 +63,7 @@ impl Pool {
     fn take(&mut self) -> Option<u16> {
         for _ in 1..TAGS {
             let t = self.cursor;
-            self.cursor = if t == u16::MAX { 1 } else { t + 1 };
+            self.cursor = if t == MAX_TAG { 1 } else { t + 1 };
             if !self.is_live(t) {
                 self.set(t, true);
                 return Some(t);
@@ -79,6 +87,33 @@ impl Kind {
             Kind::Node => "node",
             Kind::Application => "application",
             Kind::Container => "container",
+        }
+    }
+
+    /// "a node", "an application", "a container".
+    fn with_article(self) -> &'static str {
+        match self {
+            Kind::Node => "a node",
+            Kind::Application => "an application",
+            Kind::Container => "a container",
+        }
+    }
+
+    /// The kind's value in bits 62–63 (never 0, so no id is 0).
+    fn bits(self) -> u64 {
+        match self {
+            Kind::Node => 1,
+            Kind::Application => 2,
+            Kind::Container => 3,
+        }
+    }
+
+    fn of_bits(bits: u64) -> Option<Kind> {
+        match bits {
+            1 => Some(Kind::Node),
+            2 => Some(Kind::Application),
+            3 => Some(Kind::Container),
+            _ => None,
         }
     }
 }
@@ -121,21 +156,36 @@ impl Drop for EngineTag {
 pub(crate) struct Ids(u16);
 
 impl Ids {
-    fn give(self, core: u64) -> u64 {
+    fn give(self, core: u64, kind: Kind) -> u64 {
         debug_assert_eq!(
             core & !CORE_MASK,
             0,
             "a core id uses the low {ID_BITS} bits"
         );
-        (u64::from(self.0) << ID_BITS) | (core & CORE_MASK)
+        (kind.bits() << KIND_SHIFT) | (u64::from(self.0) << ID_BITS) | (core & CORE_MASK)
     }
 
     /// The core's value of `id`, or the refusal naming it (and where it was, e.g.
     /// " in releases[2]", built only on failure).
     fn take(self, id: u64, kind: Kind, at: impl FnOnce() -> String) -> FfiResult<u64> {
-        let tag = id >> ID_BITS;
-        if id != 0 && tag == u64::from(self.0) {
+        let tag = (id >> ID_BITS) & TAG_MASK;
+        let given = id >> KIND_SHIFT;
+        if id != 0 && tag == u64::from(self.0) && given == kind.bits() {
             return Ok(id & CORE_MASK);
+        }
+        if tag == u64::from(self.0) {
+            if let Some(other) = Kind::of_bits(given).filter(|&k| k != kind) {
+                return Err(FfiError(
+                    capsched_status::CAPSCHED_ERR_UNKNOWN_ID,
+                    format!(
+                        "{} id {id:#x}{} is {} id, not {} id",
+                        kind.name(),
+                        at(),
+                        other.with_article(),
+                        kind.with_article()
+                    ),
+                ));
+            }
         }
         let why = if id == 0 {
             "no id is 0: 0 means none".to_string()
@@ -155,15 +205,15 @@ impl Ids {
     }
 
     pub fn node(self, id: NodeId) -> u64 {
-        self.give(id.as_u64())
+        self.give(id.as_u64(), Kind::Node)
     }
 
     pub fn app(self, id: AppId) -> u64 {
-        self.give(id.as_u64())
+        self.give(id.as_u64(), Kind::Application)
     }
 
     pub fn container(self, id: ContainerId) -> u64 {
-        self.give(id.as_u64())
+        self.give(id.as_u64(), Kind::Container)
     }
 
     pub fn take_node(self, id: u64) -> FfiResult<NodeId> {
@@ -229,12 +279,12 @@ mod tests {
     fn the_pool_never_gives_a_live_tag_and_comes_back_round() {
         let mut p = Pool {
             live: [0; TAGS / 64],
-            cursor: u16::MAX - 1,
+            cursor: MAX_TAG - 1,
         };
-        assert_eq!(p.take(), Some(u16::MAX - 1));
-        assert_eq!(p.take(), Some(u16::MAX));
+        assert_eq!(p.take(), Some(MAX_TAG - 1));
+        assert_eq!(p.take(), Some(MAX_TAG));
         assert_eq!(p.take(), Some(1), "0 is never a tag");
-        p.set(u16::MAX, false);
+        p.set(MAX_TAG, false);
         let mut n = 2; // live now
         while let Some(t) = p.take() {
             assert!(t != 0);
@@ -254,13 +304,16 @@ mod tests {
         let ids = Ids(0x1234);
         let core = AppId::from_u64((5 << 24) | 3);
         let host = ids.app(core);
-        assert_eq!(host, 0x1234_0000_0500_0003);
+        assert_eq!(
+            host, 0x9234_0000_0500_0003,
+            "kind 2 in bits 62–63, the tag below"
+        );
         assert_eq!(ids.take_app(host).ok(), Some(core));
         let FfiError(status, message) = Ids(0x1235).take_app(host).err().unwrap();
         assert_eq!(status, capsched_status::CAPSCHED_ERR_UNKNOWN_ID);
         assert_eq!(
             message,
-            "application id 0x1234000005000003 was not issued by this engine \
+            "application id 0x9234000005000003 was not issued by this engine \
              (it carries engine tag 4660; this engine's is 4661)"
         );
         let FfiError(_, message) = ids.take_container_at(0, "releases", 2).err().unwrap();
@@ -270,5 +323,12 @@ mod tests {
         );
         let FfiError(_, message) = ids.take_node(3).err().unwrap();
         assert!(message.contains("it carries no engine tag"), "{message}");
+        // Issue 36.20: the same slot and generation as a node is not a node.
+        let FfiError(status, message) = ids.take_node(host).err().unwrap();
+        assert_eq!(status, capsched_status::CAPSCHED_ERR_UNKNOWN_ID);
+        assert_eq!(
+            message,
+            "node id 0x9234000005000003 is an application id, not a node id"
+        );
     }
 }

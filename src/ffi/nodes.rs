@@ -214,11 +214,9 @@ unsafe fn read_status(ids: Ids, s: &capsched_node_status) -> FfiResult<NodeStatu
         .enumerate()
         .map(|(i, &id)| ids.take_container_at(id, "launched", i))
         .collect::<FfiResult<_>>()?;
-    let mut completed = Vec::with_capacity(s.completed_count);
-    for (i, c) in read_slice(s.completed, s.completed_count, "completed")?
-        .iter()
-        .enumerate()
-    {
+    let completed_slice = read_slice(s.completed, s.completed_count, "completed")?;
+    let mut completed = Vec::with_capacity(completed_slice.len());
+    for (i, c) in completed_slice.iter().enumerate() {
         completed.push(CompletedContainer {
             id: ids.take_container_at(c.container, "completed", i)?,
             exit_status: c.exit_status,

@@ -96,7 +96,21 @@ thread_local! {
     static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
 }
 
+/// The most a message may hold (issue 36.17): each value a message repeats is cut to 64
+/// characters where it is quoted (`crate::echo`); this bounds what is left — a configuration
+/// with many problems lists them all up to here, then says how long the whole was.
+const MAX_MESSAGE_BYTES: usize = 64 * 1024;
+
 fn set_last_error(message: &str) {
+    let message = if message.len() > MAX_MESSAGE_BYTES {
+        let mut cut = MAX_MESSAGE_BYTES;
+        while !message.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        format!("{}…({} bytes in all)", &message[..cut], message.len())
+    } else {
+        message.to_string()
+    };
     let c = CString::new(message.replace('\0', "\\0")).unwrap_or_default();
     LAST_ERROR.with(|e| *e.borrow_mut() = c);
 }

@@ -79,6 +79,7 @@ pub(crate) unsafe fn read_str<'a>(s: capsched_str, what: &str) -> FfiResult<&'a 
             Err(FfiError::null(what))
         };
     }
+    check_count::<u8>(s.len, what)?;
     let bytes = std::slice::from_raw_parts(s.ptr.cast::<u8>(), s.len);
     std::str::from_utf8(bytes).map_err(|e| {
         FfiError(
@@ -118,7 +119,24 @@ pub(crate) unsafe fn read_slice<'a, T>(
             Err(FfiError::null(what))
         };
     }
+    check_count::<T>(count, what)?;
     Ok(std::slice::from_raw_parts(ptr, count))
+}
+
+/// Issue 36.18: `count` elements of `T` must fit in what one allocation may span
+/// (`isize::MAX` bytes), which `slice::from_raw_parts` requires; a count past it (SIZE_MAX)
+/// cannot describe a real array, and is refused before any slice or vector is formed.
+pub(crate) fn check_count<T>(count: usize, what: &str) -> FfiResult {
+    let fits = count
+        .checked_mul(std::mem::size_of::<T>().max(1))
+        .is_some_and(|bytes| bytes <= isize::MAX as usize);
+    if fits {
+        Ok(())
+    } else {
+        Err(FfiError::invalid(format!(
+            "{what}: a count of {count} is more elements than any array can hold"
+        )))
+    }
 }
 
 /// Checks a growable input struct's `struct_size` against the size of its first version.

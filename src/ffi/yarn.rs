@@ -6,6 +6,7 @@ use super::engine_handle::{capsched_engine, handle};
 use super::ids::{Ids, Kind};
 use super::status::{capsched_status, guard, FfiError, FfiResult};
 use super::types::*;
+use crate::echo::echo;
 use crate::ids::{ApplicationAttemptId, ApplicationId, YarnContainerId};
 use crate::records::PendingReason;
 use crate::records::{ContainerState, NodeType};
@@ -151,7 +152,8 @@ pub unsafe extern "C" fn capsched_yarn_id_parse(
             a.into()
         } else {
             return Err(FfiError::invalid(format!(
-                "{s:?} is not a YARN application, attempt or container id"
+                "{:?} is not a YARN application, attempt or container id",
+                echo(s)
             )));
         };
         write_out(out, id, "out")
@@ -233,7 +235,7 @@ pub unsafe extern "C" fn capsched_node_find(
             Some(n) => write_out(out_node, h.ids().node(n), "out_node"),
             None => Err(FfiError(
                 capsched_status::CAPSCHED_ERR_UNKNOWN_ID,
-                format!("no node {address} in this engine"),
+                format!("no node {} in this engine", echo(&address)),
             )),
         }
     })

@@ -11,14 +11,16 @@
 //!
 //! The folder is the crate's base: it may use only `echo` (how a refused value is quoted), and
 //! everything else may use it. Inside it, this file is `Resource` itself, at the bottom (it
-//! uses nothing of the crate); `types.rs` (the configured types, absolute strings) builds on
-//! it, and `calculator.rs` on both.
+//! uses nothing of the crate); `limit.rs` (how large a kept total may be) and `types.rs` (the
+//! configured types, absolute strings) build on it, and `calculator.rs` on both.
 
 mod calculator;
+mod limit;
 mod types;
 
 pub(crate) use calculator::{divide_or_zero, divide_or_zero_inlined};
 pub use calculator::{CalculatorKind, ResourceCalculator};
+pub use limit::{over_limit, MAX_TOTAL};
 pub use types::{looks_absolute, AbsoluteResource, NamedResource, ResourceTypes};
 
 use std::fmt;

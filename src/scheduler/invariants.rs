@@ -21,6 +21,9 @@ impl CapacityScheduler {
         let rc = self.tree.settings().resource_calculator;
         let cluster = self.tree.cluster_resource();
 
+        // No figure wrapped (issue 36.6).
+        self.check_limits(&mut v);
+
         // The children's kept orders are the order YARN's sort gives.
         if let Err(e) = self.check_child_orders() {
             v.push(e);
@@ -512,7 +515,7 @@ impl CapacityScheduler {
         let mut pending = Resource::ZERO;
         let mut labelled_pending = ByPartition::default();
         // Per user: (pending attempts, active attempts, attempts with outstanding asks).
-        let mut counts: HashMap<&str, (u32, u32, u32)> = HashMap::new();
+        let mut counts: HashMap<&str, (u32, u32, u32, u32)> = HashMap::new();
         let listed = lr
             .pending
             .iter()
@@ -563,7 +566,7 @@ impl CapacityScheduler {
             match state {
                 AttemptState::Active => e.1 += 1,
                 AttemptState::Pending => e.0 += 1,
-                AttemptState::NonRunnable => {}
+                AttemptState::NonRunnable => e.3 += 1,
             }
             if t.demand_registered {
                 e.2 += 1;
@@ -597,11 +600,17 @@ impl CapacityScheduler {
         }
         let mut active_users = 0;
         for (name, u) in lr.users.users() {
-            let (p, a, d) = counts.get(name.as_str()).copied().unwrap_or_default();
-            if (u.pending_apps, u.active_apps, u.apps_with_demand) != (p, a, d) {
+            let (p, a, d, w) = counts.get(name.as_str()).copied().unwrap_or_default();
+            if (
+                u.pending_apps,
+                u.active_apps,
+                u.apps_with_demand,
+                u.non_runnable_apps,
+            ) != (p, a, d, w)
+            {
                 v.push(format!(
-                    "leaf {path}: user {name} counts {}/{}/{} pending/active/asking, holds {p}/{a}/{d}",
-                    u.pending_apps, u.active_apps, u.apps_with_demand
+                    "leaf {path}: user {name} counts {}/{}/{}/{} pending/active/asking/waiting for a slot, holds {p}/{a}/{d}/{w}",
+                    u.pending_apps, u.active_apps, u.apps_with_demand, u.non_runnable_apps
                 ));
             }
             if u.is_active() {

@@ -21,6 +21,7 @@ pub mod apps;
 pub mod error;
 pub mod invariants;
 pub mod labels;
+mod limit_audit;
 pub mod nodes;
 pub mod notices;
 pub(crate) mod opportunistic;

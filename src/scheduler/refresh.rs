@@ -35,6 +35,16 @@ impl CapacityScheduler {
         now_ms: i64,
         new: Arc<CapacitySchedulerConfiguration>,
     ) -> Result<(), SchedulerError> {
+        // Issue 36.5: YARN sets its calculator once, at start (`initScheduler`), and a
+        // refresh (`reinitialize`) never changes it; so a new `resource-calculator` is read
+        // and kept in the file but does not apply until a restart. The running containers
+        // were placed under the running calculator and stay consistent with it.
+        let running = self.tree.settings().resource_calculator;
+        let new = if new.settings().resource_calculator != running {
+            Arc::new(new.with_resource_calculator(running))
+        } else {
+            new
+        };
         // Auto-created leaves outlive a refresh while their parent still creates leaves
         // (CapacitySchedulerQueueManager.updateQueues); the others must go by the rules below.
         let new = self.with_auto_created_leaves(new)?;

@@ -215,6 +215,7 @@ pub fn simulate_with(
         monitor: preemption.monitoring_interval_ms.max(1),
         queue_management: preemption.queue_management_interval_ms.max(1),
         queue_deletion: cs.dynamic_queue_expiration_s().saturating_mul(1000).max(1),
+        async_pass: input.conf.settings().async_scheduling.interval_ms.max(1),
     };
     // Long enough for everything periodic to have acted on a state that stopped changing:
     // delay scheduling (a few rounds of node heartbeats), the preemption monitor's mark-then-
@@ -307,6 +308,7 @@ pub fn simulate_with(
         containers_marked: 0,
         am_restarts: 0,
         preemption_ns: 0,
+        progress: Default::default(),
         last_activity_ms: 0,
         fixed_point_ms,
         skipped_ms: 0,
@@ -341,6 +343,10 @@ pub fn simulate_with(
     if input.conf.preemption().queue_deletion_policy_enabled() {
         sim.push_periodic(periods.queue_deletion, Periodic::QueueDeletion);
     }
+    // YARN's asynchronous scheduling thread: heartbeats then only report, the pass allocates.
+    if sim.cs.is_asynchronous() {
+        sim.push_periodic(periods.async_pass, Periodic::AsyncPass);
+    }
     let leaf_infos = leaf_infos(&sim);
     observer.start(&leaf_infos)?;
 
@@ -371,6 +377,7 @@ pub fn simulate_with(
                     kill_job(&mut sim, now, app);
                 }
                 sample(&mut sim, now, false, observer)?;
+                super::livelock::check(&mut sim, now)?;
                 if !skip_if_idle(&mut sim, now)? {
                     sim.push_periodic(now.saturating_add(periods.track), Periodic::Track);
                 }
@@ -410,6 +417,14 @@ pub fn simulate_with(
                 );
             }
             Event::Periodic(Periodic::AmHeartbeat(j)) => am_heartbeat(&mut sim, now, j),
+            Event::Periodic(Periodic::AsyncPass) => {
+                let allocated = sim.cs.schedule_pass(now);
+                if allocated > 0 {
+                    sim.active(now);
+                }
+                sim.containers_allocated += allocated as u64;
+                sim.push_periodic(now.saturating_add(periods.async_pass), Periodic::AsyncPass);
+            }
         }
         if sim.opts.check_invariants {
             if let Err(v) = sim.cs.check_invariants() {

@@ -6,6 +6,7 @@
 use super::am::{AmSim, AmState};
 use super::error::SimError;
 use super::state::{Periodic, Sim};
+use crate::echo::echo;
 use crate::records::ExecutionType;
 use crate::resource::Resource;
 
@@ -125,6 +126,8 @@ fn stall_report(sim: &Sim, now: i64) -> String {
         (now - sim.last_activity_ms) as f64 / 1000.0,
         sim.unfinished
     );
+    let queued_at_nms: i64 = sim.nms.iter().map(|n| n.queued() as i64).sum();
+    let mut asks_something = false;
     for a in stuck.iter().take(20) {
         out.push_str(&format!(
             "\n  job {} (queue {}, user {}): ",
@@ -135,6 +138,25 @@ fn stall_report(sim: &Sim, now: i64) -> String {
                 "its AM container {} was never allocated",
                 a.am_resource()
             ));
+            // Issue 36.16: an attempt held by max-parallel-apps says so, naming the keys.
+            let held = a
+                .app
+                .and_then(|app| sim.cs.application(app))
+                .and_then(|x| x.attempt.as_ref())
+                .and_then(|t| t.pending_reason)
+                == Some(crate::records::PendingReason::MaxParallelApps);
+            if held {
+                out.push_str(&format!(
+                    " — it waits for a max-parallel-apps slot that never frees (check \
+                     yarn.scheduler.capacity.{}.max-parallel-apps, its parents', \
+                     yarn.scheduler.capacity.user.{}.max-parallel-apps and \
+                     yarn.scheduler.capacity.max-parallel-apps)",
+                    echo(&a.job.queue),
+                    echo(&a.job.user)
+                ));
+            } else {
+                asks_something = true;
+            }
             continue;
         }
         let waiting: Vec<String> = a
@@ -160,15 +182,23 @@ fn stall_report(sim: &Sim, now: i64) -> String {
             })
             .take(5)
             .collect();
+        if waiting.is_empty() {
+            // Issue 36.16: everything it wants was allocated; what is left waits at the
+            // NodeManagers (queued opportunistic containers that never start).
+            out.push_str(&format!(
+                "{} of {} tasks left, all allocated: they wait at the NodeManagers \
+                 ({queued_at_nms} container(s) queued there in all)",
+                a.tasks_left(),
+                a.total_tasks(),
+            ));
+            continue;
+        }
+        asks_something = true;
         out.push_str(&format!(
             "{} of {} tasks left, asking for {}",
             a.tasks_left(),
             a.total_tasks(),
-            if waiting.is_empty() {
-                "nothing".to_string()
-            } else {
-                waiting.join(", ")
-            }
+            waiting.join(", ")
         ));
         // The commonest cause: a container larger than the queue may ever hold.
         let queue = a
@@ -199,9 +229,18 @@ fn stall_report(sim: &Sim, now: i64) -> String {
         .iter()
         .filter_map(|n| sim.cs.node(n.id).map(|n| n.total))
         .fold(Resource::ZERO, Resource::component_max);
-    out.push_str(&format!(
-        "\nThe scheduler allocates nothing to them: check their queues' capacities, user and AM \
-         limits, and container sizes against the nodes (the largest is {largest})."
-    ));
+    if asks_something || stuck.len() > 20 {
+        out.push_str(&format!(
+            "\nThe scheduler allocates nothing to them: check their queues' capacities, user and AM \
+             limits, and container sizes against the nodes (the largest is {largest})."
+        ));
+    }
+    if queued_at_nms > 0 {
+        out.push_str(&format!(
+            "\n{queued_at_nms} allocated container(s) wait in NodeManager queues and never start: \
+             check yarn.nodemanager.opportunistic-containers-max-queue-length and the \
+             opportunistic allocator's load comparator."
+        ));
+    }
     out
 }

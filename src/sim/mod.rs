@@ -11,6 +11,7 @@ mod faults;
 mod idle;
 mod jobs;
 pub mod limits;
+mod livelock;
 pub mod metrics;
 mod nm;
 pub mod observer;

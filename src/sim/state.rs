@@ -27,6 +27,9 @@ pub(super) enum Periodic {
     QueueManagement,
     /// The AutoCreatedQueueDeletionPolicy's round (idle dynamic queues removed).
     QueueDeletion,
+    /// The asynchronous scheduling thread's pass (`schedule-asynchronously.enable`), every
+    /// `scheduling-interval-ms`: with it on, node heartbeats allocate nothing (issue 36.2).
+    AsyncPass,
 }
 
 /// What makes something happen.
@@ -47,6 +50,22 @@ pub(super) enum Event {
     Work(Work),
 }
 
+/// What the run had done when it last made progress (a task or job finished): work since
+/// then that repeats without any finishing is a livelock (issue 36.7).
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct ProgressMark {
+    pub(super) at_ms: i64,
+    pub(super) tasks_completed: u64,
+    pub(super) unfinished: usize,
+    pub(super) containers_allocated: u64,
+    /// The NodeManagers' rejections, sheddings and kills of opportunistic containers, and the
+    /// scheduler's preemption marks, then.
+    pub(super) rejected: u64,
+    pub(super) dequeued: u64,
+    pub(super) killed: u64,
+    pub(super) marked: u64,
+}
+
 /// The periodic events' periods, ms (each at least 1).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Periods {
@@ -56,6 +75,7 @@ pub(super) struct Periods {
     pub(super) monitor: i64,
     pub(super) queue_management: i64,
     pub(super) queue_deletion: i64,
+    pub(super) async_pass: i64,
 }
 
 impl Periods {
@@ -67,6 +87,7 @@ impl Periods {
             Periodic::PreemptionRound => self.monitor,
             Periodic::QueueManagement => self.queue_management,
             Periodic::QueueDeletion => self.queue_deletion,
+            Periodic::AsyncPass => self.async_pass,
         }
     }
 }
@@ -125,6 +146,9 @@ pub(super) struct Sim {
     pub(super) containers_marked: u64,
     pub(super) am_restarts: u64,
     pub(super) preemption_ns: u128,
+    /// The livelock watchdog's mark: what had been done when a task last finished
+    /// (`livelock.rs` reads and moves it).
+    pub(super) progress: ProgressMark,
     /// When something last changed (an allocation, an ask, a container's start or end, a job's,
     /// a preemption mark or kill): the watchdog's measure.
     pub(super) last_activity_ms: i64,

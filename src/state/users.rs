@@ -22,6 +22,9 @@ pub struct User {
     pub labelled_am_used: crate::state::partition::ByPartition,
     pub pending_apps: u32,
     pub active_apps: u32,
+    /// Apps of this user waiting for a max-parallel-apps slot: they keep the user (and its
+    /// slot, which they remember) as pending and active ones do (issue 36.3).
+    pub non_runnable_apps: u32,
     /// Apps of this user with outstanding ANY asks: > 0 makes the user active.
     pub apps_with_demand: u32,
     pub weight: f32,
@@ -40,6 +43,7 @@ impl User {
     fn is_empty(&self) -> bool {
         self.pending_apps == 0
             && self.active_apps == 0
+            && self.non_runnable_apps == 0
             && self.used.is_zero()
             && self.labelled_used.all_zero()
             && self.apps_with_demand == 0

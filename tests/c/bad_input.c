@@ -273,7 +273,7 @@ int main(void) {
         const capsched_event *ev = &buf[i];
         uint64_t ids[3] = {ev->app, ev->container, ev->node};
         for (int k = 0; k < 3; k++)
-            if (ids[k] != 0 && ids[k] >> 48 != node >> 48) fail("an event id without this engine's tag");
+            if (ids[k] != 0 && ((ids[k] >> 48) & 0x3fff) != ((node >> 48) & 0x3fff)) fail("an event id without this engine's tag");
         if (ev->kind == CAPSCHED_EVENT_ACCEPTED) {
             accepted++;
             if (ev->app == 0 || ev->container != 0 || ev->node != 0) fail("an ACCEPTED event's ids");

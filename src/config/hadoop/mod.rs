@@ -92,11 +92,12 @@
 //! providers and writing XML.
 
 // The parts, one purpose each: `configuration` is the type, its public API and the reload
-// model; `xml` and `include` read XML resources (after `markup`'s linear pre-scan),
+// model; `xml` and `include` read XML resources (after `markup`'s linear pre-scan and `char_refs`' check of character references),
 // `properties` reads `key=value` resources, `item` is what both produce, `limits` holds the
 // caps and reads files safely, `substitute` expands `${var}`, `strings` holds the string
 // handling of the typed getters, `java` Java's number and string semantics, `error` the
 // error type. `tests` checks the readers through `Configuration`.
+mod char_refs;
 mod configuration;
 mod error;
 mod include;

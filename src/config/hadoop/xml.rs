@@ -2,6 +2,7 @@
 //! reads it (the rules are in the [module documentation](super)). `xi:include`s are
 //! followed by the `include` module, which builds on this one.
 
+use super::char_refs::check_char_refs;
 use super::error::ConfError;
 use super::item::Item;
 use super::java::java_trim;
@@ -83,6 +84,15 @@ pub(super) fn parse_xml(
             line,
             column,
             message: limit.message,
+        }
+    })?;
+    check_char_refs(text).map_err(|(offset, message)| {
+        let (line, column) = line_and_column(text, offset);
+        ConfError::Xml {
+            resource: source.to_string(),
+            line,
+            column,
+            message,
         }
     })?;
     let options = roxmltree::ParsingOptions {

@@ -355,14 +355,22 @@ impl CapacityScheduler {
         let mut blocked = Resource::ZERO;
         // The default partition's order is read in place: a descent below changes only its
         // own parents' orders, never this one.
-        let labelled_order = (p != DEFAULT_PARTITION).then(|| self.sorted_children(q, p));
-        if labelled_order.is_none() {
+        // (Not an `Option` of the order: with `None`, its inline array stays uninitialised,
+        // and the optimised loop read the length from it before testing the variant — a
+        // conditional jump on uninitialised bytes under memcheck, issue 36.22. An empty
+        // order is initialised throughout.)
+        let labelled = p != DEFAULT_PARTITION;
+        let labelled_order = if labelled {
+            self.sorted_children(q, p)
+        } else {
             self.child_order(q);
-        }
+            Default::default()
+        };
         for i in 0..self.tree.children(q).len() {
-            let child = match &labelled_order {
-                Some(order) => order[i],
-                None => self.child_orders[q].child(i),
+            let child = if labelled {
+                labelled_order[i]
+            } else {
+                self.child_orders[q].child(i)
             };
             // getResourceLimitsOfChild: min(parent limit − blocked, parent max) − parent used + child used.
             // min(parent limit, parent max), then minus what blocked siblings hold back.

@@ -2,6 +2,7 @@
 //! YARN's messages (the whole call fails on any bad part, nothing applied), releases,
 //! blacklist changes, asks, and the response.
 
+use crate::echo::echo;
 use crate::ids::{AppId, ApplicationAttemptId, ContainerId};
 use crate::records::{
     diagnostics, exit_status, AllocateRequest, AllocateResponse, AllocatedContainer,
@@ -134,6 +135,30 @@ impl CapacityScheduler {
                     &ask.resource_name,
                 );
                 self.validate_label(leaf, &ask.resource_name, label)?;
+            }
+        }
+        // Issue 36.6: what the asks add to what is pending may not wrap — each ask's total
+        // (its capability, as normalised at most to the largest node, × its count) and
+        // their sum with the cluster's pending demand stay within capsched's limit. Replaced
+        // asks only lower the figure, so this bound is safe.
+        let mut asked = self.queue_pending[0];
+        let step = self.tree.settings().minimum_allocation;
+        for ask in &req.asks {
+            // Normalisation rounds up to a multiple of the minimum: at most one step more.
+            let total = (ask.capability.component_max(step) + step)
+                .checked_multiply_count(ask.num_containers)
+                .and_then(|t| asked.checked_add_within(&t));
+            match total {
+                Some(t) => asked = t,
+                None => {
+                    return Err(SchedulerError::InvalidResourceRequest(format!(
+                    "Invalid resource request! {} containers of {} at {} would take the pending \
+                         demand past capsched's limit of 2^62 per resource type",
+                    ask.num_containers,
+                    ask.capability,
+                    echo(&ask.resource_name)
+                )))
+                }
             }
         }
         // 3. Blacklist and releases: a container of another attempt may not be released

@@ -16,6 +16,7 @@ pub mod update;
 use super::preemption::preempt_view::view_add;
 use super::{CapacityScheduler, SchedulerError};
 use crate::config::QueueState;
+use crate::echo::echo;
 use crate::ids::{AppId, ApplicationId};
 use crate::records::PendingReason;
 use crate::records::SchedulerNotice;
@@ -228,7 +229,7 @@ impl CapacityScheduler {
                         return Err(Rejection {
                             message: format!(
                                 "Application {application_id} submitted by user {} to unknown queue: {}",
-                                sub.user, sub.queue
+                                echo(&sub.user), echo(&sub.queue)
                             ),
                         })
                     }
@@ -238,20 +239,20 @@ impl CapacityScheduler {
                 return Err(Rejection {
                     message: format!(
                         "Application killed on recovery as it was submitted to queue {} which no longer exists after restart.",
-                        sub.queue
+                        echo(&sub.queue)
                     ),
                 })
             }
             Err(QueueLookupError::Unknown(q)) => {
                 return Err(Rejection {
-                    message: format!("Application {application_id} submitted by user {} to unknown queue: {q}", sub.user),
+                    message: format!("Application {application_id} submitted by user {} to unknown queue: {}", echo(&sub.user), echo(&q)),
                 })
             }
             Err(QueueLookupError::Ambiguous(q)) => {
                 return Err(Rejection {
                     message: format!(
-                        "Application {application_id} submitted by user {} to ambiguous queue: {q} please use full queue path instead.",
-                        sub.user
+                        "Application {application_id} submitted by user {} to ambiguous queue: {} please use full queue path instead.",
+                        echo(&sub.user), echo(&q)
                     ),
                 })
             }
@@ -260,7 +261,7 @@ impl CapacityScheduler {
             return Err(Rejection {
                 message: format!(
                     "Application killed on recovery as it was submitted to queue {} which is no longer a leaf queue after restart.",
-                    sub.queue
+                    echo(&sub.queue)
                 ),
             });
         }
@@ -268,7 +269,8 @@ impl CapacityScheduler {
             return Err(Rejection {
                 message: format!(
                     "Application {application_id} submitted by user : {} to non-leaf queue : {}",
-                    sub.user, sub.queue
+                    echo(&sub.user),
+                    echo(&sub.queue)
                 ),
             });
         }
@@ -280,7 +282,7 @@ impl CapacityScheduler {
             return Err(Rejection {
                 message: format!(
                     "User {} does not have permission to submit {application_id} to queue {}",
-                    sub.user,
+                    echo(&sub.user),
                     self.tree.path(leaf)
                 ),
             });
@@ -298,7 +300,7 @@ impl CapacityScheduler {
                         message: format!(
                             "Application {application_id} submission by user : {} to specified queue : {}  is prohibited. \
                              Verify automatic queue mapping for user exists in yarn.scheduler.capacity.queue-mappings",
-                            sub.user, sub.queue
+                            echo(&sub.user), echo(&sub.queue)
                         ),
                     })
                 }
@@ -312,7 +314,7 @@ impl CapacityScheduler {
                                  for the specified user : {}",
                                 p.queue,
                                 self.tree.conf(parent).name,
-                                sub.user
+                                echo(&sub.user)
                             ),
                         });
                     }
@@ -572,6 +574,7 @@ impl CapacityScheduler {
             u.pending_apps += 1;
             lr.insert_pending(entry);
         } else {
+            u.non_runnable_apps += 1;
             lr.non_runnable.push(app);
         }
         self.apps[app].user_slot = slot;
@@ -833,7 +836,7 @@ impl CapacityScheduler {
             match state {
                 AttemptState::Active => u.active_apps -= 1,
                 AttemptState::Pending => u.pending_apps -= 1,
-                AttemptState::NonRunnable => {}
+                AttemptState::NonRunnable => u.non_runnable_apps -= 1,
             }
         }
         lr.users.remove_if_empty(&user);
@@ -877,6 +880,7 @@ impl CapacityScheduler {
             lr.insert_pending(entry);
             if let Some(u) = lr.users.get_mut(&user) {
                 u.pending_apps += 1;
+                u.non_runnable_apps -= 1;
             }
             if !touched.contains(&leaf) {
                 touched.push(leaf);
@@ -1017,7 +1021,8 @@ impl CapacityScheduler {
             match state {
                 Some(AttemptState::Active) => u.active_apps -= 1,
                 Some(AttemptState::Pending) => u.pending_apps -= 1,
-                _ => {}
+                Some(AttemptState::NonRunnable) => u.non_runnable_apps -= 1,
+                None => {}
             }
         }
         lr.users.remove_if_empty(&user);
@@ -1048,7 +1053,13 @@ impl CapacityScheduler {
                     t.am_counted = false;
                 }
             }
-            Some(AttemptState::NonRunnable) => lr.non_runnable.push(app),
+            Some(AttemptState::NonRunnable) => {
+                lr.non_runnable.push(app);
+                lr.users
+                    .get_mut(&user)
+                    .expect("just created")
+                    .non_runnable_apps += 1;
+            }
             None => {}
         }
         self.apps[app].user_slot = slot;

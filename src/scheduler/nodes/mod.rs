@@ -15,6 +15,7 @@ pub mod node_resource;
 use super::apps::containers::Completion;
 use super::preemption::preempt_view::view_add;
 use super::{CapacityScheduler, SchedulerError};
+use crate::echo::echo;
 use crate::ids::{ApplicationAttemptId, NodeId, YarnContainerId};
 use crate::records::{
     diagnostics, exit_status, ContainerReport, ContainerState, ExecutionType, NodeStatus, NodeType,
@@ -72,6 +73,39 @@ impl CapacityScheduler {
                 "node {} has a negative resource {}",
                 spec.host, spec.resource
             )));
+        }
+        // Issue 36.6: no total may wrap. The cluster's with this node, and the node's
+        // recovered containers (none negative, all of them within the node), stay within
+        // capsched's limit; otherwise nothing of the registration is applied.
+        let cluster = self.tree.cluster_resource();
+        if cluster.checked_add_within(&spec.resource).is_none() {
+            return Err(SchedulerError::InvalidArgument(format!(
+                "node {}: {}",
+                echo(&spec.host),
+                crate::resource::over_limit(
+                    &format!("the cluster's total {cluster} with this node's"),
+                    &spec.resource
+                )
+            )));
+        }
+        let mut recovered = Resource::ZERO;
+        for report in &spec.containers {
+            let sum = recovered
+                .checked_add_within(&report.resource)
+                .filter(|s| s.fits_in(&spec.resource));
+            match sum {
+                Some(s) if !report.resource.any_negative() => recovered = s,
+                _ => {
+                    return Err(SchedulerError::InvalidArgument(format!(
+                        "node {}: a recovered container of {} (container {}) is negative or takes \
+                         the node's recovered containers past its total {}",
+                        echo(&spec.host),
+                        report.resource,
+                        report.container_id,
+                        spec.resource
+                    )))
+                }
+            }
         }
         // ResourceTrackerService.registerNodeManager: a node that cannot hold the smallest
         // container is sent SHUTDOWN and never reaches the scheduler.

@@ -42,8 +42,19 @@ impl CapacityScheduler {
         if self.nodes[node].total == resource {
             return Ok(OvercommitSignals::default());
         }
+        // Issue 36.6: the cluster's total with the new size may not wrap.
+        let others =
+            (self.tree.cluster_resource() - self.nodes[node].total).component_max(Resource::ZERO);
+        if others.checked_add_within(&resource).is_none() {
+            return Err(SchedulerError::InvalidArgument(
+                crate::resource::over_limit(
+                    &format!("the cluster's total without this node {others} with its new size"),
+                    &resource,
+                ),
+            ));
+        }
         let old = std::mem::replace(&mut self.nodes[node].total, resource);
-        let deadline = overcommit_timeout_ms.map(|t| now_ms + t);
+        let deadline = overcommit_timeout_ms.map(|t| now_ms.saturating_add(t));
         let n = &mut self.nodes[node];
         if deadline != n.overcommit_deadline_ms() {
             n.extras_mut().overcommit_deadline_ms = deadline;

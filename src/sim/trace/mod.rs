@@ -277,6 +277,9 @@ impl TraceTask {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TraceError {
     pub file: String,
+    /// What the file's top-level values are, as the message names them: "job" in a trace,
+    /// "entry" in a nodes file (issue 36.16: its errors said "job 1").
+    pub item: &'static str,
     pub job_index: Option<usize>,
     pub key: Option<String>,
     pub message: String,
@@ -291,6 +294,7 @@ impl TraceError {
     ) -> Self {
         TraceError {
             file: file.to_string(),
+            item: "job",
             job_index,
             key: key.map(str::to_string),
             message: message.into(),
@@ -302,7 +306,7 @@ impl fmt::Display for TraceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: ", self.file)?;
         if let Some(i) = self.job_index {
-            write!(f, "job {i}: ")?;
+            write!(f, "{} {i}: ", self.item)?;
         }
         if let Some(k) = &self.key {
             write!(f, "key {k:?}: ")?;

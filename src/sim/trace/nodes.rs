@@ -155,8 +155,16 @@ pub struct NodesFile {
     pub warnings: Vec<String>,
 }
 
-/// [`parse_nodes`], with the warnings.
+/// [`parse_nodes`], with the warnings. Its errors name the file's entries (racks), not jobs.
 pub fn parse_nodes_file(
+    text: &str,
+    file: &str,
+    defaults: &SimDefaults,
+) -> Result<NodesFile, TraceError> {
+    read_nodes_file(text, file, defaults).map_err(|e| TraceError { item: "entry", ..e })
+}
+
+fn read_nodes_file(
     text: &str,
     file: &str,
     defaults: &SimDefaults,

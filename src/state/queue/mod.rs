@@ -62,10 +62,11 @@ pub enum QueueLookupError {
 impl std::fmt::Display for QueueLookupError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            QueueLookupError::Unknown(q) => write!(f, "unknown queue: {q}"),
+            QueueLookupError::Unknown(q) => write!(f, "unknown queue: {}", crate::echo::echo(q)),
             QueueLookupError::Ambiguous(q) => write!(
                 f,
-                "ambiguous queue: {q} please use full queue path instead."
+                "ambiguous queue: {} please use full queue path instead.",
+                crate::echo::echo(q)
             ),
         }
     }
