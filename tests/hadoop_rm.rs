@@ -6,9 +6,9 @@
 //! scheduled by capsched (bindings/java/src/yarn-test). Hadoop's jars come from no registry, so this runs only where
 //! `HADOOP_HOME` points at a Hadoop 3.3.6 distribution prepared as docs/HADOOP.md says (MockRM
 //! is compiled from the distribution's own test-sources jars); elsewhere it says it is skipped.
-//! Mockito, JUnit and BouncyCastle come from Debian's packages. `CAPSCHED_ENGINE_MODE=manual`
-//! runs it all with the plug-in's manual engine (`capsched.engine.mode`), `threaded` (the
-//! default) with the threaded one.
+//! Mockito, JUnit and BouncyCastle come from Debian's packages. It runs with the plug-in's
+//! manual engine (`capsched.engine.mode`, the default); `CAPSCHED_ENGINE_MODE=threaded` runs it
+//! all with the threaded one.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -19,16 +19,16 @@ pub const OPENS: &[&str] = &[
 ];
 
 /// The plug-in's engine mode for the RM JVMs these tests start: `CAPSCHED_ENGINE_MODE`
-/// (`threaded`, the default, or `manual`), passed as the JVM system property
+/// (`manual`, the default, or `threaded`), passed as the JVM system property
 /// `capsched.engine.mode`, which the plug-in reads when the RM's configuration sets none
 /// (docs/HADOOP.md, "The engine's mode").
 pub fn engine_mode_property() -> String {
     format!("-Dcapsched.engine.mode={}", engine_mode())
 }
 
-/// `CAPSCHED_ENGINE_MODE`: `threaded` (unset) or `manual`, said once where a test reads it.
+/// `CAPSCHED_ENGINE_MODE`: `manual` (unset) or `threaded`, said once where a test reads it.
 pub fn engine_mode() -> String {
-    let mode = std::env::var("CAPSCHED_ENGINE_MODE").unwrap_or_else(|_| "threaded".to_string());
+    let mode = std::env::var("CAPSCHED_ENGINE_MODE").unwrap_or_else(|_| "manual".to_string());
     assert!(
         mode == "threaded" || mode == "manual",
         "CAPSCHED_ENGINE_MODE is {mode}: threaded or manual"
