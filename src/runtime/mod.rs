@@ -567,10 +567,7 @@ impl Drop for Engine {
 
 /// A named engine thread. A thread that cannot be started leaves the engine unable to run
 /// at all, as `thread::spawn` would.
-fn spawn_named(
-    name: &str,
-    f: impl FnOnce() + Send + 'static,
-) -> thread::JoinHandle<()> {
+fn spawn_named(name: &str, f: impl FnOnce() + Send + 'static) -> thread::JoinHandle<()> {
     thread::Builder::new()
         .name(name.to_string())
         .spawn(f)
