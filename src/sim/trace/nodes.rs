@@ -504,7 +504,7 @@ mod tests {
         .unwrap_err();
         assert_eq!(
             e.to_string(),
-            format!("n.json: job 0: key \"nodes[1].labels\": {ADD_LABEL_FORMAT_ERR}")
+            format!("n.json: entry 0: key \"nodes[1].labels\": {ADD_LABEL_FORMAT_ERR}")
         );
         let e = parse_nodes(
             r#"{"rack":"r","nodes":[{"node":"a","labels":""}]}"#,
@@ -514,7 +514,7 @@ mod tests {
         .unwrap_err();
         assert_eq!(
             e.to_string(),
-            "n.json: job 0: key \"nodes[0].labels\": No cluster node-labels are specified"
+            "n.json: entry 0: key \"nodes[0].labels\": No cluster node-labels are specified"
         );
         let e = parse_nodes(
             r#"{"rack":"r","nodes":[{"node":"a","labels":["x"]}]}"#,
@@ -550,7 +550,7 @@ mod tests {
         let e = err("{\"rack\": \"r\", \"nodes\": [\n {\"node\": \"a\"},\n {\"node\" \"b\"}]}");
         assert_eq!((e.job_index, e.key.as_deref()), (Some(0), None));
         assert!(
-            e.to_string().starts_with("n.json: job 0: invalid JSON:"),
+            e.to_string().starts_with("n.json: entry 0: invalid JSON:"),
             "{e}"
         );
         assert!(e.message.contains("line 3 column"), "{e}");
@@ -558,7 +558,7 @@ mod tests {
         let e = err(r#"{"rack":"r","nodes":[{"node":"a"}]} {"rack":"r2","nodes":{"node":"b"}}"#);
         assert_eq!(
             e.to_string(),
-            r#"n.json: job 1: key "nodes": expected an array, found an object"#
+            r#"n.json: entry 1: key "nodes": expected an array, found an object"#
         );
 
         let e = err(r#"{"rack":"r"}"#);
@@ -567,7 +567,7 @@ mod tests {
         let e = err(r#"{"rack":"r","nodes":[{"node":"a"},{"node":"b","memory-mb":-5}]}"#);
         assert_eq!(
             e.to_string(),
-            r#"n.json: job 0: key "nodes[1].memory-mb": must not be negative, found -5"#
+            r#"n.json: entry 0: key "nodes[1].memory-mb": must not be negative, found -5"#
         );
 
         let e = err(r#"{"rack":"r","nodes":[{"node":"a","vcores":2.5}]}"#);
