@@ -9,29 +9,35 @@ use crate::resource::{Resource, MAX_RESOURCE_TYPES, MAX_TOTAL};
 impl CapacityScheduler {
     /// Appends a violation for every figure outside the limit.
     pub(crate) fn check_limits(&self, v: &mut Vec<String>) {
-        let mut bad = |what: String, r: &Resource| {
+        // The name is made only for a violation: the audit visits every container, and a
+        // string for each would be most of its cost.
+        let mut bad = |what: &dyn Fn() -> String, r: &Resource| {
             if !r.within_limit() {
                 v.push(format!(
-                    "{what} {r} is outside [0, {MAX_TOTAL}]: a sum wrapped"
+                    "{} {r} is outside [0, {MAX_TOTAL}]: a sum wrapped",
+                    what()
                 ));
             }
         };
-        bad("the cluster's total".into(), &self.tree.cluster_resource());
+        bad(
+            &|| "the cluster's total".into(),
+            &self.tree.cluster_resource(),
+        );
         let mut sum = [0i128; MAX_RESOURCE_TYPES];
         for (_, n) in self.nodes.iter() {
-            bad(format!("node {}: total", n.host), &n.total);
-            bad(format!("node {}: allocated", n.host), &n.allocated);
+            bad(&|| format!("node {}: total", n.host), &n.total);
+            bad(&|| format!("node {}: allocated", n.host), &n.allocated);
             for (i, s) in sum.iter_mut().enumerate() {
                 *s += n.total.get(i) as i128;
             }
         }
         for (_, c) in self.containers.iter() {
-            bad(format!("container {}", c.yarn_id), &c.resource);
+            bad(&|| format!("container {}", c.yarn_id), &c.resource);
         }
         for q in self.tree.queues() {
-            bad(format!("queue {}: used", self.tree.path(q.id)), &q.used);
+            bad(&|| format!("queue {}: used", self.tree.path(q.id)), &q.used);
             bad(
-                format!("queue {}: pending", self.tree.path(q.id)),
+                &|| format!("queue {}: pending", self.tree.path(q.id)),
                 &self.queue_pending[q.id],
             );
         }
