@@ -28,7 +28,11 @@ import jdk.jfr.consumer.RecordingFile;
 /**
  * Where a run's RM-side CPU went, from its Java Flight Recorder file: the execution samples of
  * every thread but the harness's own ("bench-*"), by thread, then the methods most often on
- * top of the stack (self) and anywhere on it (inclusive, each method once a sample).
+ * top of the stack (self) and anywhere on it (inclusive, each method once a sample), and whose
+ * code each sample was running ("by owner": the top frame outside the JDK decides: capsched's
+ * plug-in and bindings, the stock CapacityScheduler's classes, the rest of Hadoop's RM, or the
+ * libraries they use; a JDK frame counts for whoever called it). That split is the RM-side
+ * bound: the RM's share is what no scheduler can take away.
  *
  *   java -cp target/rm-bench/classes org.capsched.rmbench.JfrTop RUN.jfr [TOP [EVENT [THREAD]]]
  *
@@ -47,6 +51,7 @@ public final class JfrTop {
         Map<String, Integer> byThread = new HashMap<String, Integer>();
         Map<String, Integer> self = new HashMap<String, Integer>();
         Map<String, Integer> inclusive = new HashMap<String, Integer>();
+        Map<String, Integer> byOwner = new HashMap<String, Integer>();
         int samples = 0;
         Map<String, Long> waitedMs = new HashMap<String, Long>();
         long pausesMs = 0;
@@ -74,6 +79,7 @@ public final class JfrTop {
                 byThread.merge(group, 1, Integer::sum);
                 List<RecordedFrame> frames = st.getFrames();
                 if (!frames.isEmpty()) self.merge(name(frames.get(0)), 1, Integer::sum);
+                byOwner.merge(group + ": " + owner(frames), 1, Integer::sum);
                 Set<String> seen = new HashSet<String>();
                 for (RecordedFrame fr : frames) {
                     String n = name(fr);
@@ -85,6 +91,7 @@ public final class JfrTop {
         print("by thread", byThread, samples, top);
         print("self", self, samples, top);
         print("inclusive", inclusive, samples, top);
+        print("by owner", byOwner, samples, top);
         System.out.printf("-- waited (ms), and %d ms of stop-the-world GC pauses%n", pausesMs);
         List<Map.Entry<String, Long>> ws = new ArrayList<Map.Entry<String, Long>>(waitedMs.entrySet());
         ws.sort((a, b) -> Long.compare(b.getValue(), a.getValue()));
@@ -100,6 +107,24 @@ public final class JfrTop {
             if (!n.startsWith("java.") && !n.startsWith("jdk.") && !n.startsWith("sun.")) return n;
         }
         return frames.isEmpty() ? "?" : name(frames.get(0));
+    }
+
+    /** Whose code a sample ran: the first frame outside the JDK decides. */
+    private static String owner(List<RecordedFrame> frames) {
+        for (RecordedFrame f : frames) {
+            String n = name(f);
+            if (n.startsWith("org.capsched.rmbench.")) continue; // the harness's timing shells
+            if (n.startsWith("org.capsched.")) return "capsched";
+            // The stock scheduler's own classes, apart from the RM's bookkeeping both schedulers run.
+            if (n.startsWith("org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.")) {
+                return "hadoop CapacityScheduler";
+            }
+            if (n.startsWith("org.apache.hadoop.")) return "hadoop RM";
+            if (!n.startsWith("java.") && !n.startsWith("jdk.") && !n.startsWith("sun.")) {
+                return "libraries (log4j, protobuf, guava, ...)";
+            }
+        }
+        return "jdk";
     }
 
     private static String name(RecordedFrame f) {

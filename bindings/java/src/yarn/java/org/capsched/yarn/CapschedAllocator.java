@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ExecutionType;
@@ -35,9 +36,11 @@ import org.slf4j.LoggerFactory;
  * preemption it asks of the AM (the containers and the negotiable contract), headroom, YARN's
  * request table kept as the stock scheduler keeps it, and the SchedulingRequests it refuses.
  *
- * <p>Lock discipline, as before the split: the attempt's state and whether the AM registered are
- * read without the scheduler's monitor (the AM service holds its own lock while it calls
- * allocate); everything from the stopped check on runs in {@code synchronized (scheduler)}.
+ * <p>Locks, as the stock CapacityScheduler's allocate takes them: none of the scheduler's for
+ * the call itself (the AM service serialises one attempt's calls, the engine its own, the
+ * attempt's lock its request table and containers), so allocates from the RM's IPC threads run
+ * beside the event thread's heartbeats. Only {@link #recordPlaced}, the drain of the engine's
+ * events, takes the scheduler's monitor: events are handled in order, one drain at a time.
  */
 final class CapschedAllocator {
     private static final Logger LOG = LoggerFactory.getLogger(CapschedResourceScheduler.class);
@@ -68,97 +71,122 @@ final class CapschedAllocator {
         // scheduler's monitor: the AM service holds its own lock while it calls allocate.
         boolean registered = state == RMAppAttemptState.RUNNING || (rmContext.getApplicationMasterService() != null
                 && rmContext.getApplicationMasterService().hasApplicationMasterRegistered(attemptId));
+        // No scheduler-wide lock here, as CapacityScheduler.allocate takes none: the engine
+        // serialises its own calls, the attempt's request table and containers take the
+        // attempt's lock, and only the drain (the engine's events, in order) takes the
+        // scheduler's monitor. A heartbeat holds that monitor from its placements until their
+        // RMContainers exist, so an answer listing one of them waits for it in the drain.
+        if (attempt.isStopped()) return CapschedResourceScheduler.emptyAllocation();
+        ApplicationId appId = attemptId.getApplicationId();
+        Long handle = ctx.appHandles.get(appId);
+        AllocateResponse response = null;
+        // Before the AM registers, allocate is the RM's own (the AM ask capsched made itself).
+        if (handle != null && registered) {
+            try {
+                response = ctx.engine().allocate(handle, engineRequest(attemptId, ask, blacklistAdditions,
+                        blacklistRemovals));
+            } catch (CapschedException e) {
+                // The attempt ended on the event thread since the check above: as for a stopped
+                // attempt, the AM gets nothing (its next call is refused by the AM service).
+                if (attempt.isStopped() || !handle.equals(ctx.appHandles.get(appId))) {
+                    return CapschedResourceScheduler.emptyAllocation();
+                }
+                // Refused before YARN's side took anything in: the AM hears why as from
+                // YARN's own checks.
+                ctx.engineFailed(e);
+                throw YarnExceptions.sneaky(YarnExceptions.forAllocate(e));
+            }
+        }
+        // The RM's ScheduleTransition asks for the AM container; when capsched has placed it
+        // already, that ask is not YARN's to hold (nothing would ever take it).
+        boolean amPlaced = state == RMAppAttemptState.SUBMITTED && !attempt.getLiveContainers().isEmpty();
+        if (!ask.isEmpty() && !amPlaced) attempt.updateResourceRequests(ask);
+        attempt.updateBlacklist(blacklistAdditions, blacklistRemovals);
+        Resource headroom = attempt.getHeadroom();
+        Set<ContainerId> preempt = null;
+        List<ResourceRequest> preemptResources = null;
+        if (response != null) {
+            ctx.responseIds.put(attemptId, response.responseId);
+            recordPlaced(response);
+            headroom = Resource.newInstance(response.headroom.memoryMb, (int) response.headroom.vcores);
+            if (response.preemptContainers.length > 0) {
+                preempt = new HashSet<ContainerId>();
+                for (long c : response.preemptContainers) {
+                    ContainerId id = ctx.containerIds.get(c);
+                    if (id != null) preempt.add(id);
+                }
+                preemptResources = Collections.singletonList(preemptionAsk(response.preemptResource));
+            }
+        } else if (release != null && !release.isEmpty()) {
+            ctx.engineEvents.drain(); // what the releases freed (before the AM registered)
+        }
+        attempt.setApplicationHeadroomForMetrics(headroom);
+        if (updates != null && (!updates.getIncreaseRequests().isEmpty()
+                || !updates.getDecreaseRequests().isEmpty() || !updates.getPromotionRequests().isEmpty()
+                || !updates.getDemotionRequests().isEmpty())) {
+            ctx.warnOnce("Container update requests (resize, promotion, demotion) are not supported under "
+                    + "capsched yet: ignored");
+        }
+        // The RM's ScheduleTransition asks for the AM container and drops what the
+        // answer carries; capsched asks for it itself at APP_ATTEMPT_ADDED, so a heartbeat
+        // may have placed it already. It stays to be pulled when the attempt handles
+        // CONTAINER_ALLOCATED (AMContainerAllocatedTransition), as with the stock scheduler.
+        List<Container> newly = state == RMAppAttemptState.SUBMITTED
+                ? Collections.<Container>emptyList() : attempt.pullNewlyAllocatedContainers();
+        return new Allocation(newly, headroom, null, preempt,
+                preemptResources, attempt.pullUpdatedNMTokens(), null, null, null, null, null,
+                rejected(schedulingRequests));
+    }
+
+    /** The AM's asks, releases' blacklist and response id as capsched's allocate takes them. */
+    private AllocateRequest engineRequest(ApplicationAttemptId attemptId, List<ResourceRequest> ask,
+            List<String> blacklistAdditions, List<String> blacklistRemovals) {
+        AllocateRequest request = new AllocateRequest().responseId(ctx.responseIds.getOrDefault(attemptId, 0));
+        for (ResourceRequest r : ask) {
+            if (ResourceRequest.ANY.equals(r.getResourceName())) ctx.labels.learnLabels(r.getNodeLabelExpression());
+        }
+        for (ResourceRequest r : ask) {
+            if (r.getExecutionTypeRequest() != null
+                    && r.getExecutionTypeRequest().getExecutionType() != ExecutionType.GUARANTEED) {
+                // The RM's OpportunisticContainerAllocatorAMService places these before
+                // the scheduler sees the heartbeat, for capsched as for the stock one.
+                ctx.warnOnce("OPPORTUNISTIC asks reached the scheduler: enable "
+                        + "yarn.resourcemanager.opportunistic-container-allocation.enabled for the RM to "
+                        + "place them; capsched ignores them");
+                continue;
+            }
+            // The RM has normalised the ANY ask's label (the application's, else the
+            // queue's default, else ""); host and rack asks follow their key's ANY ask
+            // in capsched as in YARN, so theirs (the RM's "") is not passed on.
+            String label = ResourceRequest.ANY.equals(r.getResourceName()) ? r.getNodeLabelExpression() : null;
+            request.ask(new Ask(r.getPriority().getPriority(), r.getAllocationRequestId(), r.getResourceName(),
+                    CapschedContext.resource(r.getCapability()), r.getNumContainers(), r.getRelaxLocality(), 0,
+                    label));
+        }
+        if (blacklistAdditions != null) for (String b : blacklistAdditions) request.blacklist(b);
+        if (blacklistRemovals != null) for (String b : blacklistRemovals) request.unblacklist(b);
+        return request;
+    }
+
+    /**
+     * Every container the answer lists is an RMContainer before the AM pulls: the engine's
+     * events queued by now make those placed outside heartbeats (each told by CONTAINER_PLACED
+     * before the answer lists it), in the one drain of this allocate; a heartbeat's own are
+     * recorded under the monitor this waits for. Only a container whose placement event was lost
+     * (the engine's event queue full) is recorded here.
+     */
+    private void recordPlaced(AllocateResponse response) {
         synchronized (scheduler) {
-            if (attempt.isStopped()) return CapschedResourceScheduler.emptyAllocation();
-            Set<ContainerId> preempt = null;
-            List<ResourceRequest> preemptResources = null;
-            Long handle = ctx.appHandles.get(attemptId.getApplicationId());
-            AllocateResponse response = null;
-            // Before the AM registers, allocate is the RM's own (the AM ask capsched made itself).
-            if (handle != null && registered) {
-                AllocateRequest request = new AllocateRequest().responseId(ctx.responseIds.getOrDefault(attemptId, 0));
-                for (ResourceRequest r : ask) {
-                    if (ResourceRequest.ANY.equals(r.getResourceName())) ctx.labels.learnLabels(r.getNodeLabelExpression());
-                }
-                for (ResourceRequest r : ask) {
-                    if (r.getExecutionTypeRequest() != null
-                            && r.getExecutionTypeRequest().getExecutionType() != ExecutionType.GUARANTEED) {
-                        // The RM's OpportunisticContainerAllocatorAMService places these before
-                        // the scheduler sees the heartbeat, for capsched as for the stock one.
-                        ctx.warnOnce("OPPORTUNISTIC asks reached the scheduler: enable "
-                                + "yarn.resourcemanager.opportunistic-container-allocation.enabled for the RM to "
-                                + "place them; capsched ignores them");
-                        continue;
-                    }
-                    // The RM has normalised the ANY ask's label (the application's, else the
-                    // queue's default, else ""); host and rack asks follow their key's ANY ask
-                    // in capsched as in YARN, so theirs (the RM's "") is not passed on.
-                    String label = ResourceRequest.ANY.equals(r.getResourceName()) ? r.getNodeLabelExpression() : null;
-                    request.ask(new Ask(r.getPriority().getPriority(), r.getAllocationRequestId(), r.getResourceName(),
-                            CapschedContext.resource(r.getCapability()), r.getNumContainers(), r.getRelaxLocality(), 0,
-                            label));
-                }
-                if (blacklistAdditions != null) for (String b : blacklistAdditions) request.blacklist(b);
-                if (blacklistRemovals != null) for (String b : blacklistRemovals) request.unblacklist(b);
-                try {
-                    response = ctx.engine().allocate(handle, request);
-                } catch (CapschedException e) {
-                    // Refused before YARN's side took anything in: the AM hears why as from
-                    // YARN's own checks.
-                    ctx.engineFailed(e);
-                    throw YarnExceptions.sneaky(YarnExceptions.forAllocate(e));
-                }
-            }
-            // The RM's ScheduleTransition asks for the AM container; when capsched has placed it
-            // already, that ask is not YARN's to hold (nothing would ever take it).
-            boolean amPlaced = state == RMAppAttemptState.SUBMITTED
-                    && !attempt.getLiveContainers().isEmpty();
-            if (!ask.isEmpty() && !amPlaced) attempt.updateResourceRequests(ask);
-            attempt.updateBlacklist(blacklistAdditions, blacklistRemovals);
-            Resource headroom = attempt.getHeadroom();
-            if (response != null) {
-                ctx.responseIds.put(attemptId, response.responseId);
-                // With asynchronous scheduling capsched places containers outside heartbeats,
-                // each told by CONTAINER_PLACED before this answer lists it: the events queued
-                // by now make their RMContainers first.
-                ctx.engineEvents.drain();
-                for (org.capsched.Container c : response.allocated) {
-                    if (c.executionType != org.capsched.Container.GUARANTEED) continue;
-                    ContainerId id = ContainerId.newContainerId(CapschedContext.attemptId(c.yarnId),
-                            c.yarnId.containerId);
-                    if (ctx.containerHandles.containsKey(id)) continue;
-                    // Only if its placement event was lost (the engine's event queue full).
-                    ctx.containers.firstSeenAtPull(id);
-                    NodeId nodeId = ctx.nodeIds.get(c.node);
-                    ctx.containers.record(c, nodeId == null ? null : scheduler.nodeTracker().getNode(nodeId));
-                }
-                headroom = Resource.newInstance(response.headroom.memoryMb, (int) response.headroom.vcores);
-                if (response.preemptContainers.length > 0) {
-                    preempt = new HashSet<ContainerId>();
-                    for (long c : response.preemptContainers) {
-                        ContainerId id = ctx.containerIds.get(c);
-                        if (id != null) preempt.add(id);
-                    }
-                    preemptResources = Collections.singletonList(preemptionAsk(response.preemptResource));
-                }
-            }
             ctx.engineEvents.drain();
-            attempt.setApplicationHeadroomForMetrics(headroom);
-            if (updates != null && (!updates.getIncreaseRequests().isEmpty()
-                    || !updates.getDecreaseRequests().isEmpty() || !updates.getPromotionRequests().isEmpty()
-                    || !updates.getDemotionRequests().isEmpty())) {
-                ctx.warnOnce("Container update requests (resize, promotion, demotion) are not supported under "
-                        + "capsched yet: ignored");
+            for (org.capsched.Container c : response.allocated) {
+                if (c.executionType != org.capsched.Container.GUARANTEED) continue;
+                ContainerId id = ContainerId.newContainerId(CapschedContext.attemptId(c.yarnId),
+                        c.yarnId.containerId);
+                if (ctx.containerHandles.containsKey(id)) continue;
+                ctx.containers.firstSeenAtPull(id);
+                NodeId nodeId = ctx.nodeIds.get(c.node);
+                ctx.containers.record(c, nodeId == null ? null : scheduler.nodeTracker().getNode(nodeId));
             }
-            // The RM's ScheduleTransition asks for the AM container and drops what the
-            // answer carries; capsched asks for it itself at APP_ATTEMPT_ADDED, so a heartbeat
-            // may have placed it already. It stays to be pulled when the attempt handles
-            // CONTAINER_ALLOCATED (AMContainerAllocatedTransition), as with the stock scheduler.
-            List<Container> newly = state == RMAppAttemptState.SUBMITTED
-                    ? Collections.<Container>emptyList() : attempt.pullNewlyAllocatedContainers();
-            return new Allocation(newly, headroom, null, preempt,
-                    preemptResources, attempt.pullUpdatedNMTokens(), null, null, null, null, null,
-                    rejected(schedulingRequests));
         }
     }
 

@@ -111,6 +111,12 @@ final class CapschedQueue implements Queue {
      * {@link #mirrorReserved}; its parents follow.)
      */
     void apply(QueueStatus s, ResourceCalculator rc, Resource cluster, Resource partition, Resource minimum) {
+        // Most reads move one leaf and its parents: the rest would set what they hold already.
+        if (!(s.isLeaf && amLimitDue) && applied != null && sameFigures(applied, s)
+                && partition.equals(appliedPartition) && cluster.equals(appliedCluster)
+                && minimum.equals(appliedMinimum)) {
+            return;
+        }
         String p = RMNodeLabelsManager.NO_LABEL;
         Resource guaranteed = resource(s.guaranteed);
         Resource used = resource(s.used);
@@ -128,6 +134,25 @@ final class CapschedQueue implements Queue {
             metrics.setAMResouceLimit(p, resource(s.amLimit));
             amLimitDue = false;
         }
+        applied = s;
+        // Copies: the cluster resource is the scheduler's own, changed in place.
+        appliedCluster = Resources.clone(cluster);
+        appliedPartition = Resources.clone(partition);
+        appliedMinimum = Resources.clone(minimum);
+    }
+
+    /** The figures {@link #apply} last set, and what they were taken against; null before. */
+    private QueueStatus applied;
+    private Resource appliedCluster;
+    private Resource appliedPartition;
+    private Resource appliedMinimum;
+
+    /** Whether {@link #apply} would set the same metrics from `b` as from `a`. */
+    private static boolean sameFigures(QueueStatus a, QueueStatus b) {
+        return a.guaranteed.equals(b.guaranteed) && a.used.equals(b.used) && a.usedCapacity == b.usedCapacity
+                && a.absoluteUsedCapacity == b.absoluteUsedCapacity && a.capacity == b.capacity
+                && a.absoluteCapacity == b.absoluteCapacity && a.maximumCapacity == b.maximumCapacity
+                && a.absoluteMaximumCapacity == b.absoluteMaximumCapacity;
     }
 
     /**
