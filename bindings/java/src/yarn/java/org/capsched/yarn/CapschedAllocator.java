@@ -72,36 +72,42 @@ final class CapschedAllocator {
         boolean registered = state == RMAppAttemptState.RUNNING || (rmContext.getApplicationMasterService() != null
                 && rmContext.getApplicationMasterService().hasApplicationMasterRegistered(attemptId));
         // No scheduler-wide lock here, as CapacityScheduler.allocate takes none: the engine
-        // serialises its own calls, the attempt's request table and containers take the
-        // attempt's lock, and only the drain (the engine's events, in order) takes the
-        // scheduler's monitor. A heartbeat holds that monitor from its placements until their
-        // RMContainers exist, so an answer listing one of them waits for it in the drain.
-        if (attempt.isStopped()) return CapschedResourceScheduler.emptyAllocation();
+        // serialises its own calls, and the attempt's lock is held while both request tables
+        // take the asks (capsched's, then YARN's), so a heartbeat's placement from capsched's
+        // new table is recorded against YARN's new one too (recording takes the attempt's lock).
+        // It is let go before the drain, which takes the scheduler's monitor: a heartbeat holds
+        // the monitor, then the attempt's lock.
         ApplicationId appId = attemptId.getApplicationId();
         Long handle = ctx.appHandles.get(appId);
-        AllocateResponse response = null;
         // Before the AM registers, allocate is the RM's own (the AM ask capsched made itself).
-        if (handle != null && registered) {
-            try {
-                response = ctx.engine().allocate(handle, engineRequest(attemptId, ask, blacklistAdditions,
-                        blacklistRemovals));
-            } catch (CapschedException e) {
-                // The attempt ended on the event thread since the check above: as for a stopped
-                // attempt, the AM gets nothing (its next call is refused by the AM service).
-                if (attempt.isStopped() || !handle.equals(ctx.appHandles.get(appId))) {
-                    return CapschedResourceScheduler.emptyAllocation();
+        // Made before the lock: learning a label may take the scheduler's monitor.
+        AllocateRequest request = handle != null && registered
+                ? engineRequest(attemptId, ask, blacklistAdditions, blacklistRemovals) : null;
+        AllocateResponse response = null;
+        attempt.getWriteLock().lock();
+        try {
+            if (attempt.isStopped()) return CapschedResourceScheduler.emptyAllocation();
+            if (request != null) {
+                try {
+                    response = ctx.engine().allocate(handle, request);
+                } catch (CapschedException e) {
+                    // The event thread is ending the attempt: capsched has let it go, and its
+                    // stop waits for this lock. As for a stopped attempt, the AM gets nothing.
+                    if (e.status() == CapschedException.UNKNOWN_ID) return CapschedResourceScheduler.emptyAllocation();
+                    // Refused before YARN's side took anything in: the AM hears why as from
+                    // YARN's own checks.
+                    ctx.engineFailed(e);
+                    throw YarnExceptions.sneaky(YarnExceptions.forAllocate(e));
                 }
-                // Refused before YARN's side took anything in: the AM hears why as from
-                // YARN's own checks.
-                ctx.engineFailed(e);
-                throw YarnExceptions.sneaky(YarnExceptions.forAllocate(e));
             }
+            // The RM's ScheduleTransition asks for the AM container; when capsched has placed it
+            // already, that ask is not YARN's to hold (nothing would ever take it).
+            boolean amPlaced = state == RMAppAttemptState.SUBMITTED && !attempt.getLiveContainers().isEmpty();
+            if (!ask.isEmpty() && !amPlaced) attempt.updateResourceRequests(ask);
+            attempt.updateBlacklist(blacklistAdditions, blacklistRemovals);
+        } finally {
+            attempt.getWriteLock().unlock();
         }
-        // The RM's ScheduleTransition asks for the AM container; when capsched has placed it
-        // already, that ask is not YARN's to hold (nothing would ever take it).
-        boolean amPlaced = state == RMAppAttemptState.SUBMITTED && !attempt.getLiveContainers().isEmpty();
-        if (!ask.isEmpty() && !amPlaced) attempt.updateResourceRequests(ask);
-        attempt.updateBlacklist(blacklistAdditions, blacklistRemovals);
         Resource headroom = attempt.getHeadroom();
         Set<ContainerId> preempt = null;
         List<ResourceRequest> preemptResources = null;
