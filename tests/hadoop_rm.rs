@@ -127,6 +127,8 @@ fn capsched_in_a_mock_rm_gives_the_stock_schedulers_outcomes() {
             "org.capsched.yarn.RefusalsTest",
             "org.capsched.yarn.NodeLabelsTest",
             "org.capsched.yarn.WebTest",
+            "org.capsched.yarn.RequestTableTest",
+            // Last: its MiniYARNCluster leaves a yarn-site.xml that marks later RMs as its own.
             "org.capsched.yarn.DistributedShellTest",
         ]));
     let tests_run =

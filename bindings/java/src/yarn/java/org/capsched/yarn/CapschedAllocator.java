@@ -182,6 +182,10 @@ final class CapschedAllocator {
      * (the engine's event queue full) is recorded here.
      */
     private void recordPlaced(AllocateResponse response) {
+        // Without asynchronous scheduling every container is placed in a heartbeat, which has
+        // recorded it by the time an answer lists it: no drain, no monitor, one call into the
+        // engine for the whole allocate. The event thread drains the rest after its next event.
+        if (allRecorded(response)) return;
         synchronized (scheduler) {
             ctx.engineEvents.drain();
             for (org.capsched.Container c : response.allocated) {
@@ -194,6 +198,16 @@ final class CapschedAllocator {
                 ctx.containers.record(c, nodeId == null ? null : scheduler.nodeTracker().getNode(nodeId));
             }
         }
+    }
+
+    /** Whether every guaranteed container the answer lists is an RMContainer already. */
+    private boolean allRecorded(AllocateResponse response) {
+        for (org.capsched.Container c : response.allocated) {
+            if (c.executionType != org.capsched.Container.GUARANTEED) continue;
+            ContainerId id = ContainerId.newContainerId(CapschedContext.attemptId(c.yarnId), c.yarnId.containerId);
+            if (!ctx.containerHandles.containsKey(id)) return false;
+        }
+        return true;
     }
 
     /**

@@ -64,10 +64,14 @@ import org.slf4j.LoggerFactory;
  * {@link CapschedContainers}, {@link CapschedLabels}, {@link CapschedQueueAccess},
  * {@link CapschedEngineEvents} (the drain and the queue figures) and {@link CapschedWeb}.
  *
- * <p>The one lock is this scheduler's monitor, which the RM and AbstractYarnScheduler take too.
- * An override that is {@code synchronized} here holds it for its part's work; the parts take it
- * with {@code synchronized (scheduler)} exactly where this class's own methods were
- * {@code synchronized} before they were split out, so what runs under it is unchanged.
+ * <p>Locks. This scheduler's monitor, which the RM and AbstractYarnScheduler take too, is the
+ * lock of the scheduler's events and of the drain of the engine's events. An override that is
+ * {@code synchronized} here holds it for its part's work; the parts take it with
+ * {@code synchronized (scheduler)} where this class's own methods were {@code synchronized}
+ * before they were split out. {@link #allocate}, as CapacityScheduler's, is the exception: it
+ * runs on the RM's IPC threads beside the event thread, under the attempt's own lock, and takes
+ * the monitor only for its drain ({@link CapschedAllocator}). The order is always the monitor
+ * before an attempt's lock, and the engine's own lock innermost (it calls nothing back).
  */
 public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedAppAttempt, FiCaSchedulerNode>
         implements Configurable {
