@@ -215,6 +215,7 @@ public final class RmBench {
         long windowNs = System.nanoTime() - window0;
         Map<Integer, Object[]> cpu1 = ThreadCpu.read();
         Map<String, Long> java1 = JavaThreadCpu.schedulingThreads();
+        stats.stopping = true;
         nmPool.shutdownNow();
         amPool.shutdownNow();
         submitter.shutdownNow();

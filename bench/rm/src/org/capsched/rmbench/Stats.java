@@ -102,8 +102,15 @@ final class Stats {
         }
     }
 
+    /**
+     * Set once the run is over, before the harness's pools are shut down: a call they
+     * interrupt then (an InterruptedException in the RM's dispatcher) is the harness's doing.
+     */
+    volatile boolean stopping;
+
     /** A failure, with where it was thrown (the first frames), for the report. */
     void trouble(String what, Throwable e) {
+        if (stopping) return;
         StringBuilder b = new StringBuilder(what).append(": ").append(e);
         StackTraceElement[] st = e.getStackTrace();
         for (int i = 0; i < Math.min(8, st.length); i++) b.append(" at ").append(st[i]);

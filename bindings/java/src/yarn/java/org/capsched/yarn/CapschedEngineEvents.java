@@ -243,6 +243,8 @@ final class CapschedEngineEvents {
         Engine e = ctx.startedEngine();
         if (e == null) return;
         try {
+            // Asked first: the partition's resource is a copy made under the label manager's lock.
+            if (!ctx.queues.due(e)) return;
             ctx.queues.sync(e, ctx.calculator, scheduler.getClusterResource(), defaultPartitionResource(),
                     scheduler.getMinimumResourceCapability());
         } catch (CapschedException x) {

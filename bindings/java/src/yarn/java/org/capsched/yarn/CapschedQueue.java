@@ -170,6 +170,19 @@ final class CapschedQueue implements Queue {
         return reservations.keySet();
     }
 
+    /**
+     * Whether the reservations last mirrored are `count` containers of `total` in all, asked
+     * at every read of the figures: answered from two sums, without making a Resource.
+     */
+    boolean reservedAre(long count, org.capsched.Resource total) {
+        return reservedCount == count && reservedMemory == total.memoryMb && reservedVcores == total.vcores;
+    }
+
+    /** The sums of {@link #reservations}, kept with it. */
+    private long reservedCount;
+    private long reservedMemory;
+    private long reservedVcores;
+
     /** The leaf's reservations as last mirrored, all users together. */
     Reservations reserved() {
         long count = 0;
@@ -214,6 +227,10 @@ final class CapschedQueue implements Queue {
                 reservations.put(user, now);
             }
         }
+        Reservations all = reserved();
+        reservedCount = all.count;
+        reservedMemory = all.total.getMemorySize();
+        reservedVcores = all.total.getVirtualCores();
     }
 
     @Override

@@ -25,24 +25,59 @@ final class CapschedQueues {
     /** The cluster labels whose partition metrics are chained (each queue made later too). */
     private final java.util.Set<String> labels = new java.util.HashSet<String>();
     /** The figures last read, root first; and by path and by (unique) short name. */
-    private volatile Figures figures = new Figures(Collections.<QueueStatus>emptyList(), -1);
+    private volatile Figures figures = new Figures(Collections.<QueueStatus>emptyList(), -1, null);
 
     /** One read of the engine's figures, with its look-ups. */
     private static final class Figures {
         final List<QueueStatus> list;
         final long version;
-        final Map<String, QueueStatus> byPath = new HashMap<String, QueueStatus>();
-        /** Short names; null marks a name two queues share (YARN then asks for the path). */
-        final Map<String, QueueStatus> byName = new HashMap<String, QueueStatus>();
+        final Names names;
 
-        Figures(List<QueueStatus> list, long version) {
+        Figures(List<QueueStatus> list, long version, Names previous) {
             this.list = list;
             this.version = version;
-            for (QueueStatus s : list) {
-                byPath.put(s.path, s);
+            this.names = previous != null && previous.sameQueues(list) ? previous : new Names(list);
+        }
+
+        QueueStatus byPath(String path) {
+            Integer i = names.byPath.get(path);
+            return i == null ? null : list.get(i);
+        }
+
+        /** By short name; null when none, or when two queues share it (YARN then asks for the path). */
+        QueueStatus byName(String name) {
+            Integer i = names.byName.get(name);
+            return i == null || i < 0 ? null : list.get(i);
+        }
+    }
+
+    /**
+     * Where each queue is in a read, by path and by short name (-1 for a name two queues
+     * share). Kept from read to read while the queues stay: figures move at every allocation,
+     * the tree only at a refresh.
+     */
+    private static final class Names {
+        final String[] paths;
+        final Map<String, Integer> byPath = new HashMap<String, Integer>();
+        final Map<String, Integer> byName = new HashMap<String, Integer>();
+
+        Names(List<QueueStatus> list) {
+            paths = new String[list.size()];
+            for (int i = 0; i < paths.length; i++) {
+                QueueStatus s = list.get(i);
+                paths[i] = s.path;
+                byPath.put(s.path, i);
                 String name = s.name();
-                byName.put(name, byName.containsKey(name) ? null : s);
+                byName.put(name, byName.containsKey(name) ? -1 : i);
             }
+        }
+
+        boolean sameQueues(List<QueueStatus> list) {
+            if (list.size() != paths.length) return false;
+            for (int i = 0; i < paths.length; i++) {
+                if (!paths[i].equals(list.get(i).path)) return false;
+            }
+            return true;
         }
     }
 
@@ -85,16 +120,23 @@ final class CapschedQueues {
     }
 
     /**
-     * Reads capsched's figures again if they moved since the last read, and sets what the
+     * Whether the figures moved since the last read ({@link #sync} is then due): one call that
+     * asks the engine for its figures version only.
+     */
+    boolean due(Engine engine) {
+        return readDue || engine.figuresVersion() != figures.version;
+    }
+
+    /**
+     * Reads capsched's figures again (when {@link #due}), and sets what the
      * metrics take from them. Queues capsched has made since (a refresh, auto-created leaves)
      * get their RM-side queue and metrics here.
      */
     synchronized void sync(Engine engine, ResourceCalculator rc, Resource cluster, Resource partition,
             Resource minimum) {
-        if (!readDue && engine.figuresVersion() == figures.version) return;
         readDue = false;
         QueueStatuses read = engine.queueStatuses();
-        Figures next = new Figures(read.queues, read.figuresVersion);
+        Figures next = new Figures(read.queues, read.figuresVersion, figures.names);
         for (QueueStatus s : next.list) {
             CapschedQueue q = get(s.path);
             q.apply(s, rc, cluster, partition, minimum);
@@ -168,9 +210,7 @@ final class CapschedQueues {
      * where the metrics keep figures per user, each user's (from its applications' reports).
      */
     private void mirrorReserved(CapschedQueue q, QueueStatus s) {
-        CapschedQueue.Reservations was = q.reserved();
-        Resource total = CapschedQueue.resource(s.reserved);
-        if (was.count == s.reservedContainers && was.total.equals(total)) return;
+        if (q.reservedAre(s.reservedContainers, s.reserved)) return;
         Map<String, CapschedQueue.Reservations> byUser;
         if (userMetrics) {
             byUser = scheduler.reservationsByUser(s.path);
@@ -179,7 +219,7 @@ final class CapschedQueues {
             changed.addAll(q.reservationUsers());
             for (String user : changed) due(headroomDue, s.path).add(user);
         } else {
-            byUser = Collections.singletonMap(null, new CapschedQueue.Reservations(s.reservedContainers, total));
+            byUser = Collections.singletonMap(null, new CapschedQueue.Reservations(s.reservedContainers, CapschedQueue.resource(s.reserved)));
         }
         q.mirrorReserved(byUser);
     }
@@ -214,14 +254,15 @@ final class CapschedQueues {
     /** The latest figures of the queue with this path or (unique) short name; null if none. */
     QueueStatus status(String nameOrPath) {
         Figures f = figures;
-        QueueStatus s = f.byPath.get(nameOrPath);
-        return s != null ? s : f.byName.get(nameOrPath);
+        QueueStatus s = f.byPath(nameOrPath);
+        return s != null ? s : f.byName(nameOrPath);
     }
 
     /** Whether `name` is a short name two or more queues share. */
     boolean ambiguous(String name) {
         Figures f = figures;
-        return !f.byPath.containsKey(name) && f.byName.containsKey(name) && f.byName.get(name) == null;
+        Integer i = f.names.byName.get(name);
+        return !f.names.byPath.containsKey(name) && i != null && i < 0;
     }
 
     /** The latest figures, root first. */
