@@ -114,6 +114,10 @@ void pack_id(jlong *out, capsched_yarn_id id);
 /* A container report's INFO_LONGS. */
 void pack_info(jlong *out, const capsched_container_info *c);
 
+/* Up to `max` of the engine's events, polled and packed as pollEvents answers them (NULL with
+ * an exception pending on failure): pollEvents, and a heartbeat that polls in its crossing. */
+jlongArray events_out(JNIEnv *env, jlong e, jint max);
+
 /* {long[] packed, byte[][] hosts} for `n` containers. */
 int containers_out(JNIEnv *env, const capsched_container *cs, size_t n, jobjectArray into, jsize at);
 

@@ -120,8 +120,7 @@ JNIEXPORT jobjectArray JNICALL FN(queues)(JNIEnv *env, jclass cls, jlong e) {
  * container's report, looked up here in the same crossing, so the host creates its
  * RMContainer from the event alone (found 0 when the container had ended by now: its
  * CONTAINER_COMPLETED follows). */
-JNIEXPORT jlongArray JNICALL FN(pollEvents)(JNIEnv *env, jclass cls, jlong e, jint max) {
-    (void)cls;
+jlongArray events_out(JNIEnv *env, jlong e, jint max) {
     if (max <= 0) max = 1;
     capsched_event *events = calloc((size_t)max, sizeof(capsched_event));
     if (events == NULL) {
@@ -166,4 +165,9 @@ JNIEXPORT jlongArray JNICALL FN(pollEvents)(JNIEnv *env, jclass cls, jlong e, ji
     free(events);
     free(packed);
     return out;
+}
+
+JNIEXPORT jlongArray JNICALL FN(pollEvents)(JNIEnv *env, jclass cls, jlong e, jint max) {
+    (void)cls;
+    return events_out(env, e, max);
 }

@@ -72,10 +72,12 @@ JNIEXPORT void JNICALL FN(nodeRemove)(JNIEnv *env, jclass cls, jlong e, jlong no
 }
 
 /* {long[] misc: allocated, decommissioned, has_queuing_limit, max_queue_length,
- *  max_queue_wait_ms; long[] to_kill; long[] allocated containers; byte[][] their hosts} */
+ *  max_queue_wait_ms; long[] to_kill; long[] allocated containers; byte[][] their hosts;
+ *  then, when poll_max > 0, long[] the events polled after the heartbeat (as pollEvents) and
+ *  long[1] the figures version after them}: a host's whole heartbeat in one crossing. */
 JNIEXPORT jobjectArray JNICALL FN(nodeUpdate)(JNIEnv *env, jclass cls, jlong e, jlong node, jlongArray launched,
                                                jlongArray completed, jintArray exit_statuses,
-                                               jobjectArray diagnostics) {
+                                               jobjectArray diagnostics, jint poll_max) {
     (void)cls;
     jlong *l = NULL, *c = NULL;
     jsize nl = 0, nc = 0;
@@ -107,7 +109,7 @@ JNIEXPORT jobjectArray JNICALL FN(nodeUpdate)(JNIEnv *env, jclass cls, jlong e, 
     st.completed_count = (size_t)nc;
     capsched_node_response *r = NULL;
     if (failed(env, capsched_node_update(E(e), (uint64_t)node, &st, &r))) goto end;
-    out = objects(env, 4);
+    out = objects(env, 6);
     if (out != NULL) {
         jlong misc[5] = {r->allocated, r->decommissioned, r->has_queuing_limit, r->max_queue_length,
                          r->max_queue_wait_ms};
@@ -116,6 +118,20 @@ JNIEXPORT jobjectArray JNICALL FN(nodeUpdate)(JNIEnv *env, jclass cls, jlong e, 
         containers_out(env, r->allocated_containers, r->allocated_container_count, out, 2);
     }
     capsched_node_response_free(r);
+    if (out != NULL && poll_max > 0 && !(*env)->ExceptionCheck(env)) {
+        /* The heartbeat has happened: a failed poll must not lose its answer. The events stay
+         * out (null), and the host polls them on its own, where the failure is told. */
+        jlongArray events = events_out(env, e, poll_max);
+        uint64_t version = 0;
+        if (events == NULL) {
+            (*env)->ExceptionClear(env);
+        } else {
+            /* -1: not read (the host asks for the version itself). */
+            jlong v = capsched_engine_figures_version(E(e), &version) == CAPSCHED_OK ? (jlong)version : -1;
+            put(env, out, 4, events);
+            put(env, out, 5, longs_out(env, &v, 1));
+        }
+    }
 end:
     free(l);
     free(c);

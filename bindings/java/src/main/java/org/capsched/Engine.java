@@ -71,7 +71,18 @@ public final class Engine extends NativeHandle {
     }
 
     /** A NodeManager heartbeat with what it launched and what finished. */
-    public NodeResponse nodeUpdate(final long node, final long[] launched, final List<CompletedContainer> completed) {
+    public NodeResponse nodeUpdate(long node, long[] launched, List<CompletedContainer> completed) {
+        return nodeUpdate(node, launched, completed, 0);
+    }
+
+    /**
+     * The same, and then, in the same call into the engine, up to {@code pollEvents} of its
+     * events ({@link NodeResponse#events}, as {@link #pollEvents} gives them) and its figures
+     * version ({@link NodeResponse#figuresVersion}): an RM's whole heartbeat in one crossing.
+     * 0 polls nothing.
+     */
+    public NodeResponse nodeUpdate(final long node, final long[] launched, final List<CompletedContainer> completed,
+            final int pollEvents) {
         final long[] ids = new long[completed.size()];
         final int[] statuses = new int[ids.length];
         final byte[][] diagnostics = new byte[ids.length][];
@@ -80,7 +91,11 @@ public final class Engine extends NativeHandle {
             statuses[i] = completed.get(i).exitStatus;
             diagnostics[i] = Utf8.bytes(completed.get(i).diagnostics);
         }
-        return with(e -> new NodeResponse(Native.nodeUpdate(e, node, launched, ids, statuses, diagnostics)));
+        return with(e -> {
+            Object[] r = Native.nodeUpdate(e, node, launched, ids, statuses, diagnostics, pollEvents);
+            List<Event> events = r[4] == null ? null : events((long[]) r[4]);
+            return new NodeResponse(r, events, r[5] == null ? -1 : ((long[]) r[5])[0]);
+        });
     }
 
     /** An empty heartbeat. */
@@ -505,8 +520,12 @@ public final class Engine extends NativeHandle {
 
     /** Up to {@code max} events, oldest first (a Java thread polls: no native thread calls Java). */
     public List<Event> pollEvents(final int max) {
-        return with(e -> {
-            long[] v = Native.pollEvents(e, max);
+        return with(e -> events(Native.pollEvents(e, max)));
+    }
+
+    /** Polled events unpacked (and the dropped count kept). */
+    private List<Event> events(long[] v) {
+        {
             // EVENT_LONGS per event, the dropped count, then each CONTAINER_PLACED event's
             // container report (PLACED_LONGS: found, then INFO_LONGS).
             int n = 0;
@@ -528,6 +547,6 @@ public final class Engine extends NativeHandle {
                 out.add(new Event(v, at, info));
             }
             return out;
-        });
+        }
     }
 }

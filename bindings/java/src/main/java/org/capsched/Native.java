@@ -75,8 +75,9 @@ final class Native {
 
     static native void nodeRemove(long engine, long node);
 
+    /** pollMax > 0: the events after the heartbeat and the figures version too, in the same call. */
     static native Object[] nodeUpdate(long engine, long node, long[] launched, long[] completed, int[] exitStatuses,
-            byte[][] diagnostics);
+            byte[][] diagnostics, int pollMax);
 
     static native void nodeUpdateResource(long engine, long node, long memoryMb, long vcores, long timeoutMs);
 

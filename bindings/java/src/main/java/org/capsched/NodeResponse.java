@@ -14,8 +14,17 @@ public final class NodeResponse {
     public final long[] toKill;
     /** Each container allocated on the node during the heartbeat. */
     public final List<Container> allocated;
+    /**
+     * The engine's events polled after the heartbeat in the same call; null when none were
+     * asked for, or the poll failed (then poll them on their own).
+     */
+    public final List<Event> events;
+    /** The figures version after those events; -1 when not read. */
+    public final long figuresVersion;
 
-    NodeResponse(Object[] r) {
+    NodeResponse(Object[] r, List<Event> events, long figuresVersion) {
+        this.events = events;
+        this.figuresVersion = figuresVersion;
         long[] misc = (long[]) r[0];
         allocatedCount = (int) misc[0];
         decommissioned = misc[1] != 0;

@@ -71,6 +71,32 @@ public class EngineTest {
     }
 
     @Test
+    public void aHeartbeatCanBringTheEventsAndTheFiguresVersionInTheSameCall() {
+        try (Config config = twoQueues(); Engine engine = manual(config)) {
+            long nm = engine.addNode("nm1.example.com:45454", "/rack1", new Resource(8192, 8));
+            long app = engine.submit("a", "alice", Collections.<String>emptyList(), Capsched.DEFAULT_PRIORITY,
+                    YarnId.application(TS, 1));
+            engine.addAttempt(app, new Resource(1024, 1), false, false);
+
+            NodeResponse plain = engine.nodeUpdate(nm, new long[0], Collections.<CompletedContainer>emptyList());
+            assertNull("nothing polled unless asked", plain.events);
+            assertEquals(-1, plain.figuresVersion);
+            assertEquals(1, plain.allocatedCount);
+            engine.pollEvents(100); // the AM's placement and activation
+
+            // A task's placement: its events come with the heartbeat that made them.
+            AllocateResponse r = engine.allocate(app, new AllocateRequest().ask(Ask.any(1, new Resource(1024, 1), 1)));
+            engine.allocate(app, new AllocateRequest().responseId(r.responseId));
+            engine.killContainer(plain.allocated.get(0).id, -106, "Killed by the RM");
+            NodeResponse nr = engine.nodeUpdate(nm, new long[0], Collections.<CompletedContainer>emptyList(), 64);
+            assertNotNull(nr.events);
+            assertEquals(plain.allocated.get(0).id, find(nr.events, Event.CONTAINER_COMPLETED).container);
+            assertTrue("the poll took them", engine.pollEvents(100).isEmpty());
+            assertEquals(engine.figuresVersion(), nr.figuresVersion);
+        }
+    }
+
+    @Test
     public void anRmRunsAnApplicationWithItsOwnIds() {
         try (Config config = twoQueues(); Engine engine = manual(config)) {
             long nm = engine.addNode("nm1.example.com:45454", "/rack1", new Resource(8192, 8));

@@ -133,11 +133,20 @@ final class CapschedEngineEvents {
      * metrics take from capsched, if they moved.
      */
     void drain() {
+        drain(null, -1);
+    }
+
+    /**
+     * The same, from a first batch of events already polled (a heartbeat's, in its own call
+     * into the engine; null: none) and the figures version read with it (-1: not read).
+     */
+    void drain(List<Event> polled, long figuresVersion) {
         synchronized (scheduler) {
             if (ctx.startedEngine() == null) return; // nothing has happened yet
             // Every event queued now, in batches: a placement must not wait for a later drain.
-            List<Event> events;
-            do {
+            List<Event> events = polled;
+            if (events != null) handle(events);
+            while (events == null || events.size() == BATCH) {
                 try {
                     events = ctx.engine().pollEvents(BATCH);
                 } catch (CapschedException e) {
@@ -145,13 +154,14 @@ final class CapschedEngineEvents {
                     return;
                 }
                 handle(events);
-            } while (events.size() == BATCH);
-            syncFigures();
+                figuresVersion = -1; // read after these
+            }
+            syncFigures(figuresVersion);
         }
     }
 
     /** Events polled in one native call at most. */
-    private static final int BATCH = 4096;
+    static final int BATCH = 4096;
 
     private void handle(List<Event> events) {
         for (Event e : events) {
@@ -240,11 +250,16 @@ final class CapschedEngineEvents {
 
     /** Sets the metrics capsched's queue figures give, if they moved since last set. */
     void syncFigures() {
+        syncFigures(-1);
+    }
+
+    /** The same, knowing the figures version (-1: ask the engine for it). */
+    private void syncFigures(long figuresVersion) {
         Engine e = ctx.startedEngine();
         if (e == null) return;
         try {
             // Asked first: the partition's resource is a copy made under the label manager's lock.
-            if (!ctx.queues.due(e)) return;
+            if (!ctx.queues.due(figuresVersion >= 0 ? figuresVersion : e.figuresVersion())) return;
             ctx.queues.sync(e, ctx.calculator, scheduler.getClusterResource(), defaultPartitionResource(),
                     scheduler.getMinimumResourceCapability());
         } catch (CapschedException x) {

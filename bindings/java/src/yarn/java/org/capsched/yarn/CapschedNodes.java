@@ -133,7 +133,9 @@ final class CapschedNodes {
         for (int i = 0; i < launched.length; i++) launched[i] = launchedNow.get(i);
         NodeResponse response;
         try {
-            response = ctx.engine().nodeUpdate(handle, launched, new ArrayList<CompletedContainer>(completedNow));
+            // The heartbeat, the engine's events after it and its figures version: one crossing.
+            response = ctx.engine().nodeUpdate(handle, launched, new ArrayList<CompletedContainer>(completedNow),
+                    CapschedEngineEvents.BATCH);
         } catch (CapschedException e) {
             // YARN's side has finished these containers already: capsched hears of each alone.
             for (CompletedContainer c : completedNow) {
@@ -149,7 +151,7 @@ final class CapschedNodes {
         for (org.capsched.Container c : response.allocated) {
             ctx.containers.record(c, node);
         }
-        ctx.engineEvents.drain();
+        ctx.engineEvents.drain(response.events, response.figuresVersion);
     }
 
     /** A container YARN's processing of a node update launched (containerLaunchedOnNode). */

@@ -120,11 +120,11 @@ final class CapschedQueues {
     }
 
     /**
-     * Whether the figures moved since the last read ({@link #sync} is then due): one call that
-     * asks the engine for its figures version only.
+     * Whether the figures moved since the last read ({@link #sync} is then due), from the
+     * engine's figures version now.
      */
-    boolean due(Engine engine) {
-        return readDue || engine.figuresVersion() != figures.version;
+    boolean due(long figuresVersion) {
+        return readDue || figuresVersion != figures.version;
     }
 
     /**
