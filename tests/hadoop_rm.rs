@@ -128,6 +128,7 @@ fn capsched_in_a_mock_rm_gives_the_stock_schedulers_outcomes() {
             "org.capsched.yarn.NodeLabelsTest",
             "org.capsched.yarn.WebTest",
             "org.capsched.yarn.RequestTableTest",
+            "org.capsched.yarn.ConcurrentReadersTest",
             // Last: its MiniYARNCluster leaves a yarn-site.xml that marks later RMs as its own.
             "org.capsched.yarn.DistributedShellTest",
         ]));

@@ -64,11 +64,10 @@ final class CapschedQueueAccess {
 
     /** The queue's {@code QueueInfo} as the stock scheduler states it; null when there is none. */
     QueueInfo queueInfo(String nameOrPath, boolean includeChildQueues, boolean recursive) {
-        QueueStatus s = queueStatus(nameOrPath);
-        if (s == null) return null;
-        List<QueueStatus> all = ctx.queues.statuses();
-        int at = all.indexOf(s);
-        return at < 0 ? null : CapschedQueueInfo.of(scheduler, all, at, includeChildQueues, recursive);
+        if (nameOrPath == null) return null;
+        ctx.engineEvents.syncFigures();
+        CapschedQueues.Located q = ctx.queues.locate(nameOrPath);
+        return q == null ? null : CapschedQueueInfo.of(scheduler, q.all, q.at, includeChildQueues, recursive);
     }
 
     QueueInfo getQueueInfo(String queueName, boolean includeChildQueues, boolean recursive) throws IOException {

@@ -258,6 +258,30 @@ final class CapschedQueues {
         return s != null ? s : f.byName(nameOrPath);
     }
 
+    /** A queue's figures and the read they belong to, taken together. */
+    static final class Located {
+        final List<QueueStatus> all;
+        final int at;
+
+        Located(List<QueueStatus> all, int at) {
+            this.all = all;
+            this.at = at;
+        }
+    }
+
+    /**
+     * The queue with this path or (unique) short name in the latest figures, with them; null if
+     * none. One read of {@link #figures}: a reader that looked the queue up in one read and its
+     * parents and children in the next (replaced meanwhile by a heartbeat on the event thread)
+     * would find the queue in neither.
+     */
+    Located locate(String nameOrPath) {
+        Figures f = figures;
+        Integer i = f.names.byPath.get(nameOrPath);
+        if (i == null) i = f.names.byName.get(nameOrPath);
+        return i == null || i < 0 ? null : new Located(f.list, i);
+    }
+
     /** Whether `name` is a short name two or more queues share. */
     boolean ambiguous(String name) {
         Figures f = figures;
