@@ -1,5 +1,6 @@
-//! For the tests that run a real Hadoop 3.3.6 (tests/hadoop_rm.rs, tests/hadoop_cluster.rs):
-//! where the distribution is, its jars, the JDK 17 flags Hadoop needs, and the plug-in jar.
+//! For the tests that run a real Hadoop 3.3.6 (tests/hadoop_rm.rs, tests/hadoop_cluster.rs,
+//! tests/hadoop_many_threads.rs): where the distribution is, its jars, the JDK 17 flags Hadoop
+//! needs, and the plug-in jar.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

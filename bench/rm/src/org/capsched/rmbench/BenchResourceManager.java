@@ -16,6 +16,7 @@ package org.capsched.rmbench;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.yarn.api.records.Container;
+import org.apache.hadoop.yarn.event.Dispatcher;
 import org.apache.hadoop.yarn.event.EventDispatcher;
 import org.apache.hadoop.yarn.event.EventHandler;
 import org.apache.hadoop.yarn.security.AMRMTokenIdentifier;
@@ -35,7 +36,8 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.SchedulerEv
  * scheduler's event dispatcher, which is the RM's own EventDispatcher with a count of what
  * enters and leaves its queue (the queue length the RM logs as "Size of SchedulerEventDispatcher
  * event-queue"). Everything else (ResourceTrackerService, RMNodeImpl, ApplicationMasterService,
- * RMAppImpl, RMAppAttemptImpl, RMContainerImpl, the AsyncDispatcher, QueueMetrics) is the RM's.
+ * RMAppImpl, RMAppAttemptImpl, RMContainerImpl, the AsyncDispatcher, QueueMetrics) is the RM's;
+ * a {@code --check} run's AsyncDispatcher counts its events too ({@link CountingDispatcher}).
  */
 final class BenchResourceManager extends ResourceManager {
     private final RmBench bench;
@@ -47,6 +49,14 @@ final class BenchResourceManager extends ResourceManager {
     @Override
     protected ApplicationMasterLauncher createAMLauncher() {
         return new Launcher();
+    }
+
+    /** A --check run counts the RM dispatcher's events, to know when it is drained. */
+    @Override
+    protected Dispatcher createDispatcher() {
+        if (!bench.check) return super.createDispatcher();
+        bench.rmDispatcher = new CountingDispatcher();
+        return bench.rmDispatcher;
     }
 
     @Override

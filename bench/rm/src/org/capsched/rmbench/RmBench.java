@@ -37,11 +37,13 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.yarn.api.protocolrecords.GetNewApplicationRequest;
+import org.apache.hadoop.yarn.api.protocolrecords.KillApplicationRequest;
 import org.apache.hadoop.yarn.api.protocolrecords.SubmitApplicationRequest;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext;
 import org.apache.hadoop.yarn.api.records.Container;
+import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerLaunchContext;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.Priority;
@@ -61,6 +63,11 @@ import org.apache.hadoop.yarn.util.Records;
  * at once (a finished one is replaced at once), so the cluster stays saturated until the last
  * submission. One run, one scheduler, one JSON line on stdout; the script alternates
  * schedulers in fresh JVMs and combines the lines.
+ *
+ * <p>{@code --check} makes it a correctness run instead ({@link CheckRun}, {@code scripts/rm-check}):
+ * many NM and AM threads against the RM for {@code --duration-s}, some applications killed,
+ * a {@link Watchdog} against hangs, and at the end the RM's, the scheduler's and the harness's
+ * accounts of every container compared ({@link Accounts}); the exit status says whether they agree.
  */
 public final class RmBench {
     // The run's parameters (flags of the same names).
@@ -83,6 +90,17 @@ public final class RmBench {
     int maxS = 600;
     String confDir = "target/rm-bench/conf";
     final Map<String, String> extra = new HashMap<String, String>();
+    // --check runs (CheckRun): their length, seed, share of applications killed, the spread of
+    // tasks per application and of task times (from the minimum to --tasks / --task-ms), and how
+    // long the watchdog lets progress stop.
+    boolean check;
+    int durationS = 60;
+    long seed = 42;
+    int killPercent;
+    int tasksMin = -1;
+    long taskMsMin = -1;
+    int stallS = 30;
+    private final java.util.Set<String> given = new java.util.HashSet<String>();
 
     private ResourceManager rm;
     private final Map<NodeId, SimNode> nodes = new ConcurrentHashMap<NodeId, SimNode>();
@@ -96,11 +114,30 @@ public final class RmBench {
     private volatile long lastSubmittedAtMs;
     long windowStartMs;
     private final Stats stats = Stats.INSTANCE;
-    private final Random random = new Random(42);
+    private Random random;
+    // A --check run's: its ledger, the gates its pauses close, what it killed, and when it stops
+    // submitting (and killing).
+    private Ledger ledger;
+    final Gate nmGate = new Gate();
+    final Gate amGate = new Gate();
+    private final java.util.Set<ApplicationId> killed = ConcurrentHashMap.newKeySet();
+    private final Map<ApplicationId, SimApp> killedApps = new ConcurrentHashMap<ApplicationId, SimApp>();
+    final AtomicInteger killedCount = new AtomicInteger();
+    private final AtomicInteger submissionsInFlight = new AtomicInteger();
+    volatile boolean stopSubmitting;
+    private ScheduledExecutorService killer;
+    CountingDispatcher rmDispatcher;
+    private final Map<ContainerId, NodeId> amNodes = new ConcurrentHashMap<ContainerId, NodeId>();
 
     public static void main(String[] args) throws Exception {
         RmBench b = new RmBench();
         b.parse(args);
+        if (b.check) {
+            CheckRun.Outcome o = new CheckRun(b).run();
+            System.out.println(o.line);
+            System.out.flush();
+            Runtime.getRuntime().halt(o.ok ? 0 : 1);
+        }
         String line = b.run();
         System.out.println(line);
         System.out.flush();
@@ -118,6 +155,7 @@ public final class RmBench {
             switch (a) {
             case "--async": async = true; continue;
             case "--no-locality": locality = false; continue;
+            case "--check": check = true; continue;
             case "--scheduler": scheduler = v; break;
             case "--nms": nms = Integer.parseInt(v); break;
             case "--apps": apps = Integer.parseInt(v); break;
@@ -134,6 +172,12 @@ public final class RmBench {
             case "--warmup-s": warmupS = Integer.parseInt(v); break;
             case "--max-s": maxS = Integer.parseInt(v); break;
             case "--conf-dir": confDir = v; break;
+            case "--duration-s": durationS = Integer.parseInt(v); break;
+            case "--seed": seed = Long.parseLong(v); break;
+            case "--kill-percent": killPercent = Integer.parseInt(v); break;
+            case "--tasks-min": tasksMin = Integer.parseInt(v); break;
+            case "--task-ms-min": taskMsMin = Long.parseLong(v); break;
+            case "--stall-s": stallS = Integer.parseInt(v); break;
             case "--conf": {
                 int eq = v.indexOf('=');
                 extra.put(v.substring(0, eq), v.substring(eq + 1));
@@ -141,15 +185,68 @@ public final class RmBench {
             }
             default: throw new IllegalArgumentException("unknown flag " + a);
             }
+            given.add(a);
             i++;
         }
+        if (check) checkDefaults();
+        if (tasksMin < 0 || tasksMin > tasks) tasksMin = tasks;
+        if (taskMsMin < 0 || taskMsMin > taskMs) taskMsMin = taskMs;
+        random = new Random(seed);
         if (!scheduler.equals("stock") && !scheduler.equals("capsched")) {
             throw new IllegalArgumentException("--scheduler is stock or capsched, not " + scheduler);
         }
     }
 
+    /**
+     * A --check run's shape, where its flags leave it: 500 NMs of 4 GB (2,000 slots) heartbeating
+     * every second from 16 threads, 50 AMs allocating every 250 ms from 16 threads, each with 20
+     * to 120 tasks of 0.2 to 2 s (more asks than slots, so the cluster stays full and churns),
+     * one application in ten killed at a random moment, applications replaced as they end.
+     */
+    private void checkDefaults() {
+        if (!given.contains("--nms")) nms = 500;
+        if (!given.contains("--concurrent")) concurrent = 50;
+        if (!given.contains("--apps")) apps = Integer.MAX_VALUE;
+        if (!given.contains("--tasks")) tasks = 120;
+        if (!given.contains("--tasks-min")) tasksMin = 20;
+        if (!given.contains("--task-ms")) taskMs = 2000;
+        if (!given.contains("--task-ms-min")) taskMsMin = 200;
+        if (!given.contains("--node-mb")) nodeMb = 4096;
+        if (!given.contains("--node-vcores")) nodeVcores = 4;
+        if (!given.contains("--nm-threads")) nmThreads = 16;
+        if (!given.contains("--am-threads")) amThreads = 16;
+        if (!given.contains("--am-hb-ms")) amHbMs = 250;
+        if (!given.contains("--kill-percent")) killPercent = 10;
+    }
+
     ResourceManager rm() {
         return rm;
+    }
+
+    Ledger ledger() {
+        return ledger;
+    }
+
+    boolean killed(ApplicationId id) {
+        return killed.contains(id);
+    }
+
+    java.util.Collection<SimNode> nodes() {
+        return nodeList;
+    }
+
+    Map<ApplicationId, SimApp> apps() {
+        return byApp;
+    }
+
+    /** The applications killed, with their AMs (which may still call until the RM refuses them). */
+    Map<ApplicationId, SimApp> killedApps() {
+        return killedApps;
+    }
+
+    /** Submissions handed to the submitter and not yet through ClientRMService. */
+    int submissionsInFlight() {
+        return submissionsInFlight.get();
     }
 
     SimNode node(NodeId id) {
@@ -172,7 +269,12 @@ public final class RmBench {
         };
     }
 
-    private String run() throws Exception {
+    /**
+     * The RM started, every NM registered and heartbeating; returns how long registering took
+     * (ms). A --check run also keeps a ledger and kills applications.
+     */
+    long setUp() throws Exception {
+        if (check) ledger = new Ledger();
         writeQueues();
         makeNodes();
         Configuration conf = rmConf();
@@ -182,6 +284,7 @@ public final class RmBench {
         nmPool = Executors.newScheduledThreadPool(nmThreads, named("bench-nm"));
         amPool = Executors.newScheduledThreadPool(amThreads, named("bench-am"));
         submitter = Executors.newSingleThreadScheduledExecutor(named("bench-submit"));
+        if (check) killer = Executors.newSingleThreadScheduledExecutor(named("bench-kill"));
         long t0 = System.currentTimeMillis();
         registerNodes();
         long registeredMs = System.currentTimeMillis() - t0;
@@ -189,17 +292,39 @@ public final class RmBench {
             nmPool.scheduleAtFixedRate(new Runnable() {
                 @Override
                 public void run() {
+                    if (!nmGate.enter()) return;
                     try {
-                        n.heartbeat(rm.getResourceTrackerService(), System.currentTimeMillis(), stats);
+                        n.heartbeat(rm.getResourceTrackerService(), System.currentTimeMillis(), stats, ledger);
                     } catch (Throwable e) {
                         stats.trouble(n.id.toString(), e);
+                    } finally {
+                        nmGate.exit();
                     }
                 }
             }, random.nextInt(hbMs), hbMs, TimeUnit.MILLISECONDS);
         }
+        return registeredMs;
+    }
+
+    /** The trace's first applications, {@code --concurrent} of them. */
+    void startTrace() {
+        for (int i = 0; i < Math.min(concurrent, apps); i++) submitNext();
+    }
+
+    /** Stops the harness's threads (the RM's keep running until the JVM halts). */
+    void stopHarness() {
+        stats.stopping = true; // what the shutdown interrupts is no trouble
+        nmPool.shutdownNow();
+        amPool.shutdownNow();
+        submitter.shutdownNow();
+        if (killer != null) killer.shutdownNow();
+    }
+
+    private String run() throws Exception {
+        long registeredMs = setUp();
         Sampler sampler = new Sampler(this, stats);
         long traceStart = System.currentTimeMillis();
-        for (int i = 0; i < Math.min(concurrent, apps); i++) submitNext();
+        startTrace();
         // Warm-up: the JIT and the cluster filling; then the measured window.
         Thread.sleep(warmupS * 1000L);
         Map<Integer, Object[]> cpu0 = ThreadCpu.read();
@@ -215,10 +340,7 @@ public final class RmBench {
         long windowNs = System.nanoTime() - window0;
         Map<Integer, Object[]> cpu1 = ThreadCpu.read();
         Map<String, Long> java1 = JavaThreadCpu.schedulingThreads();
-        stats.stopping = true;
-        nmPool.shutdownNow();
-        amPool.shutdownNow();
-        submitter.shutdownNow();
+        stopHarness();
         return Report.json(this, stats, sampler, finished, traceEnd - traceStart, registeredMs, windowNs,
                 ThreadCpu.byName(cpu0, cpu1), JavaThreadCpu.diff(java0, java1));
     }
@@ -313,15 +435,19 @@ public final class RmBench {
 
     /** Submits the next application of the trace, if any is left. */
     private void submitNext() {
+        if (stopSubmitting) return;
         final int i = submitted.getAndIncrement();
         if (i >= apps) return;
+        submissionsInFlight.incrementAndGet();
         submitter.execute(new Runnable() {
             @Override
             public void run() {
                 try {
-                    submit(i);
+                    if (!stopSubmitting) submit(i);
                 } catch (Throwable e) {
                     stats.trouble("submission " + i, e);
+                } finally {
+                    submissionsInFlight.decrementAndGet();
                 }
             }
         });
@@ -330,9 +456,22 @@ public final class RmBench {
     private void submit(int i) throws Exception {
         final ApplicationId id = rm.getClientRMService()
                 .getNewApplication(Records.newRecord(GetNewApplicationRequest.class)).getApplicationId();
-        SimApp app = new SimApp(this, tasks, taskMs,
-                new TaskAsks(tasks, Resource.newInstance(1024, 1), locality, nodeList, new Random(i)));
+        // The application's own generator: its task count, task times, locality and fate.
+        Random r = new Random(seed * 1_000_003L + i);
+        int n = tasksMin + r.nextInt(tasks - tasksMin + 1);
+        SimApp app = new SimApp(this, id, n, taskMsMin, taskMs,
+                new TaskAsks(n, Resource.newInstance(1024, 1), locality, nodeList, r), r);
         byApp.put(id, app);
+        final UserGroupInformation ugi = UserGroupInformation.createRemoteUser("user" + (i % 8));
+        if (check && r.nextInt(100) < killPercent) {
+            // Killed at a moment of its life: waiting for its AM, running, or finishing.
+            killer.schedule(new Runnable() {
+                @Override
+                public void run() {
+                    kill(id, ugi);
+                }
+            }, r.nextInt(5_000), TimeUnit.MILLISECONDS);
+        }
         ApplicationSubmissionContext ctx = Records.newRecord(ApplicationSubmissionContext.class);
         ctx.setApplicationId(id);
         ctx.setApplicationName("bench-" + i);
@@ -343,7 +482,6 @@ public final class RmBench {
         ContainerLaunchContext clc = Records.newRecord(ContainerLaunchContext.class);
         ctx.setAMContainerSpec(clc);
         final SubmitApplicationRequest req = SubmitApplicationRequest.newInstance(ctx);
-        UserGroupInformation ugi = UserGroupInformation.createRemoteUser("user" + (i % 8));
         stats.timeRmCall(new PrivilegedExceptionAction<Object>() {
             @Override
             public Object run() throws Exception {
@@ -358,43 +496,95 @@ public final class RmBench {
         lastSubmittedAtMs = System.currentTimeMillis();
     }
 
+    /**
+     * A --check run's kill: the application is marked first, so its AM takes the refusals that
+     * follow for what they are, then killed through ClientRMService as its user; it counts as
+     * ended (and is replaced) once the RM has taken the kill.
+     */
+    private void kill(final ApplicationId id, UserGroupInformation ugi) {
+        SimApp app = byApp.get(id);
+        if (stopSubmitting || app == null) return;
+        killed.add(id);
+        killedApps.put(id, app);
+        try {
+            ugi.doAs(new PrivilegedExceptionAction<Object>() {
+                @Override
+                public Object run() throws Exception {
+                    return rm.getClientRMService().forceKillApplication(KillApplicationRequest.newInstance(id));
+                }
+            });
+        } catch (Throwable e) {
+            stats.trouble("kill of " + id, e);
+        }
+        if (byApp.remove(id) != null) {
+            killedCount.incrementAndGet();
+            submitNext();
+        }
+    }
+
     /** The RM launched an attempt's AM container: the AM runs on its node and registers. */
     void amLaunched(final ApplicationAttemptId attempt, final Container am, final Token<AMRMTokenIdentifier> token) {
         final SimApp app = byApp.get(attempt.getApplicationId());
         if (app == null) return;
+        if (ledger != null) {
+            ledger.handed(am.getId(), attempt.getApplicationId());
+            amNodes.put(am.getId(), am.getNodeId());
+        }
         SimNode node = nodes.get(am.getNodeId());
         if (node != null) node.launchAm(am.getId());
         // Off the RM's dispatcher thread, as a real AM registers from its own process.
         amPool.execute(new Runnable() {
             @Override
             public void run() {
+                if (!amGate.enter()) {
+                    amPool.schedule(this, amHbMs, TimeUnit.MILLISECONDS); // registers after the pause
+                    return;
+                }
                 try {
                     app.launched(attempt, am.getId(), token);
                     app.setLoop(amPool.scheduleAtFixedRate(new Runnable() {
                         @Override
                         public void run() {
+                            if (!amGate.enter()) return;
                             try {
                                 app.heartbeat();
                             } catch (Throwable e) {
                                 stats.trouble("AM " + attempt, e);
+                            } finally {
+                                amGate.exit();
                             }
                         }
                     }, 0, amHbMs, TimeUnit.MILLISECONDS));
                 } catch (Throwable e) {
-                    stats.trouble("AM " + attempt + " registration", e);
+                    if (killed(attempt.getApplicationId())) {
+                        app.refused(); // killed before it registered: it makes no more calls
+                    } else {
+                        stats.trouble("AM " + attempt + " registration", e);
+                    }
+                } finally {
+                    amGate.exit();
                 }
             }
         });
     }
 
+    /** A --check run's AM unregistered and its process exits: its NM reports its container finished. */
+    void amExited(ContainerId am) {
+        NodeId where = am == null ? null : amNodes.remove(am);
+        SimNode node = where == null ? null : nodes.get(where);
+        if (node != null) node.cleanupAm(am);
+    }
+
     void amCleanup(Container am) {
         if (am == null) return;
+        amNodes.remove(am.getId());
         SimNode node = nodes.get(am.getNodeId());
         if (node != null) node.cleanupAm(am.getId());
     }
 
     void appFinished(SimApp app) {
-        byApp.remove(app.attempt().getApplicationId());
+        if (check) amExited(app.amContainer());
+        if (byApp.remove(app.id) == null) return; // killed as it finished: counted there
         long done = stats.appsFinished.incrementAndGet();
         if (done >= apps) allFinished.countDown();
         submitNext();

@@ -100,8 +100,12 @@ final class SimNode {
         if (ams.remove(c)) done.add(c);
     }
 
-    /** One heartbeat: what runs and what finished, then the RM's answer taken in. */
-    void heartbeat(ResourceTrackerService tracker, long nowMs, Stats stats) throws Exception {
+    /**
+     * One heartbeat: what runs and what finished, then the RM's answer taken in. A {@code
+     * --check} run's ledger (null otherwise) hears of each completion once the RM has taken it.
+     */
+    void heartbeat(ResourceTrackerService tracker, long nowMs, Stats stats, Ledger ledger) throws Exception {
+        List<ContainerId> reported = new ArrayList<ContainerId>();
         NodeHeartbeatRequest req = Records.newRecord(NodeHeartbeatRequest.class);
         NodeStatus ns = Records.newRecord(NodeStatus.class);
         List<ContainerStatus> statuses = new ArrayList<ContainerStatus>();
@@ -120,6 +124,7 @@ final class SimNode {
             for (ContainerId c : done) {
                 statuses.add(ContainerStatus.newInstance(c, ContainerState.COMPLETE, "", ContainerExitStatus.SUCCESS));
             }
+            reported.addAll(done);
             done.clear();
             ns.setResponseId(responseId);
             req.setLastKnownContainerTokenMasterKey(containerKey);
@@ -131,6 +136,9 @@ final class SimNode {
         ns.setNodeHealthStatus(NodeHealthStatus.newInstance(true, "", nowMs));
         req.setNodeStatus(ns);
         NodeHeartbeatResponse r = stats.timeHeartbeat(tracker, req);
+        if (ledger != null) {
+            for (ContainerId c : reported) ledger.reported(c);
+        }
         synchronized (this) {
             responseId = r.getResponseId();
             if (r.getContainerTokenMasterKey() != null) containerKey = r.getContainerTokenMasterKey();
@@ -148,5 +156,30 @@ final class SimNode {
 
     synchronized int runningCount() {
         return running.size() + ams.size();
+    }
+
+    /** What runs here (tasks and AMs), into `out` with this node's id. */
+    synchronized void running(Map<ContainerId, NodeId> out) {
+        for (ContainerId c : running.keySet()) out.put(c, id);
+        for (ContainerId c : ams) out.put(c, id);
+    }
+
+    /** What finished here and is not reported yet, into `out` with this node's id. */
+    synchronized void unreported(Map<ContainerId, NodeId> out) {
+        for (ContainerId c : done) out.put(c, id);
+    }
+
+    /** Whether a container of one of `apps` still runs here, or has yet to be reported finished. */
+    synchronized boolean holdsAny(java.util.Set<ApplicationId> apps) {
+        for (ContainerId c : running.keySet()) {
+            if (apps.contains(c.getApplicationAttemptId().getApplicationId())) return true;
+        }
+        for (ContainerId c : ams) {
+            if (apps.contains(c.getApplicationAttemptId().getApplicationId())) return true;
+        }
+        for (ContainerId c : done) {
+            if (apps.contains(c.getApplicationAttemptId().getApplicationId())) return true;
+        }
+        return false;
     }
 }

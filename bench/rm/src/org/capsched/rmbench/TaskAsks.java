@@ -113,6 +113,20 @@ final class TaskAsks {
         return q.peekFirst();
     }
 
+    /**
+     * No more tasks are to run: every ask is set to 0 (sent in the next allocate) and a
+     * container given from now on matches none.
+     */
+    void cancelAll() {
+        pending.clear();
+        byHost.clear();
+        byRack.clear();
+        for (String name : counts.keySet()) {
+            counts.put(name, 0);
+            changed.add(name);
+        }
+    }
+
     /** The asks that changed since the last call, with their new totals. */
     List<ResourceRequest> changedAsks() {
         List<ResourceRequest> out = new ArrayList<ResourceRequest>(changed.size());

@@ -439,6 +439,14 @@ public class CapschedResourceScheduler extends AbstractYarnScheduler<CapschedApp
         ctx.engine().checkInvariants();
     }
 
+    /**
+     * capsched's own account of what it runs, with its audit's findings, for harnesses that
+     * check it against the RM's bookkeeping ({@link CapschedView}; bench/rm's {@code --check}).
+     */
+    public CapschedView capschedView() {
+        return CapschedView.of(ctx);
+    }
+
     // ------------------------------------------- AbstractYarnScheduler's, for the parts
 
     // Its state and steps are protected (or, called as super, not this class's overrides);
